@@ -1,0 +1,3 @@
+from nsmcli.cli.main import main
+
+main()

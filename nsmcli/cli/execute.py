@@ -1,0 +1,91 @@
+"""`nsm execute`: run a program on a table, showing every intermediate result and the SQL form."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+from rich.table import Table as RichTable
+
+from nsmcli.cli.output import print_json, safe, stdout
+from nsmcli.data.annotate import annotate_question
+from nsmcli.data.readers import load_table
+from nsmcli.errors import GrammarError
+from nsmcli.lang.interpreter import bind
+from nsmcli.lang.spec import available_languages, get_language
+
+
+def execute(
+    program: str = typer.Argument(
+        ..., help="Program text, e.g. '(argmax all_rows r.gold-number) (hop v0 r.nation-string)'."
+    ),
+    table_path: Path = typer.Argument(..., metavar="TABLE", help="A CSV, TSV or JSONL table."),
+    question: str = typer.Option(
+        "", "--question", help="Question whose entities (strings, numbers, dates) the program may use."
+    ),
+    language: str = typer.Option(
+        "wtq", "--language", help=f"Program language: {', '.join(available_languages())}."
+    ),
+    sql_dialect: str = typer.Option(
+        "sqlite", "--sql", help="Dialect of the SQL rendering (any sqlglot writes)."
+    ),
+    json_out: bool = typer.Option(False, "--json", help="Print everything as JSON."),
+) -> None:
+    """Execute a program over a table and show its answer, intermediate results and SQL.
+
+    Columns are named r.<column>-<view> with view string, number, num2 or date; `nsm execute` lists them
+    when a name is unknown.
+
+    Example:
+
+      nsm execute '(argmax all_rows r.gold-number) (hop v0 r.nation-string)' examples/tables/medals.csv
+    """
+    table = load_table(table_path)
+    spec = get_language(language)
+    entities = annotate_question(question, table).entities if question else []
+    env = bind(spec, table, entities)
+    result = env.execute(program)
+    sql = None
+    if result.ok:
+        try:
+            from nsmcli.lang.sql import program_to_sql
+
+            sql = program_to_sql(program, table, dialect=sql_dialect)
+        except GrammarError as exc:
+            sql = None if json_out else f"-- {exc}"
+    columns = [str(a) for a in env.constant_args if str(a).startswith("r.")]
+    if json_out:
+        print_json(
+            {
+                "program": result.program,
+                "answer": result.answer,
+                "type": result.type,
+                "error": result.error,
+                "sql": sql,
+                "columns": columns,
+                "steps": [{"expression": e, "type": t, "values": v} for e, t, v in result.intermediates],
+            }
+        )
+    else:
+        steps = RichTable(show_header=True, header_style="bold")
+        steps.add_column("#")
+        steps.add_column("expression")
+        steps.add_column("result")
+        for i, (expr, type_, values) in enumerate(result.intermediates):
+            steps.add_row(f"v{i}", safe(expr), safe(f"{type_}: {_preview(values)}"))
+        stdout.print(steps)
+        if result.ok:
+            stdout.print(f"[bold]answer:[/] {safe(_preview(result.answer, 20))}")
+            if sql:
+                stdout.print(f"[bold]sql:[/] {safe(sql)}")
+        else:
+            stdout.print(f"[bold red]error:[/] {safe(result.error)}")
+            if "unknown column" in (result.error or ""):
+                stdout.print(f"columns: {safe(', '.join(columns))}")
+    if not result.ok:
+        raise typer.Exit(1)
+
+
+def _preview(values: list, limit: int = 8) -> str:
+    shown = ", ".join(str(v) for v in values[:limit])
+    return shown + (f", ... ({len(values)} in all)" if len(values) > limit else "")

@@ -1,0 +1,77 @@
+"""`nsm`: the command line. Each command parses options, calls one library function, renders the result.
+
+Exit codes: 0 success, 1 the command ran but its check failed, 2 it could not run (bad input; one line on
+stderr). Set NSM_DEBUG=1 to see tracebacks.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import typer
+
+from nsmcli import __version__
+from nsmcli.cli import execute as execute_cmd
+from nsmcli.cli import preprocess as preprocess_cmd
+from nsmcli.cli.output import error
+from nsmcli.errors import NsmError
+
+app = typer.Typer(
+    name="nsm",
+    help="Neural Symbolic Machines for tables: learn to answer questions over tables from question-answer "
+    "pairs alone.\n\nTypical flow: nsm preprocess wtq -> nsm explore -> nsm train -> nsm eval; "
+    "nsm execute runs a program on any CSV.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode="rich",
+)
+
+
+def _version(value: bool) -> None:
+    if value:
+        print(f"nsm {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: bool = typer.Option(
+        False, "--version", callback=_version, is_eager=True, help="Print the version."
+    ),
+) -> None:
+    """Neural Symbolic Machines for tables."""
+
+
+app.command("preprocess", no_args_is_help=True)(preprocess_cmd.preprocess)
+app.command("execute", no_args_is_help=True)(execute_cmd.execute)
+
+
+def main() -> None:
+    """Console entry point: known errors become one line and exit code 2."""
+    try:
+        app(standalone_mode=False)
+    except NsmError as exc:
+        if os.environ.get("NSM_DEBUG"):
+            raise
+        error(str(exc))
+        sys.exit(2)
+    except typer.Exit as exc:
+        sys.exit(exc.exit_code)
+    except typer.Abort:
+        error("aborted")
+        sys.exit(130)
+    except KeyboardInterrupt:
+        error("interrupted; files already written are complete (writes are atomic)")
+        sys.exit(130)
+    except Exception as exc:  # click usage errors and anything unexpected
+        import click
+
+        if isinstance(exc, click.ClickException):
+            exc.show()
+            sys.exit(exc.exit_code if exc.exit_code else 2)
+        if os.environ.get("NSM_DEBUG"):
+            raise
+        error(f"internal error: {type(exc).__name__}: {exc} (set NSM_DEBUG=1 for the traceback)")
+        sys.exit(1)

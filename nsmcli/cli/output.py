@@ -1,0 +1,76 @@
+"""Output policy: results on stdout (human or `--json`), progress and errors on stderr.
+
+Every text that came from a table or a question goes through `safe()` before rich renders it, so no rich
+markup or terminal control sequence in a cell reaches the screen.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from typing import Any, TypeVar
+
+from rich.console import Console
+from rich.markup import escape
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+
+T = TypeVar("T")
+stdout = Console(soft_wrap=True, highlight=False)
+stderr = Console(stderr=True, highlight=False)
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def safe(text: Any) -> str:
+    """Text from data, made inert: control and bidi-override characters shown as `\\x..`, markup escaped."""
+    cleaned = _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", str(text))
+    return escape(cleaned)
+
+
+def print_json(payload: Any) -> None:
+    sys.stdout.write(json.dumps(payload, ensure_ascii=False, indent=2, default=str) + "\n")
+    sys.stdout.flush()
+
+
+def error(message: str) -> None:
+    stderr.print(f"[bold red]error:[/] {safe(message)}")
+
+
+@contextmanager
+def progress_bar(quiet: bool) -> Iterator[Progress | None]:
+    """A rich progress bar on stderr, or None when quiet (or when stderr is not a terminal and quiet)."""
+    if quiet:
+        yield None
+        return
+    progress = Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[status]}"),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=stderr,
+        transient=False,
+    )
+    with progress:
+        yield progress
+
+
+def track(items: Iterable[T], total: int, description: str, progress: Progress | None) -> Iterator[T]:
+    if progress is None:
+        yield from items
+        return
+    task = progress.add_task(safe(description), total=total, status="")
+    for item in items:
+        yield item
+        progress.advance(task)

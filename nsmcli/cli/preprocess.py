@@ -1,0 +1,50 @@
+"""`nsm preprocess`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from nsmcli.cli.output import print_json, progress_bar, stdout
+from nsmcli.data.preprocess import DATASETS, dataset_format
+from nsmcli.data.preprocess import preprocess as run_preprocess
+
+DEFAULT_DATA = {"wtq": "../shared/data/wtq", "wikisql": "../shared/data/wikisql"}
+
+
+def preprocess(
+    dataset: str = typer.Argument(..., help=f"Dataset release to read: {', '.join(DATASETS)}."),
+    data_dir: Path = typer.Option(
+        None, "--data-dir", help="The release directory (default: ../shared/data/<dataset>)."
+    ),
+    out: Path = typer.Option(
+        None,
+        "--out",
+        help="Output directory (default: data/<dataset>). Replaced "
+        "atomically at the end; an existing one is kept if the run fails.",
+    ),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+    json_out: bool = typer.Option(False, "--json", help="Print the summary as JSON."),
+) -> None:
+    """Annotate every split of a dataset release into plain files for exploration and training.
+
+    Examples:
+
+      nsm preprocess wtq --data-dir ../shared/data/wtq --out data/wtq
+
+      nsm preprocess wikisql --data-dir ../shared/data/wikisql --out data/wikisql
+    """
+    dataset_format(dataset)  # unknown names fail before any work
+    data_dir = data_dir or Path(DEFAULT_DATA[dataset])
+    out = out or Path("data") / dataset
+    with progress_bar(quiet or json_out) as progress:
+        summary = run_preprocess(dataset, data_dir, out, progress=progress)
+    if json_out:
+        print_json(summary.to_json())
+        return
+    stdout.print(f"[bold]{dataset}[/] -> {out}  ({summary.seconds:.1f} s, {summary.tables} tables)")
+    for split, n in summary.examples.items():
+        skipped = summary.skipped.get(split, {})
+        detail = ", ".join(f"{k}: {v}" for k, v in sorted(skipped.items())) or "none"
+        stdout.print(f"  {split:28s} {n:7d} examples   skipped {sum(skipped.values())} ({detail})")

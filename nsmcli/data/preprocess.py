@@ -1,0 +1,337 @@
+"""`nsm preprocess`: an official dataset release -> plain files that every later stage reads.
+
+Output directory (written to a staging directory and swapped in at the end, so a failed run loses nothing):
+    meta.json        format version, dataset, language, code version, counts, skipped with reasons
+    tables.jsonl     one table per line: id, header, rows (raw text), column_types (WikiSQL only)
+    <split>.jsonl    one annotated example per line: id, table_id, question annotation, answer
+    vocab.json       question-token counts per split (the trainer builds its vocabulary from its train split)
+
+Datasets are registered in `DATASETS`; nothing outside the registry asks which dataset it is. WikiSQL's gold
+SQL is used here only to compute each question's answer and is not written out: nothing downstream can
+train on it.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from nsmcli import __version__
+from nsmcli.data.annotate import AnnotatedQuestion, annotate_question, canonicalize_answer
+from nsmcli.data.evaluate import split_tsv_list, wikisql_correct, wtq_correct
+from nsmcli.data.readers import iter_wikisql_tables, load_wtq_table, wtq_table_id
+from nsmcli.data.table import Table
+from nsmcli.errors import DataError, NsmError
+from nsmcli.fileio import atomic_write_json, atomic_write_jsonl, read_jsonl, staged_directory
+from nsmcli.lang.interpreter import Environment, bind
+
+FORMAT = "nsm-preprocessed"
+PREPROCESS_VERSION = 1
+
+
+@dataclass
+class Example:
+    """One question with its table id and answer; `question` carries the annotation."""
+
+    id: str
+    table_id: str
+    question: AnnotatedQuestion
+    answer: list
+    answer_canon: list | None = None
+
+    def to_json(self) -> dict:
+        record = self.question.to_json()
+        record.update(id=self.id, table_id=self.table_id, answer=self.answer, answer_canon=self.answer_canon)
+        return record
+
+    @classmethod
+    def from_json(cls, record: dict) -> Example:
+        record = dict(record)
+        table_id = record.pop("table_id")
+        question = AnnotatedQuestion.from_json(record)
+        return cls(record["id"], table_id, question, record["answer"], record.get("answer_canon"))
+
+
+@dataclass
+class RawQuestion:
+    id: str
+    text: str
+    table_id: str
+    answer: list
+    answer_canon: list | None = None
+
+
+@dataclass
+class DatasetFormat:
+    """How one dataset's release is read, which language it uses and how answers are compared."""
+
+    name: str
+    language: str
+    read: Callable[[Path], tuple[dict[str, list[RawQuestion | tuple[str, str]]], Callable[[str], Table]]]
+    correct: Callable[[Example, list], bool]
+
+
+# ----- WikiTableQuestions --------------------------------------------------------------------------------
+
+
+def _read_wtq(data_dir: Path):
+    tsvs = sorted((data_dir / "data").glob("*.tsv"))
+    if not tsvs or not (data_dir / "csv").is_dir():
+        raise DataError(f"{data_dir} is not a WikiTableQuestions release (expected data/*.tsv and csv/)")
+    splits: dict[str, list] = {}
+    for path in tsvs:
+        items: list = []
+        with open(path, encoding="utf-8", newline="") as f:
+            reader = csv.reader(f, delimiter="\t", quoting=csv.QUOTE_NONE)
+            header = next(reader, None)
+            if header is None or header[:4] != ["id", "utterance", "context", "targetValue"]:
+                raise DataError(f"{path}: expected the columns id, utterance, context, targetValue")
+            for row in reader:
+                if len(row) < 4:
+                    items.append((row[0] if row else "?", "malformed line"))
+                    continue
+                answer = split_tsv_list(row[3])
+                try:
+                    table_id = wtq_table_id(row[2])
+                except DataError:
+                    items.append((row[0], "bad table reference"))
+                    continue
+                items.append(
+                    RawQuestion(
+                        row[0],
+                        split_tsv_list(row[1])[0],
+                        table_id,
+                        answer,
+                        [canonicalize_answer(a) for a in answer],
+                    )
+                )
+        splits[path.stem] = items
+
+    def table(table_id: str) -> Table:
+        _, a, b = table_id.split("_")
+        return load_wtq_table(data_dir, f"csv/{a}-csv/{b}.csv")
+
+    return splits, table
+
+
+def _wtq_correct(example: Example, predicted: list) -> bool:
+    return wtq_correct(example.answer, example.answer_canon, predicted)
+
+
+# ----- WikiSQL -------------------------------------------------------------------------------------------
+
+
+def _read_wikisql(data_dir: Path):
+    from nsmcli.lang.sql import wikisql_answer
+
+    names = sorted(p.name[: -len(".tables.jsonl")] for p in data_dir.glob("*.tables.jsonl"))
+    names = [n for n in names if (data_dir / f"{n}.jsonl").is_file()]
+    if not names:
+        raise DataError(
+            f"{data_dir} is not a WikiSQL release (expected <split>.jsonl and <split>.tables.jsonl)"
+        )
+    tables: dict[str, Table] = {}
+    splits: dict[str, list] = {}
+    for split in names:
+        for table in iter_wikisql_tables(data_dir / f"{split}.tables.jsonl"):
+            tables[table.id] = table
+        items: list = []
+        for i, line in enumerate(open(data_dir / f"{split}.jsonl", encoding="utf-8")):
+            qid = f"{split}-{i}"
+            try:
+                record = json.loads(line)
+                table = tables[record["table_id"]]
+                answer = wikisql_answer(table, record["sql"])
+            except KeyError:
+                items.append((qid, "table or field missing"))
+                continue
+            except (ValueError, NsmError) as exc:
+                items.append((qid, f"gold query failed: {type(exc).__name__}"))
+                continue
+            if not answer:
+                items.append((qid, "empty answer"))
+                continue
+            items.append(RawQuestion(qid, record["question"], table.id, answer))
+        splits[split] = items
+    return splits, tables.__getitem__
+
+
+def _wikisql_correct(example: Example, predicted: list) -> bool:
+    return wikisql_correct(example.answer, predicted)
+
+
+DATASETS = {
+    "wtq": DatasetFormat("wtq", "wtq", _read_wtq, _wtq_correct),
+    "wikisql": DatasetFormat("wikisql", "wikisql", _read_wikisql, _wikisql_correct),
+}
+
+
+def dataset_format(name: str) -> DatasetFormat:
+    if name not in DATASETS:
+        raise DataError(f"unknown dataset {name!r}; choose one of: {', '.join(DATASETS)}")
+    return DATASETS[name]
+
+
+# ----- preprocessing -------------------------------------------------------------------------------------
+
+
+@dataclass
+class Summary:
+    dataset: str
+    out: str
+    examples: dict[str, int] = field(default_factory=dict)
+    tables: int = 0
+    skipped: dict[str, dict[str, int]] = field(default_factory=dict)
+    seconds: float = 0.0
+
+    def to_json(self) -> dict:
+        return {
+            "dataset": self.dataset,
+            "out": self.out,
+            "examples": self.examples,
+            "tables": self.tables,
+            "skipped": self.skipped,
+            "seconds": round(self.seconds, 1),
+        }
+
+
+def preprocess(dataset: str, data_dir: Path | str, out_dir: Path | str, progress: Any = None) -> Summary:
+    """Read a release, annotate every question of every split present, write the plain-file dataset."""
+    fmt = dataset_format(dataset)
+    data_dir, out_dir = Path(data_dir), Path(out_dir)
+    if not data_dir.is_dir():
+        raise DataError(f"data directory {data_dir} does not exist")
+    start = time.perf_counter()
+    splits, load_table = fmt.read(data_dir)
+    summary = Summary(dataset, str(out_dir))
+    unique = {q.id: q for items in splits.values() for q in items if isinstance(q, RawQuestion)}
+    annotated: dict[str, Example | str] = {}
+    tables: dict[str, Table] = {}
+    task = progress.add_task("annotating", total=len(unique), status="") if progress else None
+    for q in sorted(unique.values(), key=lambda q: (q.table_id, q.id)):  # table by table: one load each
+        if q.table_id not in tables:
+            try:
+                tables[q.table_id] = load_table(q.table_id)
+            except DataError as exc:
+                tables[q.table_id] = None  # type: ignore[assignment]
+                annotated[q.id] = f"table unreadable: {exc}"
+        table = tables[q.table_id]
+        if table is not None:
+            if table.n_rows == 0:
+                annotated[q.id] = "table has no rows"
+            else:
+                question = annotate_question(q.text, table, qid=q.id, answer=[str(a) for a in q.answer])
+                annotated[q.id] = Example(q.id, q.table_id, question, q.answer, q.answer_canon)
+        if progress:
+            progress.advance(task)
+    used_tables = sorted({e.table_id for e in annotated.values() if isinstance(e, Example)})
+    with staged_directory(out_dir) as stage:
+        vocab: dict[str, dict[str, int]] = {}
+        for split, items in splits.items():
+            examples, skipped = [], Counter()
+            for item in items:
+                result = annotated[item.id] if isinstance(item, RawQuestion) else item[1]
+                if isinstance(result, Example):
+                    examples.append(result)
+                else:
+                    skipped[result.split(":")[0]] += 1
+            atomic_write_jsonl(stage / f"{split}.jsonl", (e.to_json() for e in examples))
+            vocab[split] = dict(Counter(t for e in examples for t in e.question.tokens).most_common())
+            summary.examples[split] = len(examples)
+            summary.skipped[split] = dict(skipped)
+        summary.tables = atomic_write_jsonl(
+            stage / "tables.jsonl", (_table_record(tables[t]) for t in used_tables)
+        )
+        atomic_write_json(stage / "vocab.json", vocab)
+        summary.seconds = time.perf_counter() - start
+        atomic_write_json(
+            stage / "meta.json",
+            {
+                "format": FORMAT,
+                "preprocess_version": PREPROCESS_VERSION,
+                "nsm_version": __version__,
+                "dataset": dataset,
+                "language": fmt.language,
+                "source": str(data_dir.resolve()),
+                "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+                **summary.to_json(),
+            },
+        )
+    return summary
+
+
+def _table_record(table: Table) -> dict:
+    return {
+        "id": table.id,
+        "header": table.header,
+        "rows": table.rows,
+        "column_types": list(table.column_types) if table.column_types else None,
+    }
+
+
+# ----- loading -------------------------------------------------------------------------------------------
+
+
+class Dataset:
+    """A preprocessed directory: tables, examples per split, and the dataset's language and answer check."""
+
+    def __init__(self, path: Path | str):
+        self.path = Path(path)
+        meta_path = self.path / "meta.json"
+        if not meta_path.is_file():
+            raise DataError(
+                f"{self.path} is not a preprocessed dataset (no meta.json); run nsm preprocess first"
+            )
+        try:
+            self.meta = json.loads(meta_path.read_text(encoding="utf-8"))
+        except (ValueError, UnicodeDecodeError) as exc:
+            raise DataError(f"{meta_path} is corrupt: {exc}") from exc
+        if self.meta.get("format") != FORMAT or self.meta.get("preprocess_version") != PREPROCESS_VERSION:
+            raise DataError(
+                f"{self.path} was written by another preprocessing version; run nsm preprocess again"
+            )
+        self.format = dataset_format(self.meta["dataset"])
+        self._tables: dict[str, Table] | None = None
+
+    @property
+    def splits(self) -> list[str]:
+        return list(self.meta["examples"])
+
+    @property
+    def language(self) -> str:
+        return self.format.language
+
+    @property
+    def tables(self) -> dict[str, Table]:
+        if self._tables is None:
+            self._tables = {}
+            for r in read_jsonl(self.path / "tables.jsonl"):
+                self._tables[r["id"]] = Table.from_rows(
+                    r["id"], r["header"], r["rows"], column_types=r.get("column_types")
+                )
+        return self._tables
+
+    def examples(self, split: str) -> list[Example]:
+        path = self.path / f"{split}.jsonl"
+        if split not in self.meta["examples"] or not path.is_file():
+            raise DataError(f"split {split!r} not in {self.path}; available: {', '.join(self.splits)}")
+        return [Example.from_json(r) for r in read_jsonl(path)]
+
+    def iter_examples(self, split: str) -> Iterator[Example]:
+        yield from self.examples(split)
+
+    def environment(self, example: Example) -> Environment:
+        return bind(self.language, self.tables[example.table_id], example.question.entities)
+
+    def is_correct(self, example: Example, predicted: list) -> bool:
+        return self.format.correct(example, predicted)
+
+
+def load_dataset(path: Path | str) -> Dataset:
+    return Dataset(path)

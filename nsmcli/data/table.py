@@ -1,0 +1,156 @@
+"""The in-memory table: ordered columns, raw text for display, typed views for programs.
+
+Every column has a string view (the official normalisation of each cell). A column also offers a number,
+second-number (`num2`, e.g. the 1 of "3–1") or date view when at least `min_typed_fraction` of its cells
+parse (MAPO's 20% rule); cells that do not parse hold None in that view. Column order is the file's order.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from nsmcli.data import textnum
+from nsmcli.data.values import Date, normalize
+from nsmcli.errors import DataError
+
+#: View kinds in the order properties are listed (MAPO: string, number, num2, date).
+VIEW_KINDS = ("string", "number", "num2", "date")
+MIN_TYPED_FRACTION = 0.2
+#: Cells with this many tokens or more get no number (MAPO's max_n_tokens_for_num_prop).
+MAX_TOKENS_FOR_NUMBER = 10
+
+
+@dataclass(frozen=True)
+class CellValues:
+    """What one cell supports: the number, second number and date are None when absent."""
+
+    string: str
+    number: float | None = None
+    num2: float | None = None
+    date: Date | None = None
+
+
+def parse_cell(raw: str) -> CellValues:
+    """Type one cell. The number views apply only to short cells."""
+    number = num2 = None
+    if len(raw.split()) < MAX_TOKENS_FOR_NUMBER:
+        number, num2 = textnum.parse_cell_numbers(raw)
+    return CellValues(normalize(raw), number, num2, textnum.parse_cell_date(raw))
+
+
+@dataclass
+class Column:
+    """One column: its header, raw cells, and the typed views it offers (kind -> per-row values)."""
+
+    header: str
+    slug: str
+    raw: tuple[str, ...]
+    views: dict[str, tuple] = field(default_factory=dict)
+
+    def property_name(self, kind: str) -> str:
+        return f"r.{self.slug}-{kind}"
+
+
+@dataclass
+class Table:
+    """A table with ordered columns. `rows` and `header` give the raw text for display."""
+
+    id: str
+    columns: list[Column]
+    #: WikiSQL's declared `real`/`text` types when they fixed the views; None when views were inferred
+    column_types: tuple[str, ...] | None = None
+
+    @property
+    def n_rows(self) -> int:
+        return len(self.columns[0].raw) if self.columns else 0
+
+    @property
+    def header(self) -> list[str]:
+        return [c.header for c in self.columns]
+
+    @property
+    def rows(self) -> list[list[str]]:
+        return [[c.raw[i] for c in self.columns] for i in range(self.n_rows)]
+
+    def properties(self) -> list[tuple[str, Column, str]]:
+        """(property name, column, view kind) in column order, then view order within a column."""
+        return [(c.property_name(k), c, k) for c in self.columns for k in VIEW_KINDS if k in c.views]
+
+    def column(self, name_or_slug: str) -> Column:
+        for c in self.columns:
+            if name_or_slug in (c.header, c.slug):
+                return c
+        raise DataError(f"unknown column {name_or_slug!r}; columns are {', '.join(self.header)}")
+
+    @classmethod
+    def from_rows(
+        cls,
+        table_id: str,
+        header: Sequence[str],
+        rows: Sequence[Sequence[str]],
+        *,
+        column_types: Sequence[str] | None = None,
+        min_typed_fraction: float = MIN_TYPED_FRACTION,
+    ) -> Table:
+        """Build and type a table from raw text.
+
+        `column_types` (WikiSQL's `real`/`text`) fixes the views instead of inferring them: a `real` column
+        gets only a number view, a `text` column only a string view, as in MAPO's WikiSQL preprocessing.
+        """
+        if not header:
+            raise DataError(f"table {table_id}: no columns")
+        width = len(header)
+        for i, row in enumerate(rows):
+            if len(row) != width:
+                raise DataError(f"table {table_id}: row {i + 1} has {len(row)} cells, the header has {width}")
+        slugs = _unique_slugs(header)
+        columns = []
+        for j, head in enumerate(header):
+            raw = tuple("" if rows[i][j] is None else str(rows[i][j]) for i in range(len(rows)))
+            declared = column_types[j] if column_types is not None else None
+            columns.append(_type_column(str(head), slugs[j], raw, declared, min_typed_fraction))
+        return cls(table_id, columns, tuple(column_types) if column_types is not None else None)
+
+
+def _type_column(
+    header: str, slug: str, raw: tuple[str, ...], declared: str | None, min_frac: float
+) -> Column:
+    cells = [parse_cell(text) for text in raw]
+    column = Column(header, slug, raw)
+    if declared == "real":
+        numbers = tuple(_plain_number(text) for text in raw)
+        column.views["number"] = numbers
+        return column
+    column.views["string"] = tuple(c.string for c in cells)
+    if declared is not None:
+        return column
+    needed = min_frac * len(cells)
+    for kind in ("number", "num2", "date"):
+        values = tuple(getattr(c, kind) for c in cells)
+        if cells and sum(v is not None for v in values) >= needed:
+            column.views[kind] = values
+    return column
+
+
+def _plain_number(text: str) -> float | None:
+    try:
+        return float(text.replace(",", "").strip())
+    except ValueError:
+        number, _ = textnum.parse_cell_numbers(text)
+        return number
+
+
+def _unique_slugs(header: Sequence[str]) -> list[str]:
+    """Lower-case, underscore-joined column slugs (WTQ's `fb:row.row.year_built` style), made unique."""
+    slugs: list[str] = []
+    seen: set[str] = set()
+    for j, head in enumerate(header):
+        base = re.sub(r"[^0-9a-z]+", "_", normalize(str(head))).strip("_") or f"column_{j + 1}"
+        slug, k = base, 2
+        while slug in seen:
+            slug, k = f"{base}_{k}", k + 1
+        seen.add(slug)
+        slugs.append(slug)
+    return slugs

@@ -1,0 +1,83 @@
+"""One value model for the whole toolkit: strings, numbers and dates.
+
+`normalize` is the official WikiTableQuestions string normaliser (evaluator v1.0.2). Tables, question
+entities, the interpreters and the evaluators all use it, so a value that prints the same compares the same.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+_QUOTES = re.compile(r"[‘’´`]")
+_DQUOTES = re.compile(r"[“”]")
+_DASHES = re.compile(r"[‐‑‒–—−]")
+_CITATIONS = re.compile(r"((?<!^)\[[^\]]*\]|\[\d+\]|[•♦†‡*#+])*$")
+_PARENS = re.compile(r"(?<!^)( \([^)]*\))*$")
+_OUTER_QUOTES = re.compile(r'^"([^"]*)"$')
+_SPACES = re.compile(r"\s+")
+
+
+def normalize(text: str) -> str:
+    """The official WTQ normalisation: no diacritics, ASCII quotes and dashes, no trailing citations,
+    parenthesised details, outer quotes or final period; lower case; single spaces."""
+    text = "".join(c for c in unicodedata.normalize("NFKD", text) if unicodedata.category(c) != "Mn")
+    text = _QUOTES.sub("'", text)
+    text = _DQUOTES.sub('"', text)
+    text = _DASHES.sub("-", text)
+    while True:
+        old = text
+        text = _CITATIONS.sub("", text.strip())
+        text = _PARENS.sub("", text.strip())
+        text = _OUTER_QUOTES.sub(r"\1", text.strip())
+        if text == old:
+            break
+    if text and text[-1] == ".":
+        text = text[:-1]
+    return _SPACES.sub(" ", text).lower().strip()
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Date:
+    """A calendar date whose fields may be unknown (-1), as in WTQ's `xxxx-05-31`."""
+
+    year: int = -1
+    month: int = -1
+    day: int = -1
+
+    def __str__(self) -> str:
+        year = "xxxx" if self.year == -1 else f"{self.year:04d}" if self.year >= 0 else str(self.year)
+        month = "xx" if self.month == -1 else f"{self.month:02d}"
+        day = "xx" if self.day == -1 else f"{self.day:02d}"
+        return f"{year}-{month}-{day}"
+
+    @property
+    def sort_key(self) -> tuple[int, int, int]:
+        """Unknown fields sort as 0, so `1990-xx-xx` < `1990-05-xx` < `1991-xx-xx`."""
+        return (max(self.year, 0), max(self.month, 0), max(self.day, 0))
+
+    @staticmethod
+    def parse(text: str) -> Date | None:
+        """Parse `yyyy-mm-dd` with `xx`/`xxxx` for unknown fields (the official evaluator's rule)."""
+        parts = text.lower().split("-")
+        if len(parts) != 3:
+            return None
+        try:
+            year = -1 if parts[0] in ("xx", "xxxx") else int(parts[0])
+            month = -1 if parts[1] == "xx" else int(parts[1])
+            day = -1 if parts[2] == "xx" else int(parts[2])
+        except ValueError:
+            return None
+        if year == month == day == -1:
+            return None
+        if not (month == -1 or 1 <= month <= 12) or not (day == -1 or 1 <= day <= 31):
+            return None
+        return Date(year, month, day)
+
+
+def format_number(value: float) -> str:
+    """Numbers print as integers when integral (`1990`, not `1990.0`)."""
+    if value == int(value) and abs(value) < 1e16:
+        return str(int(value))
+    return repr(float(value))

@@ -1,0 +1,17 @@
+"""The error tree. The CLI turns every NsmError into one line on stderr and exit code 2."""
+
+
+class NsmError(Exception):
+    """Base of every error a user can cause (bad input, missing file, corrupt checkpoint)."""
+
+
+class DataError(NsmError):
+    """A table, question file or dataset directory cannot be read."""
+
+
+class GrammarError(NsmError):
+    """A grammar file or a program text is malformed."""
+
+
+class CheckpointError(NsmError):
+    """A run directory or checkpoint is missing, corrupt or unsafe."""

@@ -1,0 +1,353 @@
+"""Semantics of every declared program function, written once and shared by all languages.
+
+Values inside the interpreter are small and hashable, so partial programs can be merged by result:
+- a row set (`entity_list`) is an int bitmask, bit i = row i;
+- a value list (`string_list`, `num_list`, `date_list`) is a tuple of str / float / `Date`;
+- `num` is a float; a property is a `Prop`.
+
+Each function has `apply(env, args) -> (type, value)` (raising `ExecError`, which the interpreter turns into an
+error result) and `useful(env, args, result) -> bool`, MAPO's execution-guided pruning: the decoder and the
+search are offered a token only when some completion of the expression is useful. The rules, in short: a
+filter must keep at least one row and drop at least one; a superlative or aggregate needs more than one row
+and a column with values on them; `same` needs exactly one row; `next`/`previous` must not start from all rows
+and must land on a row; `diff` takes two different single rows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from nsmcli.data.values import Date
+
+if TYPE_CHECKING:
+    from nsmcli.lang.interpreter import Environment
+
+
+class ExecError(Exception):
+    """A type or value error inside one expression; never escapes the interpreter."""
+
+
+@dataclass(eq=False)
+class Prop:
+    """A column view bound as a property constant: its name, type and per-row values (None = missing)."""
+
+    name: str
+    type: str
+    values: tuple
+    index: dict = field(default_factory=dict)  # value -> row mask
+    present: int = 0  # mask of rows with a value
+    _contains: dict = field(default_factory=dict)  # substring -> row mask (string properties)
+
+    @classmethod
+    def build(cls, name: str, type_: str, values: tuple) -> Prop:
+        prop = cls(name, type_, values)
+        for i, v in enumerate(values):
+            if v is not None:
+                prop.index[v] = prop.index.get(v, 0) | (1 << i)
+                prop.present |= 1 << i
+        return prop
+
+    def containing(self, text: str) -> int:
+        mask = self._contains.get(text)
+        if mask is None:
+            mask = 0
+            for value, rows in self.index.items():
+                if text in value:
+                    mask |= rows
+            self._contains[text] = mask
+        return mask
+
+
+def rows_of(mask: int) -> list[int]:
+    """Row indices of a mask, ascending."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def key(value: Any) -> Any:
+    """Ordering key shared by numbers and dates (dates by year, month, day; unknown fields as 0)."""
+    return value.sort_key if isinstance(value, Date) else value
+
+
+VALUES_OF = {"string_property": "string_list", "num_property": "num_list", "date_property": "date_list"}
+
+
+@dataclass(frozen=True)
+class Function:
+    apply: Callable[[Environment, tuple], tuple[str, Any]]
+    useful: Callable[[Environment, tuple, tuple[str, Any]], bool]
+    #: cheap necessary condition on the first argument (a row mask), checked before anything else
+    first_arg_ok: Callable[[Environment, int], bool]
+
+
+REGISTRY: dict[str, Function] = {}
+
+
+def _nonempty(env: Environment, rows: int) -> bool:
+    return rows != 0
+
+
+def _several(env: Environment, rows: int) -> bool:
+    return rows & (rows - 1) != 0
+
+
+def _single(env: Environment, rows: int) -> bool:
+    return rows != 0 and rows & (rows - 1) == 0
+
+
+def _always(env: Environment, args: tuple, result: tuple) -> bool:
+    return True
+
+
+def function(name: str, first_arg_ok=_several, useful=_always):
+    def register(apply):
+        REGISTRY[name] = Function(apply, useful, first_arg_ok)
+        return apply
+
+    return register
+
+
+def _values(env: Environment, rows: int, prop: Prop) -> list:
+    vals = prop.values
+    return [vals[i] for i in rows_of(rows & prop.present)]
+
+
+def _matching_type(values_type: str, prop: Prop) -> None:
+    if VALUES_OF[prop.type] != values_type:
+        raise ExecError(f"{values_type} compared with {prop.type} {prop.name}")
+
+
+def _proper_subset(env: Environment, args: tuple, result: tuple) -> bool:
+    return result[1] != 0 and result[1] != args[0]
+
+
+def _has_values(env: Environment, args: tuple, result: tuple) -> bool:
+    return len(result[1]) > 0
+
+
+# ----- row sets -> values ---------------------------------------------------------------------------------
+
+
+@function("hop", first_arg_ok=_nonempty, useful=_has_values)
+def hop(env, args):
+    rows, prop = args
+    values = _values(env, rows, prop)
+    if not env.spec.keep_duplicates:
+        values = list(dict.fromkeys(values))
+    return VALUES_OF[prop.type], tuple(values)
+
+
+def _extreme(pick):
+    def apply(env, args):
+        rows, prop = args
+        values = _values(env, rows, prop)
+        if not values:
+            raise ExecError(f"no values of {prop.name} on these rows")
+        return VALUES_OF[prop.type], (pick(values, key=key),)
+
+    return apply
+
+
+function("maximum", useful=_has_values)(_extreme(max))
+function("minimum", useful=_has_values)(_extreme(min))
+
+
+@function("mode", useful=_has_values)
+def mode(env, args):
+    rows, prop = args
+    counts: dict = {}
+    for v in _values(env, rows, prop):
+        counts[v] = counts.get(v, 0) + 1
+    if not counts:
+        raise ExecError(f"no values of {prop.name} on these rows")
+    best = max(counts.values())
+    return VALUES_OF[prop.type], tuple(v for v, c in counts.items() if c == best)
+
+
+# ----- row sets -> numbers --------------------------------------------------------------------------------
+
+
+@function("count", first_arg_ok=_nonempty)
+def count(env, args):
+    return "num", float(args[0].bit_count())
+
+
+def _numeric(values: list, prop: Prop) -> list:
+    if prop.type != "num_property":
+        raise ExecError(f"{prop.name} is not a number column")
+    if not values:
+        raise ExecError(f"no values of {prop.name} on these rows")
+    return values
+
+
+@function("sum")
+def sum_(env, args):
+    rows, prop = args
+    return "num", float(sum(_numeric(_values(env, rows, prop), prop)))
+
+
+@function("average")
+def average(env, args):
+    rows, prop = args
+    values = _numeric(_values(env, rows, prop), prop)
+    return "num", sum(values) / len(values)
+
+
+def _diff_useful(env, args, result) -> bool:
+    return args[0] != args[1]
+
+
+@function("diff", first_arg_ok=_single, useful=_diff_useful)
+def diff(env, args):
+    rows1, rows2, prop = args
+    if rows1.bit_count() != 1 or rows2.bit_count() != 1:
+        raise ExecError("diff needs two single rows")
+    (a,), (b,) = _numeric(_values(env, rows1, prop), prop), _numeric(_values(env, rows2, prop), prop)
+    return "num", abs(a - b)
+
+
+# ----- row sets -> row sets -------------------------------------------------------------------------------
+
+
+def _equal_rows(rows: int, values: tuple, prop: Prop) -> int:
+    distinct = set(values)
+    if len(distinct) != 1:
+        return 0  # a cell holds one value, so it never equals a set of several
+    return prop.index.get(next(iter(distinct)), 0) & rows
+
+
+@function("filter_eq", useful=_proper_subset)
+def filter_eq(env, args):
+    rows, (vtype, values), prop = args
+    _matching_type(vtype, prop)
+    return "entity_list", _equal_rows(rows, values, prop)
+
+
+@function("filter_not_eq", useful=_proper_subset)
+def filter_not_eq(env, args):
+    rows, (vtype, values), prop = args
+    _matching_type(vtype, prop)
+    return "entity_list", rows & ~_equal_rows(rows, values, prop)
+
+
+def _compare(test):
+    def apply(env, args):
+        rows, (vtype, values), prop = args
+        _matching_type(vtype, prop)
+        if not values:
+            raise ExecError("comparison with an empty list")
+        vals = prop.values
+        keys = [key(v) for v in values]
+        bound = max(keys) if test(1, 0) else min(keys)  # ">"-like tests must beat every value
+        out = 0
+        for i in rows_of(rows & prop.present):
+            if test(key(vals[i]), bound):
+                out |= 1 << i
+        return "entity_list", out
+
+    return apply
+
+
+function("filter_ge", useful=_proper_subset)(_compare(lambda a, b: a >= b))
+function("filter_greater", useful=_proper_subset)(_compare(lambda a, b: a > b))
+function("filter_le", useful=_proper_subset)(_compare(lambda a, b: a <= b))
+function("filter_less", useful=_proper_subset)(_compare(lambda a, b: a < b))
+
+
+def _contain_mask(rows: int, strings: tuple, prop: Prop) -> int:
+    if prop.type != "string_property":
+        raise ExecError(f"{prop.name} is not a text column")
+    mask = 0
+    for s in strings:
+        mask |= prop.containing(s)
+    return mask & rows
+
+
+@function("filter_str_contain_any", useful=_proper_subset)
+def filter_str_contain_any(env, args):
+    rows, (_, strings), prop = args
+    return "entity_list", _contain_mask(rows, strings, prop)
+
+
+@function("filter_str_contain_not_any", useful=_proper_subset)
+def filter_str_contain_not_any(env, args):
+    rows, (_, strings), prop = args
+    return "entity_list", rows & ~_contain_mask(rows, strings, prop)
+
+
+def _superlative(pick):
+    def apply(env, args):
+        rows, prop = args
+        present = rows & prop.present
+        if not present:
+            raise ExecError(f"no values of {prop.name} on these rows")
+        vals = prop.values
+        members = rows_of(present)
+        best = pick(key(vals[i]) for i in members)
+        out = 0
+        for i in members:
+            if key(vals[i]) == best:
+                out |= 1 << i
+        return "entity_list", out
+
+    return apply
+
+
+function("argmax", useful=_proper_subset)(_superlative(max))
+function("argmin", useful=_proper_subset)(_superlative(min))
+
+
+def _same_useful(env, args, result) -> bool:
+    return result[1] != 0
+
+
+@function("same", first_arg_ok=_single, useful=_same_useful)
+def same(env, args):
+    rows, prop = args
+    if rows.bit_count() != 1:
+        raise ExecError("same needs exactly one row")
+    row = rows.bit_length() - 1
+    value = prop.values[row]
+    if value is None:
+        return "entity_list", 0
+    return "entity_list", prop.index[value] & ~rows
+
+
+@function("first")
+def first(env, args):
+    rows = args[0]
+    if not rows:
+        raise ExecError("first of no rows")
+    return "entity_list", rows & -rows
+
+
+@function("last")
+def last(env, args):
+    rows = args[0]
+    if not rows:
+        raise ExecError("last of no rows")
+    return "entity_list", 1 << (rows.bit_length() - 1)
+
+
+def _shift_first_ok(env: Environment, rows: int) -> bool:
+    return rows != 0 and rows != env.all_rows
+
+
+def _landed(env, args, result) -> bool:
+    return result[1] != 0
+
+
+@function("next", first_arg_ok=_shift_first_ok, useful=_landed)
+def next_(env, args):
+    return "entity_list", (args[0] << 1) & env.all_rows
+
+
+@function("previous", first_arg_ok=_shift_first_ok, useful=_landed)
+def previous(env, args):
+    return "entity_list", args[0] >> 1

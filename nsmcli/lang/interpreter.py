@@ -1,0 +1,405 @@
+"""The incremental interpreter: one class for every declared language.
+
+`bind(spec, table, entities)` returns an `Environment`: the language bound to one table and one question's
+entities. Programs are read token by token; `State`s are immutable, so a beam or a search forks them for free.
+
+Token ids of an environment (its decoder vocabulary):
+    0 `<END>`, 1 `(`, 2 `)`, 3 `all_rows`, 4.. the language's functions in declaration order,
+    then the variables v0..: constants first (column properties in table order, then question entities in
+    question order), then computed results.
+
+`valid_tokens(state)` applies the grammar's types and the execution-guided pruning of
+`nsmcli.lang.functions`; it is cached per token prefix, so replaying a program costs one computation per
+prefix per environment. `step` never raises: a type or value error gives an error state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from nsmcli.data.table import Table
+from nsmcli.data.values import Date
+from nsmcli.errors import GrammarError
+from nsmcli.lang import program as P
+from nsmcli.lang.functions import REGISTRY, ExecError, Prop, rows_of
+from nsmcli.lang.spec import ENTITY_TYPE, PROPERTY_TYPE, LanguageSpec, Limits, get_language
+
+END, OPEN, CLOSE, ALL_ROWS = 0, 1, 2, 3
+FUNC_BASE = 4
+_NO_FUNC, _OPENED = -1, -2
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    """A partial program. `computed` holds (type, value) of finished expressions; `args` those of the
+    expression being read; `func` is the function index, -2 right after `(`, -1 between expressions."""
+
+    tokens: tuple[int, ...] = ()
+    computed: tuple[tuple[str, Any], ...] = ()
+    func: int = _NO_FUNC
+    args: tuple[tuple[str, Any], ...] = ()
+    done: bool = False
+    error: str | None = None
+
+
+@dataclass
+class Result:
+    """A finished program: its answer as a list of plain values, or an error."""
+
+    program: str
+    type: str | None
+    answer: list
+    error: str | None
+    intermediates: list[tuple[str, str, list]] = field(default_factory=list)  # (expr text, type, values)
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+
+def to_plain(type_: str, value: Any) -> list:
+    """An interpreter value as a list of JSON-friendly values (rows become `row N`, dates their text)."""
+    if type_ == "entity_list":
+        return [f"row {i + 1}" for i in rows_of(value)]
+    if type_ == "num":
+        return [value]
+    return [str(v) if isinstance(v, Date) else v for v in value]
+
+
+def _entity_type_value(kind: str, values: Iterable) -> tuple[str, tuple]:
+    if kind == "date":
+        values = tuple(v if isinstance(v, Date) else Date.parse(str(v)) for v in values)
+    elif kind == "number":
+        values = tuple(float(v) for v in values)
+    else:
+        values = tuple(str(v) for v in values)
+    return ENTITY_TYPE[kind], values
+
+
+class Environment:
+    """A language bound to a table and a question's entities."""
+
+    def __init__(
+        self, spec: LanguageSpec, table: Table, entities: Sequence = (), limits: Limits | None = None
+    ):
+        self.spec = spec
+        self.table = table
+        self.limits = limits or spec.limits
+        self.n_rows = table.n_rows
+        self.all_rows = (1 << self.n_rows) - 1
+        self.functions = [REGISTRY[f.name] for f in spec.functions]
+        self.function_names = [f.name for f in spec.functions]
+        self.var_base = FUNC_BASE + len(spec.functions)
+        self.constants: list[tuple[str, Any]] = []  # (type, value)
+        self.constant_args: list[P.Arg] = []
+        self.dropped_constants = 0
+        for prop in _table_props(table, spec):
+            self._add_constant(prop.type, prop, P.Column(prop.name))
+        seen = set()
+        for ent in entities:
+            kind, values = (ent.kind, ent.values) if hasattr(ent, "kind") else ent
+            if kind not in ENTITY_TYPE or ENTITY_TYPE[kind] not in spec.ancestors:
+                continue
+            type_, vals = _entity_type_value(kind, values)
+            if (type_, vals) in seen or not vals or any(v is None for v in vals):
+                continue
+            seen.add((type_, vals))
+            self._add_constant(type_, vals, P.Literal(kind, vals))
+        self.n_constants = len(self.constants)
+        self._prop_by_name = {a.name: i for i, a in enumerate(self.constant_args) if isinstance(a, P.Column)}
+        self._lit_index = {
+            (a.kind, a.values): i for i, a in enumerate(self.constant_args) if isinstance(a, P.Literal)
+        }
+        # constants that may fill each declared argument type, by variable index
+        self._candidates = {
+            t: [i for i, (ct, _) in enumerate(self.constants) if spec.accepts(t, ct)]
+            for f in spec.functions
+            for t in f.args
+        }
+        self._cache: dict[tuple[int, ...], tuple[int, ...]] = {}
+        self._single_rows: int | None = None
+
+    def _add_constant(self, type_: str, value: Any, arg: P.Arg) -> None:
+        if len(self.constants) >= self.limits.max_variables - self.limits.max_expressions:
+            self.dropped_constants += 1  # keep room for computed results, as MAPO did
+            return
+        self.constants.append((type_, value))
+        self.constant_args.append(arg)
+
+    # ----- vocabulary ------------------------------------------------------------------------------------
+
+    @property
+    def vocab_size(self) -> int:
+        return self.var_base + self.limits.max_variables
+
+    def token_name(self, token: int) -> str:
+        if token < FUNC_BASE:
+            return ("<END>", "(", ")", "all_rows")[token]
+        if token < self.var_base:
+            return self.function_names[token - FUNC_BASE]
+        return f"v{token - self.var_base}"
+
+    # ----- reading tokens --------------------------------------------------------------------------------
+
+    def initial_state(self) -> State:
+        return State()
+
+    def _variable(self, state: State, index: int) -> tuple[str, Any]:
+        if index < self.n_constants:
+            return self.constants[index]
+        return state.computed[index - self.n_constants]
+
+    def _n_variables(self, state: State) -> int:
+        return self.n_constants + len(state.computed)
+
+    def _at_limit(self, state: State) -> bool:
+        return (
+            len(state.computed) >= self.limits.max_expressions
+            or self._n_variables(state) >= self.limits.max_variables
+        )
+
+    def step(self, state: State, token: int) -> State:
+        """Read one token. Never raises: an invalid token or an execution error gives an error state."""
+        if state.done:
+            return _fail(state, token, "the program has already ended")
+        tokens = state.tokens + (token,)
+        if state.func == _NO_FUNC:
+            if token == END:
+                if not state.computed:
+                    return _fail(state, token, "empty program")
+                return State(tokens, state.computed, done=True)
+            if token == OPEN and not self._at_limit(state):
+                return State(tokens, state.computed, _OPENED)
+            return _fail(state, token, f"expected ( or <END>, got {self.token_name(token)}")
+        if state.func == _OPENED:
+            if FUNC_BASE <= token < self.var_base:
+                return State(tokens, state.computed, token - FUNC_BASE)
+            return _fail(state, token, f"expected a function, got {self.token_name(token)}")
+        spec = self.spec.functions[state.func]
+        pos = len(state.args)
+        if pos == len(spec.args):
+            if token != CLOSE:
+                return _fail(state, token, f"expected ), got {self.token_name(token)}")
+            try:
+                result = self.functions[state.func].apply(self, tuple(_arg_value(a) for a in state.args))
+            except ExecError as exc:
+                return _fail(state, token, f"({spec.name} ...): {exc}")
+            except (
+                ArithmeticError,
+                TypeError,
+                ValueError,
+                OverflowError,
+            ) as exc:  # defensive: report, never raise
+                return _fail(state, token, f"({spec.name} ...): {type(exc).__name__}: {exc}")
+            return State(tokens, state.computed + (result,))
+        if token == ALL_ROWS:
+            value = ("entity_list", self.all_rows)
+        elif self.var_base <= token < self.var_base + self._n_variables(state):
+            value = self._variable(state, token - self.var_base)
+        else:
+            return _fail(
+                state, token, f"expected an argument of type {spec.args[pos]}, got {self.token_name(token)}"
+            )
+        if not self.spec.accepts(spec.args[pos], value[0]):
+            return _fail(
+                state, token, f"{spec.name} argument {pos + 1} must be {spec.args[pos]}, not {value[0]}"
+            )
+        return State(tokens, state.computed, state.func, state.args + (value,))
+
+    # ----- valid next tokens -----------------------------------------------------------------------------
+
+    def valid_tokens(self, state: State) -> tuple[int, ...]:
+        """The tokens that may follow `state`: type-correct and passing execution-guided pruning."""
+        cached = self._cache.get(state.tokens)
+        if cached is None:
+            cached = self._cache[state.tokens] = self._compute_valid(state)
+        return cached
+
+    def _compute_valid(self, state: State) -> tuple[int, ...]:
+        if state.done:
+            return ()
+        if state.func == _NO_FUNC:
+            if not state.computed:
+                return (OPEN,)
+            if self._at_limit(state) or state.computed[-1][0] == "num":  # a number feeds no function
+                return (END,)
+            return (OPEN, END)
+        if state.func == _OPENED:
+            return tuple(
+                FUNC_BASE + i for i in range(len(self.functions)) if self._function_possible(state, i)
+            )
+        spec = self.spec.functions[state.func]
+        if len(state.args) == len(spec.args):
+            return (CLOSE,)
+        return tuple(self._arg_candidates(state, state.func, state.args))
+
+    def _function_possible(self, state: State, func: int) -> bool:
+        return any(True for _ in self._arg_candidates(state, func, ()))
+
+    def _arg_candidates(self, state: State, func: int, args: tuple):
+        """Yield the tokens that can fill the next argument of `func` after `args` with a useful completion."""
+        spec = self.spec.functions[func]
+        pos = len(args)
+        arg_type = spec.args[pos]
+        options: list[tuple[int, tuple[str, Any]]] = []
+        if arg_type == "entity_list" or self.spec.accepts(arg_type, "entity_list"):
+            options.append((ALL_ROWS, ("entity_list", self.all_rows)))
+        options.extend((self.var_base + i, self.constants[i]) for i in self._candidates.get(arg_type, ()))
+        for j, var in enumerate(state.computed):
+            if self.spec.accepts(arg_type, var[0]):
+                options.append((self.var_base + self.n_constants + j, var))
+        fn = self.functions[func]
+        if pos == 0 and spec.args[0] == "entity_list":
+            options = [(t, v) for t, v in options if fn.first_arg_ok(self, v[1])]
+        for token, value in options:
+            if self._completable(state, func, args + (value,)):
+                yield token
+
+    def _completable(self, state: State, func: int, args: tuple) -> bool:
+        spec = self.spec.functions[func]
+        if len(args) < len(spec.args):
+            return any(True for _ in self._arg_candidates(state, func, args))
+        fn = self.functions[func]
+        plain = tuple(_arg_value(a) for a in args)
+        try:
+            result = fn.apply(self, plain)
+        except (ExecError, ArithmeticError, TypeError, ValueError):
+            return False
+        return fn.useful(self, plain, result)
+
+    # ----- whole programs --------------------------------------------------------------------------------
+
+    def encode(self, program: P.Program | str) -> list[int]:
+        """Token ids of a program's text or tree in this environment (GrammarError if a name is unknown)."""
+        if isinstance(program, str):
+            program = P.parse_program(program)
+        tokens: list[int] = []
+        for expr in program.exprs:
+            try:
+                func = self.function_names.index(expr.function)
+            except ValueError:
+                raise GrammarError(f"language {self.spec.name} has no function {expr.function!r}") from None
+            tokens += [OPEN, FUNC_BASE + func]
+            for arg in expr.args:
+                tokens.append(self._arg_token(arg))
+            tokens.append(CLOSE)
+        tokens.append(END)
+        return tokens
+
+    def _arg_token(self, arg: P.Arg) -> int:
+        if isinstance(arg, P.AllRows):
+            return ALL_ROWS
+        if isinstance(arg, P.Ref):
+            return self.var_base + self.n_constants + arg.index
+        if isinstance(arg, P.Column):
+            if arg.name not in self._prop_by_name:
+                raise GrammarError(f"unknown column {arg.name!r} in table {self.table.id}")
+            return self.var_base + self._prop_by_name[arg.name]
+        _, values = _entity_type_value(arg.kind, arg.values)
+        index = self._lit_index.get((arg.kind, values))
+        if index is None:
+            raise GrammarError(f"{arg} is not an entity of this question")
+        return self.var_base + index
+
+    def decode(self, tokens: Sequence[int]) -> P.Program:
+        """The program tree of a token sequence (which must be well formed)."""
+        exprs: list[P.Expr] = []
+        i = 0
+        while i < len(tokens) and tokens[i] == OPEN:
+            name = self.function_names[tokens[i + 1] - FUNC_BASE]
+            i += 2
+            args: list[P.Arg] = []
+            while tokens[i] != CLOSE:
+                t = tokens[i]
+                if t == ALL_ROWS:
+                    args.append(P.ALL_ROWS)
+                else:
+                    index = t - self.var_base
+                    args.append(
+                        self.constant_args[index]
+                        if index < self.n_constants
+                        else P.Ref(index - self.n_constants)
+                    )
+                i += 1
+            exprs.append(P.Expr(name, tuple(args)))
+            i += 1
+        return P.Program(tuple(exprs))
+
+    def run(self, tokens: Sequence[int]) -> State:
+        state = self.initial_state()
+        for t in tokens:
+            state = self.step(state, t)
+            if state.error:
+                break
+        return state
+
+    def execute(self, program: P.Program | str) -> Result:
+        """Execute a whole program (text or tree). Never raises for a bad program: see `Result.error`."""
+        text = str(program)
+        try:
+            tree = P.parse_program(program) if isinstance(program, str) else program
+            tokens = self.encode(tree)
+        except GrammarError as exc:
+            return Result(text, None, [], str(exc))
+        state = self.run(tokens)
+        return self.result(state, tree)
+
+    def result(self, state: State, tree: P.Program | None = None) -> Result:
+        if tree is None:
+            tree = self.decode(state.tokens)
+        intermediates = [
+            (str(e), t, to_plain(t, v)) for e, (t, v) in zip(tree.exprs, state.computed, strict=False)
+        ]
+        if state.error:
+            return Result(str(tree), None, [], state.error, intermediates)
+        if not state.done:
+            return Result(str(tree), None, [], "the program is not finished", intermediates)
+        type_, value = state.computed[-1]
+        return Result(str(tree), type_, to_plain(type_, value), None, intermediates)
+
+
+def has_unused_result(state: State, env: Environment) -> bool:
+    """MAPO's extra-work test: a computed result other than the last is never used by a later expression."""
+    used = set()
+    for t in state.tokens:
+        if t >= env.var_base + env.n_constants:
+            used.add(t - env.var_base - env.n_constants)
+    return any(i not in used for i in range(len(state.computed) - 1))
+
+
+def _arg_value(var: tuple[str, Any]) -> Any:
+    """The form a function receives: row masks and properties bare, value lists with their type."""
+    type_, value = var
+    if type_ == "entity_list" or type_.endswith("_property"):
+        return value
+    return var
+
+
+def _fail(state: State, token: int, message: str) -> State:
+    return State(state.tokens + (token,), state.computed, state.func, state.args, True, message)
+
+
+def _table_props(table: Table, spec: LanguageSpec) -> list[Prop]:
+    """Properties of a table for a language, built once per (table, language) and kept on the table."""
+    cache = table.__dict__.setdefault("_bound_props", {})
+    props = cache.get(spec.name)
+    if props is None:
+        props = [
+            Prop.build(name, PROPERTY_TYPE[kind], column.views[kind])
+            for name, column, kind in table.properties()
+            if kind in spec.property_kinds and any(v is not None for v in column.views[kind])
+        ]
+        cache[spec.name] = props
+    return props
+
+
+def bind(
+    spec: LanguageSpec | str, table: Table, entities: Sequence = (), limits: Limits | None = None
+) -> Environment:
+    """Bind a language (spec or name) to a table and a question's entities ((kind, values) pairs or objects
+    with `.kind` and `.values`)."""
+    if isinstance(spec, str):
+        spec = get_language(spec)
+    return Environment(spec, table, entities, limits)

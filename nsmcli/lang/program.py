@@ -1,0 +1,173 @@
+"""The program tree and its canonical text form.
+
+`(filter_str_contain_any all_rows "turkey" r.nation-string) (next v0) (hop v1 r.nation-string)`
+
+A program is a sequence of expressions; `vK` names the result of expression K. Columns appear by property
+name and question entities by value (strings JSON-quoted, numbers plain, dates `yyyy-mm-dd` with `xx`), so a
+program text stays valid whatever order constants were numbered in. Parsing then printing gives the same text.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+
+from nsmcli.data.values import Date, format_number
+from nsmcli.errors import GrammarError
+
+
+@dataclass(frozen=True, slots=True)
+class AllRows:
+    def __str__(self) -> str:
+        return "all_rows"
+
+
+@dataclass(frozen=True, slots=True)
+class Column:
+    """A column property such as `r.nation-string`."""
+
+    name: str
+
+    def __str__(self) -> str:
+        return self.name
+
+
+@dataclass(frozen=True, slots=True)
+class Literal:
+    """A question entity: kind `string`, `number` or `date` and its values (usually one)."""
+
+    kind: str
+    values: tuple
+
+    def __str__(self) -> str:
+        items = [_literal_text(self.kind, v) for v in self.values]
+        return items[0] if len(items) == 1 else "[" + " ".join(items) + "]"
+
+
+@dataclass(frozen=True, slots=True)
+class Ref:
+    """The result of expression number `index` (0-based) of the same program."""
+
+    index: int
+
+    def __str__(self) -> str:
+        return f"v{self.index}"
+
+
+Arg = AllRows | Column | Literal | Ref
+ALL_ROWS = AllRows()
+
+
+@dataclass(frozen=True, slots=True)
+class Expr:
+    function: str
+    args: tuple[Arg, ...]
+
+    def __str__(self) -> str:
+        return "(" + " ".join([self.function, *map(str, self.args)]) + ")"
+
+
+@dataclass(frozen=True, slots=True)
+class Program:
+    exprs: tuple[Expr, ...]
+
+    def __str__(self) -> str:
+        return " ".join(map(str, self.exprs))
+
+    @staticmethod
+    def parse(text: str) -> Program:
+        return parse_program(text)
+
+
+def _literal_text(kind: str, value: object) -> str:
+    if kind == "string":
+        return json.dumps(value, ensure_ascii=False)
+    if kind == "number":
+        return format_number(float(value))  # type: ignore[arg-type]
+    return str(value)
+
+
+_TOKEN = re.compile(r'\s*(?:(\()|(\))|(\[)|(\])|("(?:[^"\\]|\\.)*")|([^\s()\[\]"]+))')
+_NUMBER = re.compile(r"-?(?:\d+(?:\.\d*)?|\.\d+)(?:e[-+]?\d+)?")
+_REF = re.compile(r"v(\d+)")
+
+
+def _atom(word: str) -> tuple[str, object]:
+    """Classify a bare word: ('ref', i) | ('column', name) | ('all_rows', None) | literal (kind, value)."""
+    if word == "all_rows":
+        return "all_rows", None
+    if m := _REF.fullmatch(word):
+        return "ref", int(m.group(1))
+    if word.startswith("r."):
+        return "column", word
+    if _NUMBER.fullmatch(word):
+        return "number", float(word)
+    if (d := Date.parse(word)) is not None:
+        return "date", d
+    raise GrammarError(
+        f"cannot read {word!r} in a program (expected all_rows, vN, r.column-kind, a number, "
+        "a date yyyy-mm-dd or a quoted string)"
+    )
+
+
+def parse_program(text: str) -> Program:
+    """Read a program's canonical text. Raises GrammarError naming the problem."""
+    pos, exprs = 0, []
+    text = text.strip()
+    while pos < len(text):
+        m = _TOKEN.match(text, pos)
+        if not m or not m.group(1):
+            raise GrammarError(f"expected '(' at character {pos} of {text!r}")
+        pos = m.end()
+        m = _TOKEN.match(text, pos)
+        if not m or not m.group(6):
+            raise GrammarError(f"expected a function name at character {pos} of {text!r}")
+        function, pos = m.group(6), m.end()
+        args: list[Arg] = []
+        while True:
+            m = _TOKEN.match(text, pos)
+            if not m:
+                raise GrammarError(f"unterminated expression in {text!r}")
+            pos = m.end()
+            if m.group(2):
+                break
+            if m.group(3):
+                values, kind = [], None
+                while True:
+                    m = _TOKEN.match(text, pos)
+                    if not m:
+                        raise GrammarError(f"unterminated list in {text!r}")
+                    pos = m.end()
+                    if m.group(4):
+                        break
+                    k, v = ("string", json.loads(m.group(5))) if m.group(5) else _atom(m.group(6) or "?")
+                    if kind not in (None, k) or k in ("ref", "column", "all_rows"):
+                        raise GrammarError(f"a list literal holds values of one kind, in {text!r}")
+                    kind = k
+                    values.append(v)
+                if not values:
+                    raise GrammarError(f"empty list literal in {text!r}")
+                args.append(Literal(kind, tuple(values)))  # type: ignore[arg-type]
+            elif m.group(5):
+                args.append(Literal("string", (json.loads(m.group(5)),)))
+            elif m.group(6):
+                kind, value = _atom(m.group(6))
+                if kind == "all_rows":
+                    args.append(ALL_ROWS)
+                elif kind == "ref":
+                    if value >= len(exprs):  # type: ignore[operator]
+                        raise GrammarError(f"v{value} is used before it is computed in {text!r}")
+                    args.append(Ref(value))  # type: ignore[arg-type]
+                elif kind == "column":
+                    args.append(Column(value))  # type: ignore[arg-type]
+                else:
+                    args.append(Literal(kind, (value,)))
+            else:
+                raise GrammarError(f"unexpected ']' in {text!r}")
+        exprs.append(Expr(function, tuple(args)))
+        while pos < len(text) and text[pos].isspace():
+            pos += 1
+    if not exprs:
+        raise GrammarError("empty program")
+    return Program(tuple(exprs))

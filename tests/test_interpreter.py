@@ -1,0 +1,190 @@
+"""The incremental interpreter on a small fixture table: one program per function, round trips, pruning."""
+
+import csv
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from nsmcli.data.table import Table
+from nsmcli.errors import GrammarError
+from nsmcli.lang.interpreter import CLOSE, END, OPEN, bind, has_unused_result
+from nsmcli.lang.program import parse_program
+from nsmcli.lang.spec import Limits, get_language
+
+FIXTURES = Path(__file__).parent / "fixtures"
+ENTITIES = [
+    ("string", ("turkey",)),
+    ("number", (5,)),
+    ("number", (7,)),
+    ("number", (1994,)),
+    ("number", (2,)),
+]
+
+
+@pytest.fixture(scope="module")
+def medals() -> Table:
+    with open(FIXTURES / "medals.csv", encoding="utf-8") as f:
+        header, *rows = list(csv.reader(f))
+    return Table.from_rows("medals", header, rows)
+
+
+@pytest.fixture(scope="module")
+def env(medals):
+    return bind("wtq", medals, ENTITIES)
+
+
+def program_cases():
+    for line in (FIXTURES / "programs_wtq.txt").read_text(encoding="utf-8").splitlines():
+        if line and not line.startswith("#"):
+            text, answer = line.split("\t")
+            yield text, json.loads(answer)
+
+
+@pytest.mark.parametrize(("text", "answer"), list(program_cases()))
+def test_program_answers_and_round_trip(env, text, answer):
+    result = env.execute(text)
+    assert result.error is None
+    assert result.answer == pytest.approx(answer) if isinstance(answer[0], float) else result.answer == answer
+    assert str(parse_program(text)) == text
+    tokens = env.encode(text)
+    assert str(env.decode(tokens)) == text
+
+
+def test_every_declared_wtq_function_is_exercised():
+    used = {
+        parse_program(t).exprs[i].function
+        for t, _ in program_cases()
+        for i in range(len(parse_program(t).exprs))
+    }
+    declared = {f.name for f in get_language("wtq").functions}
+    assert len(declared) == 23
+    assert declared <= used
+
+
+def test_languages_declare_mapo_function_sets():
+    assert [f.name for f in get_language("wikisql").functions] == [
+        "hop",
+        "filter_eq",
+        "filter_str_contain_any",
+        "filter_greater",
+        "filter_less",
+        "count",
+        "maximum",
+        "minimum",
+        "average",
+        "sum",
+    ]
+
+
+def test_vocabulary_order_is_columns_then_entities(env, medals):
+    names = [str(a) for a in env.constant_args]
+    assert names[:3] == ["r.rank-string", "r.rank-number", "r.nation-string"]
+    assert names[-5:] == ['"turkey"', "5", "7", "1994", "2"]
+
+
+def test_bad_programs_give_errors_not_exceptions(env):
+    cases = {
+        "(hop all_rows r.nope-string)": "unknown column",
+        "(count all_rows) (count v0)": "must be entity_list",
+        "(filter_eq all_rows 5 r.nation-string)": "ordered_property",
+        "(frobnicate all_rows)": "no function",
+        "(hop v3 r.nation-string)": "before it is computed",
+        '(filter_eq all_rows "zzz" r.gold-number)': "not an entity",
+        "(filter_eq all_rows 1994 r.year-date)": "num_list compared with date_property",
+        "(diff all_rows all_rows r.gold-number)": "two single rows",
+        "hop all_rows": "expected '('",
+    }
+    for text, message in cases.items():
+        result = env.execute(text)
+        assert result.error is not None and message in result.error, (text, result.error)
+
+
+def test_step_never_raises_on_random_tokens(env):
+    rng = random.Random(0)
+    for _ in range(2000):
+        state = env.initial_state()
+        for _ in range(12):
+            state = env.step(state, rng.randrange(-3, env.vocab_size + 3))
+            if state.done:
+                break
+
+
+def test_valid_tokens_only_lead_to_executable_programs(env):
+    """Every random walk over valid tokens ends in a program that executes without error."""
+    rng = random.Random(1)
+    finished = 0
+    for _ in range(300):
+        state = env.initial_state()
+        while not state.done:
+            valid = env.valid_tokens(state)
+            assert valid, env.decode(state.tokens)
+            state = env.step(state, rng.choice(valid))
+        assert state.error is None, (str(env.decode(state.tokens)), state.error)
+        finished += 1
+    assert finished == 300
+
+
+def test_pruning_rules(env):
+    fn = {name: i + 4 for i, name in enumerate(env.function_names)}
+    opened = env.step(env.initial_state(), OPEN)
+    first_functions = {env.token_name(t) for t in env.valid_tokens(opened)}
+    # no single-row or non-all_rows row set exists yet: same, next, previous and diff are impossible
+    assert not first_functions & {"same", "next", "previous", "diff"}
+    assert {"hop", "filter_eq", "argmax", "count"} <= first_functions
+    state = env.step(env.step(opened, fn["filter_eq"]), 3)  # (filter_eq all_rows
+    values = {env.token_name(t) for t in env.valid_tokens(state)}
+    five, seven, year, two = (env.var_base + i for i in range(len(env.constants) - 4, len(env.constants)))
+    # 5, 7, 1994 and 2 each equal some number cell on a strict subset of rows
+    assert {env.token_name(t) for t in (five, seven, year, two)} <= values
+    state = env.step(state, five)
+    props = [str(env.constant_args[t - env.var_base]) for t in env.valid_tokens(state)]
+    assert props == ["r.rank-number", "r.gold-number"]  # the columns holding a 5 (not silver, year)
+    state = env.step(env.step(state, env.var_base + env._prop_by_name["r.gold-number"]), CLOSE)
+    assert env.valid_tokens(state) == (OPEN, END)
+    counted = env.step(
+        env.step(env.step(env.step(state, OPEN), fn["count"]), env.var_base + env.n_constants), CLOSE
+    )
+    assert env.valid_tokens(counted) == (END,)  # a number feeds no function
+
+
+def test_limits_force_end(medals):
+    env = bind("wtq", medals, ENTITIES, Limits(max_expressions=1, max_variables=60))
+    state = env.run(env.encode("(argmax all_rows r.gold-number)")[:-1])
+    assert env.valid_tokens(state) == (END,)
+    assert env.step(state, OPEN).error
+
+
+def test_constants_beyond_the_memory_limit_are_dropped(medals):
+    many = [("string", (f"x{i}",)) for i in range(100)]
+    env = bind("wtq", medals, many)
+    assert len(env.constants) == env.limits.max_variables - env.limits.max_expressions
+    assert env.dropped_constants > 0
+
+
+def test_extra_work_detection(env):
+    used = env.run(
+        env.encode(
+            '(filter_str_contain_any all_rows "turkey" r.nation-string) (next v0) (hop v1 r.nation-string)'
+        )
+    )
+    unused = env.run(
+        env.encode("(argmax all_rows r.gold-number) (argmin all_rows r.gold-number) (hop v1 r.nation-string)")
+    )
+    assert not has_unused_result(used, env)
+    assert has_unused_result(unused, env)
+
+
+def test_wikisql_hop_keeps_duplicates_in_row_order(medals):
+    wtq = bind("wtq", medals).execute("(hop all_rows r.silver-number)")
+    wikisql = bind("wikisql", medals).execute("(hop all_rows r.silver-number)")
+    assert wtq.answer == [3.0, 7.0, 1.0]
+    assert wikisql.answer == [3.0, 7.0, 1.0, 7.0]
+
+
+def test_wikisql_has_no_date_columns(medals):
+    env = bind("wikisql", medals)
+    assert not any(str(a).endswith("-date") for a in env.constant_args)
+    with pytest.raises(GrammarError):
+        env.encode("(hop all_rows r.year-date)")
