@@ -15,6 +15,7 @@ and must land on a row; `diff` takes two different single rows.
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -31,13 +32,21 @@ class ExecError(Exception):
 
 @dataclass(eq=False)
 class Prop:
-    """A column view bound as a property constant: its name, type and per-row values (None = missing)."""
+    """A column view bound as a property constant: its name, type and per-row values (None = missing).
+
+    Built once per table: an index value -> row mask, and for ordered views the distinct values sorted with
+    cumulative masks, so comparisons and superlatives are a bisection and a mask operation.
+    """
 
     name: str
     type: str
     values: tuple
     index: dict = field(default_factory=dict)  # value -> row mask
     present: int = 0  # mask of rows with a value
+    sorted_keys: list = field(default_factory=list)  # distinct ordering keys, ascending
+    sorted_values: list = field(default_factory=list)
+    sorted_masks: list = field(default_factory=list)
+    cumulative: list = field(default_factory=list)  # cumulative[i] = rows with key <= sorted_keys[i]
     _contains: dict = field(default_factory=dict)  # substring -> row mask (string properties)
 
     @classmethod
@@ -47,7 +56,26 @@ class Prop:
             if v is not None:
                 prop.index[v] = prop.index.get(v, 0) | (1 << i)
                 prop.present |= 1 << i
+        if type_ != "string_property":
+            by_key: dict = {}
+            for v, mask in prop.index.items():
+                k = key(v)
+                prev = by_key.get(k)
+                by_key[k] = (v if prev is None else prev[0], mask | (prev[1] if prev else 0))
+            running = 0
+            for k in sorted(by_key):
+                v, mask = by_key[k]
+                running |= mask
+                prop.sorted_keys.append(k)
+                prop.sorted_values.append(v)
+                prop.sorted_masks.append(mask)
+                prop.cumulative.append(running)
         return prop
+
+    def at_most(self, bound, strict: bool) -> int:
+        """Rows whose value is <= bound (< bound when strict)."""
+        i = (bisect_left if strict else bisect_right)(self.sorted_keys, bound)
+        return self.cumulative[i - 1] if i else 0
 
     def containing(self, text: str) -> int:
         mask = self._contains.get(text)
@@ -143,19 +171,22 @@ def hop(env, args):
     return VALUES_OF[prop.type], tuple(values)
 
 
-def _extreme(pick):
+def _extreme(highest: bool):
     def apply(env, args):
         rows, prop = args
-        values = _values(env, rows, prop)
-        if not values:
-            raise ExecError(f"no values of {prop.name} on these rows")
-        return VALUES_OF[prop.type], (pick(values, key=key),)
+        if prop.type == "string_property":
+            raise ExecError(f"{prop.name} is not ordered")
+        masks = prop.sorted_masks
+        for i in range(len(masks) - 1, -1, -1) if highest else range(len(masks)):
+            if masks[i] & rows:
+                return VALUES_OF[prop.type], (prop.sorted_values[i],)
+        raise ExecError(f"no values of {prop.name} on these rows")
 
     return apply
 
 
-function("maximum", useful=_has_values)(_extreme(max))
-function("minimum", useful=_has_values)(_extreme(min))
+function("maximum", useful=_has_values)(_extreme(highest=True))
+function("minimum", useful=_has_values)(_extreme(highest=False))
 
 
 @function("mode", useful=_has_values)
@@ -236,28 +267,26 @@ def filter_not_eq(env, args):
     return "entity_list", rows & ~_equal_rows(rows, values, prop)
 
 
-def _compare(test):
+def _compare(greater: bool, strict: bool):
+    """filter_ge / greater / le / less: keep a row if its value beats every value of the list."""
+
     def apply(env, args):
         rows, (vtype, values), prop = args
         _matching_type(vtype, prop)
         if not values:
             raise ExecError("comparison with an empty list")
-        vals = prop.values
         keys = [key(v) for v in values]
-        bound = max(keys) if test(1, 0) else min(keys)  # ">"-like tests must beat every value
-        out = 0
-        for i in rows_of(rows & prop.present):
-            if test(key(vals[i]), bound):
-                out |= 1 << i
-        return "entity_list", out
+        if greater:
+            return "entity_list", rows & prop.present & ~prop.at_most(max(keys), strict=not strict)
+        return "entity_list", rows & prop.at_most(min(keys), strict=strict)
 
     return apply
 
 
-function("filter_ge", useful=_proper_subset)(_compare(lambda a, b: a >= b))
-function("filter_greater", useful=_proper_subset)(_compare(lambda a, b: a > b))
-function("filter_le", useful=_proper_subset)(_compare(lambda a, b: a <= b))
-function("filter_less", useful=_proper_subset)(_compare(lambda a, b: a < b))
+function("filter_ge", useful=_proper_subset)(_compare(greater=True, strict=False))
+function("filter_greater", useful=_proper_subset)(_compare(greater=True, strict=True))
+function("filter_le", useful=_proper_subset)(_compare(greater=False, strict=False))
+function("filter_less", useful=_proper_subset)(_compare(greater=False, strict=True))
 
 
 def _contain_mask(rows: int, strings: tuple, prop: Prop) -> int:
@@ -281,26 +310,24 @@ def filter_str_contain_not_any(env, args):
     return "entity_list", rows & ~_contain_mask(rows, strings, prop)
 
 
-def _superlative(pick):
+def _superlative(highest: bool):
+    """argmax / argmin: every row tied at the extreme value (all ties, as MAPO)."""
+
     def apply(env, args):
         rows, prop = args
-        present = rows & prop.present
-        if not present:
-            raise ExecError(f"no values of {prop.name} on these rows")
-        vals = prop.values
-        members = rows_of(present)
-        best = pick(key(vals[i]) for i in members)
-        out = 0
-        for i in members:
-            if key(vals[i]) == best:
-                out |= 1 << i
-        return "entity_list", out
+        if prop.type == "string_property":
+            raise ExecError(f"{prop.name} is not ordered")
+        masks = prop.sorted_masks
+        for i in range(len(masks) - 1, -1, -1) if highest else range(len(masks)):
+            if masks[i] & rows:
+                return "entity_list", masks[i] & rows
+        raise ExecError(f"no values of {prop.name} on these rows")
 
     return apply
 
 
-function("argmax", useful=_proper_subset)(_superlative(max))
-function("argmin", useful=_proper_subset)(_superlative(min))
+function("argmax", useful=_proper_subset)(_superlative(highest=True))
+function("argmin", useful=_proper_subset)(_superlative(highest=False))
 
 
 def _same_useful(env, args, result) -> bool:

@@ -113,11 +113,17 @@ class Environment:
             (a.kind, a.values): i for i, a in enumerate(self.constant_args) if isinstance(a, P.Literal)
         }
         # constants that may fill each declared argument type, by variable index
-        self._candidates = {
-            t: [i for i, (ct, _) in enumerate(self.constants) if spec.accepts(t, ct)]
+        self._accepts = _AcceptTable(spec)
+        self._arity = [len(f.args) for f in spec.functions]
+        # per function and argument position: the (token, value) options among all_rows and the constants
+        self._constant_options = [
+            [
+                ([(ALL_ROWS, ("entity_list", self.all_rows))] if spec.accepts(t, "entity_list") else [])
+                + [(self.var_base + i, c) for i, c in enumerate(self.constants) if spec.accepts(t, c[0])]
+                for t in f.args
+            ]
             for f in spec.functions
-            for t in f.args
-        }
+        ]
         self._cache: dict[tuple[int, ...], tuple[int, ...]] = {}
         self._single_rows: int | None = None
 
@@ -240,34 +246,37 @@ class Environment:
 
     def _arg_candidates(self, state: State, func: int, args: tuple):
         """Yield the tokens that can fill the next argument of `func` after `args` with a useful completion."""
-        spec = self.spec.functions[func]
         pos = len(args)
-        arg_type = spec.args[pos]
-        options: list[tuple[int, tuple[str, Any]]] = []
-        if arg_type == "entity_list" or self.spec.accepts(arg_type, "entity_list"):
-            options.append((ALL_ROWS, ("entity_list", self.all_rows)))
-        options.extend((self.var_base + i, self.constants[i]) for i in self._candidates.get(arg_type, ()))
-        for j, var in enumerate(state.computed):
-            if self.spec.accepts(arg_type, var[0]):
-                options.append((self.var_base + self.n_constants + j, var))
+        arity, arg_type = self._arity[func], self.spec.functions[func].args[pos]
+        options = self._constant_options[func][pos]
+        if state.computed:
+            accepts = self._accepts
+            extra = [
+                (self.var_base + self.n_constants + j, var)
+                for j, var in enumerate(state.computed)
+                if accepts[arg_type, var[0]]
+            ]
+            if extra:
+                options = options + extra
         fn = self.functions[func]
-        if pos == 0 and spec.args[0] == "entity_list":
-            options = [(t, v) for t, v in options if fn.first_arg_ok(self, v[1])]
+        if pos == 0 and arg_type == "entity_list":
+            first_ok = fn.first_arg_ok
+            options = [(t, v) for t, v in options if first_ok(self, v[1])]
+        if pos + 1 < arity:
+            for token, value in options:
+                if any(True for _ in self._arg_candidates(state, func, args + (value,))):
+                    yield token
+            return
+        apply, useful = fn.apply, fn.useful
+        plain_args = tuple(_arg_value(a) for a in args)
         for token, value in options:
-            if self._completable(state, func, args + (value,)):
+            plain = plain_args + (_arg_value(value),)
+            try:
+                result = apply(self, plain)
+            except (ExecError, ArithmeticError, TypeError, ValueError):
+                continue
+            if useful(self, plain, result):
                 yield token
-
-    def _completable(self, state: State, func: int, args: tuple) -> bool:
-        spec = self.spec.functions[func]
-        if len(args) < len(spec.args):
-            return any(True for _ in self._arg_candidates(state, func, args))
-        fn = self.functions[func]
-        plain = tuple(_arg_value(a) for a in args)
-        try:
-            result = fn.apply(self, plain)
-        except (ExecError, ArithmeticError, TypeError, ValueError):
-            return False
-        return fn.useful(self, plain, result)
 
     # ----- whole programs --------------------------------------------------------------------------------
 
@@ -367,6 +376,18 @@ def has_unused_result(state: State, env: Environment) -> bool:
         if t >= env.var_base + env.n_constants:
             used.add(t - env.var_base - env.n_constants)
     return any(i not in used for i in range(len(state.computed) - 1))
+
+
+class _AcceptTable(dict):
+    """Memoised `spec.accepts(arg_type, value_type)`: the valid-token hot loop asks it constantly."""
+
+    def __init__(self, spec: LanguageSpec):
+        super().__init__()
+        self.spec = spec
+
+    def __missing__(self, pair: tuple[str, str]) -> bool:
+        self[pair] = value = self.spec.accepts(*pair)
+        return value
 
 
 def _arg_value(var: tuple[str, Any]) -> Any:

@@ -1,0 +1,48 @@
+"""Shared helpers for the benchmark scripts: where the data is, and how results are recorded."""
+
+from __future__ import annotations
+
+import os
+import platform
+import subprocess
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = Path(os.environ.get("NSM_DATA", ROOT.parent / "shared" / "data"))
+RESULTS = ROOT / "bench" / "results"
+
+
+def machine() -> str:
+    cpu = "unknown cpu"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return f"{platform.node()} ({os.cpu_count()} cores, {cpu}, Python {platform.python_version()})"
+
+
+def code_version() -> str:
+    try:
+        return subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True, check=True
+        ).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+
+
+def header(title: str, command: str) -> str:
+    return (
+        f"## {title}\n\n- command: `{command}`\n- date: {time.strftime('%Y-%m-%d %H:%M %Z')}\n"
+        f"- machine: {machine()}\n- code: {code_version()}\n\n"
+    )
+
+
+def write_result(name: str, markdown: str) -> Path:
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    path = RESULTS / f"{name}.md"
+    path.write_text(markdown, encoding="utf-8")
+    return path
