@@ -12,6 +12,7 @@ from nsmcli.data.annotate import annotate_question
 from nsmcli.data.readers import load_table
 from nsmcli.errors import GrammarError
 from nsmcli.lang.interpreter import bind
+from nsmcli.lang.program import parse_program
 from nsmcli.lang.spec import available_languages, get_language
 
 
@@ -50,7 +51,7 @@ def execute(
         try:
             from nsmcli.lang.sql import program_to_sql
 
-            sql = program_to_sql(program, table, dialect=sql_dialect)
+            sql = program_to_sql(parse_program(program), table, dialect=sql_dialect)
         except GrammarError as exc:
             sql = None if json_out else f"-- {exc}"
     columns = [str(a) for a in env.constant_args if str(a).startswith("r.")]

@@ -49,28 +49,22 @@ app.command("execute", no_args_is_help=True)(execute_cmd.execute)
 
 
 def main() -> None:
-    """Console entry point: known errors become one line and exit code 2."""
+    """Console entry point: known errors become one line and exit code 2.
+
+    Typer's standalone mode handles usage errors itself (exit 2, with the usage line); everything else that
+    escapes a command lands here.
+    """
     try:
-        app(standalone_mode=False)
+        app()
     except NsmError as exc:
         if os.environ.get("NSM_DEBUG"):
             raise
         error(str(exc))
         sys.exit(2)
-    except typer.Exit as exc:
-        sys.exit(exc.exit_code)
-    except typer.Abort:
-        error("aborted")
-        sys.exit(130)
     except KeyboardInterrupt:
         error("interrupted; files already written are complete (writes are atomic)")
         sys.exit(130)
-    except Exception as exc:  # click usage errors and anything unexpected
-        import click
-
-        if isinstance(exc, click.ClickException):
-            exc.show()
-            sys.exit(exc.exit_code if exc.exit_code else 2)
+    except Exception as exc:
         if os.environ.get("NSM_DEBUG"):
             raise
         error(f"internal error: {type(exc).__name__}: {exc} (set NSM_DEBUG=1 for the traceback)")

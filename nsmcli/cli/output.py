@@ -26,7 +26,7 @@ from rich.progress import (
 
 T = TypeVar("T")
 stdout = Console(soft_wrap=True, highlight=False)
-stderr = Console(stderr=True, highlight=False)
+stderr = Console(stderr=True, highlight=False, soft_wrap=True)
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 

@@ -1,0 +1,398 @@
+"""Question annotation without CoreNLP: tokens, POS trigger tags, entities and MAPO's features.
+
+The WTQ training questions come without CoreNLP tags, so we produce what MAPO reads from the tagged files
+(spec §2.1, §2.2, §2.6) in pure Python: PTB-like tokens, a heuristic POS tagger good enough for the
+comparative/superlative trigger words, CoreNLP-style NUMBER/DATE mentions (`textnum.find_quantities`),
+string entities matched against the table's cells, the per-token in-table feature and the per-property
+question-match feature, plus the `targetCanon` canonical answer that the official evaluator needs.
+"""
+
+from __future__ import annotations
+
+import re
+import weakref
+from dataclasses import dataclass, field
+from typing import Any
+
+from nsmcli.data import textnum
+from nsmcli.data.table import Table
+from nsmcli.data.values import Date, normalize
+
+#: NLTK's English stop words, contraction pieces, the empty string and punctuation (MAPO's stop_words.json).
+STOP_WORDS = (
+    frozenset(
+        """i me my myself we our ours ourselves you you're you've you'll you'd your yours yourself yourselves he
+    him his himself she she's her hers herself it it's its itself they them their theirs themselves what which
+    who whom this that that'll these those am is are was were be been being have has had having do does did
+    doing a an the and but if or because as until while of at by for with about against between into through
+    during before after above below to from up down in out on off over under again further then once here
+    there when where why how all any both each few more most other some such no nor not only own same so than
+    too very s t can will just don don't should should've now d ll m o re ve y ain aren aren't couldn
+    couldn't didn didn't doesn doesn't hadn hadn't hasn hasn't haven haven't isn isn't ma mightn mightn't
+    mustn mustn't needn needn't shan shan't shouldn shouldn't wasn wasn't weren weren't won won't wouldn
+    wouldn't 's 't 'd 'll 're 've 'm n't""".split()
+    )
+    | frozenset(["", '"'])
+    | frozenset("? . , : ; ! - -- `` '' ` ' -lrb- -rrb- -lsb- -rsb- -lcb- -rcb- ... & / % $ #".split())
+)
+
+ENTITY_KINDS = ("string", "number", "date")
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Tokens and POS tags
+# ---------------------------------------------------------------------------------------------------------
+
+
+def tokenize(text: str) -> list[str]:
+    """Lower-cased PTB-like tokens, as in the tagged files' `tokens` ("didn't" -> "did", "n't")."""
+    return [t.lower() for t in textnum.ptb_tokenize(text)]
+
+
+_ADJECTIVES = frozenset(
+    """high low long short large small big old young early late fast slow great close far heavy light tall deep
+    wide near hot cold strong weak rich poor new easy hard quick busy happy few fine large thin thick wet dry
+    warm cool safe loud quiet cheap dear rare common bright dark clean long brief tough broad steep nice
+    wealthy healthy lucky pretty ugly simple narrow shallow mighty tiny huge low fat dense sharp smart
+    wild calm mild soft firm fierce""".split()
+)
+_FIXED_TAGS = dict(
+    pair.rsplit("/", 1)
+    for pair in """more/JJR less/JJR fewer/JJR better/JJR worse/JJR greater/JJR most/JJS least/JJS fewest/JJS best/JJS
+    worst/JJS greatest/JJS top/JJ bottom/JJ first/JJ last/JJ next/JJ previous/JJ what/WP who/WP whom/WP
+    whose/WP$ which/WDT when/WRB where/WRB how/WRB why/WRB the/DT a/DT an/DT this/DT that/DT these/DT
+    those/DT each/DT every/DT all/DT any/DT some/DT no/DT is/VBZ are/VBP was/VBD were/VBD be/VB been/VBN
+    did/VBD does/VBZ do/VBP has/VBZ have/VBP had/VBD and/CC or/CC but/CC not/RB n't/RB than/IN of/IN
+    in/IN on/IN at/IN by/IN for/IN with/IN from/IN after/IN before/IN between/IN to/TO 's/POS he/PRP
+    she/PRP it/PRP they/PRP his/PRP$ her/PRP$ its/PRP$ their/PRP$ ?/. ./. !/. ,/, :/: ;/:""".split()
+)
+
+
+def _base_of(word: str, suffix: str) -> str | None:
+    """The adjective a comparative/superlative comes from ("bigger" -> "big", "earliest" -> "early")."""
+    stem = word[: -len(suffix)]
+    candidates = [stem, stem + "e"]
+    if len(stem) > 2 and stem[-1] == stem[-2]:
+        candidates.append(stem[:-1])
+    if stem.endswith("i"):
+        candidates.append(stem[:-1] + "y")
+    for c in candidates:
+        if c in _ADJECTIVES:
+            return c
+    return None
+
+
+def pos_tags(tokens: list[str]) -> list[str]:
+    """Heuristic Penn tags. Only JJR/JJS/RBR/RBS matter (MAPO's exploration triggers); the rest is coarse."""
+    tags = []
+    for i, tok in enumerate(tokens):
+        t = tok.lower()
+        nxt = tokens[i + 1].lower() if i + 1 < len(tokens) else ""
+        if t in ("more", "less") and nxt.endswith("ly"):
+            tags.append("RBR")
+        elif t in ("most", "least") and nxt.endswith("ly"):
+            tags.append("RBS")
+        elif t in _FIXED_TAGS:
+            tags.append(_FIXED_TAGS[t])
+        elif textnum.number_token(t) is not None:
+            tags.append("CD")
+        elif t.endswith("est") and len(t) > 4 and _base_of(t, "est"):
+            tags.append("JJS")
+        elif t.endswith("er") and len(t) > 3 and _base_of(t, "er"):
+            tags.append("JJR")
+        elif re.fullmatch(r"[^\w]+", t):
+            tags.append(":")
+        elif t.endswith("ly"):
+            tags.append("RB")
+        elif t.endswith("ing"):
+            tags.append("VBG")
+        elif t.endswith("ed"):
+            tags.append("VBD")
+        elif t.endswith("s") and not t.endswith("ss") and len(t) > 3:
+            tags.append("NNS")
+        else:
+            tags.append("NN")
+    return tags
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Entities
+# ---------------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Entity:
+    """A question constant: kind "string" | "number" | "date", its values (normalised strings, floats or
+    Dates) and its token span [start, end)."""
+
+    kind: str
+    values: tuple
+    start: int
+    end: int
+
+
+@dataclass
+class _TableIndex:
+    """What annotation needs from one table, computed once: every string cell joined (for substring tests),
+    the set of cell numbers and dates, and the property names with their slug pieces."""
+
+    joined: str
+    numbers: frozenset[float]
+    dates: frozenset[Date]
+    properties: list[tuple[str, tuple[str, ...]]]
+
+    def has_substring(self, text: str) -> bool:
+        return bool(text) and text in self.joined
+
+
+_INDEX_CACHE: dict[int, tuple[weakref.ref, _TableIndex]] = {}
+
+
+def table_index(table: Table) -> _TableIndex:
+    """The (cached) annotation index of a table; the cache follows the table object's lifetime."""
+    key = id(table)
+    hit = _INDEX_CACHE.get(key)
+    if hit is not None and hit[0]() is table:
+        return hit[1]
+    strings: list[str] = []
+    numbers: set[float] = set()
+    dates: set[Date] = set()
+    for column in table.columns:
+        strings.extend(v for v in column.views.get("string", ()) if v)
+        for kind in ("number", "num2"):
+            numbers.update(v for v in column.views.get(kind, ()) if v is not None)
+        dates.update(v for v in column.views.get("date", ()) if v is not None)
+    properties = []
+    for name, column, _kind in table.properties():
+        pieces = tuple(p for p in column.slug.split("_") if p and p not in STOP_WORDS)
+        properties.append((name, pieces))
+    index = _TableIndex("\n".join(strings), frozenset(numbers), frozenset(dates), properties)
+    _INDEX_CACHE[key] = (weakref.ref(table, lambda _ref, k=key: _INDEX_CACHE.pop(k, None)), index)
+    return index
+
+
+def _string_entities(tokens: list[str], index: _TableIndex) -> list[Entity]:
+    """Non-stop-word tokens found in some string cell, expanded to the right while the joined text (with a
+    space, a hyphen or nothing between) is still found; trailing stop words are not kept."""
+    out: list[Entity] = []
+    i = 0
+    n = len(tokens)
+    while i < n:
+        tok = tokens[i]
+        value = normalize(tok)
+        if tok in STOP_WORDS or value in STOP_WORDS or not index.has_substring(value):
+            i += 1
+            continue
+        end, best = i + 1, value
+        j = i + 1
+        while j < n:
+            grown = None
+            for sep in (" ", "-", ""):
+                candidate = normalize(sep.join(tokens[i : j + 1]))
+                if index.has_substring(candidate):
+                    grown = candidate
+                    break
+            if grown is None:
+                break
+            j += 1
+            if tokens[j - 1] not in STOP_WORDS:
+                end, best = j, grown
+        out.append(Entity("string", (best,), i, end))
+        i = end
+    return out
+
+
+def _quantity_entities(tokens: list[str], *, ordinals: bool) -> list[Entity]:
+    out: list[Entity] = []
+    for q in textnum.find_quantities(tokens):
+        if q.kind == "NUMBER" or (ordinals and q.kind == "ORDINAL"):
+            out.extend(Entity("number", (float(v),), q.start, q.end) for v in q.values)
+        elif q.kind == "DATE":
+            out.extend(Entity("date", (d,), q.start, q.end) for d in q.values)
+    return out
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Annotated questions
+# ---------------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class AnnotatedQuestion:
+    """Everything MAPO reads about one question (the fields of its preprocessed jsonl)."""
+
+    id: str
+    text: str
+    tokens: list[str]
+    pos_tags: list[str]
+    entities: list[Entity]
+    in_table: list[int]
+    column_match: dict[str, float] = field(default_factory=dict)
+    answer: list[str] | None = None
+    answer_canon: list[str] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """Plain JSON types; dates as `yyyy-mm-dd` with `xx` for unknown fields."""
+        return {
+            "id": self.id,
+            "text": self.text,
+            "tokens": list(self.tokens),
+            "pos_tags": list(self.pos_tags),
+            "entities": [
+                {
+                    "kind": e.kind,
+                    "values": [str(v) if isinstance(v, Date) else v for v in e.values],
+                    "start": e.start,
+                    "end": e.end,
+                }
+                for e in self.entities
+            ],
+            "in_table": list(self.in_table),
+            "column_match": dict(self.column_match),
+            "answer": None if self.answer is None else list(self.answer),
+            "answer_canon": None if self.answer_canon is None else list(self.answer_canon),
+        }
+
+    @staticmethod
+    def from_json(d: dict[str, Any]) -> AnnotatedQuestion:
+        """Inverse of `to_json`."""
+        entities = []
+        for e in d["entities"]:
+            if e["kind"] == "date":
+                values = tuple(Date.parse(v) for v in e["values"])
+            elif e["kind"] == "number":
+                values = tuple(float(v) for v in e["values"])
+            else:
+                values = tuple(e["values"])
+            entities.append(Entity(e["kind"], values, int(e["start"]), int(e["end"])))
+        return AnnotatedQuestion(
+            id=d["id"],
+            text=d["text"],
+            tokens=list(d["tokens"]),
+            pos_tags=list(d["pos_tags"]),
+            entities=entities,
+            in_table=[int(x) for x in d["in_table"]],
+            column_match={k: float(v) for k, v in d["column_match"].items()},
+            answer=None if d.get("answer") is None else list(d["answer"]),
+            answer_canon=None if d.get("answer_canon") is None else list(d["answer_canon"]),
+        )
+
+
+def annotate_question(
+    text: str,
+    table: Table,
+    *,
+    qid: str = "",
+    answer: list[str] | None = None,
+    ordinals: bool = False,
+) -> AnnotatedQuestion:
+    """Annotate one question against its table.
+
+    Entities come in token order (string before number/date at the same start), without duplicate
+    (kind, values). Number and date entities follow CoreNLP's NUMBER/DATE mentions: a year alone is a
+    date `yyyy-xx-xx` (MAPO's original preprocessing drops those; filter on month == day == -1 to match it),
+    signs are kept, "5 years" is a duration and gives no number, ordinals give numbers only with `ordinals`.
+    """
+    tokens = tokenize(text)
+    index = table_index(table)
+    found = _string_entities(tokens, index) + _quantity_entities(tokens, ordinals=ordinals)
+    found.sort(key=lambda e: (e.start, ENTITY_KINDS.index(e.kind)))
+    entities: list[Entity] = []
+    seen: set[tuple[str, tuple]] = set()
+    for e in found:
+        key = (e.kind, e.values)
+        if key not in seen:
+            seen.add(key)
+            entities.append(e)
+    in_table = [0] * len(tokens)
+    for e in entities:
+        if e.kind == "string" or _value_in_table(e, index):
+            for k in range(e.start, e.end):
+                in_table[k] = 1
+    token_set = set(tokens)
+    # only matching properties are listed; consumers read `column_match.get(name, 0.0)`
+    column_match = {}
+    for name, pieces in index.properties:
+        score = sum(p in token_set for p in pieces)
+        if score:
+            column_match[name] = float(score)
+    return AnnotatedQuestion(
+        id=qid,
+        text=text,
+        tokens=tokens,
+        pos_tags=pos_tags(tokens),
+        entities=entities,
+        in_table=in_table,
+        column_match=column_match,
+        answer=None if answer is None else list(answer),
+        answer_canon=None if answer is None else [canonicalize_answer(a) for a in answer],
+    )
+
+
+def _value_in_table(entity: Entity, index: _TableIndex) -> bool:
+    for v in entity.values:
+        if isinstance(v, Date):
+            if v in index.dates or (v.month == v.day == -1 and float(v.year) in index.numbers):
+                return True
+        elif v in index.numbers:
+            return True
+    return False
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Canonical answers (targetCanon)
+# ---------------------------------------------------------------------------------------------------------
+
+_CANON_NUMBER = re.compile(
+    r"\+?[$#£€]?\s*((?:\d[\d,]*)?\.?\d+)\s*(%|st|nd|rd|th)?(?:\s+(million|billion|thousand|trillion))?",
+    re.IGNORECASE,
+)
+_MULTIPLIERS = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
+
+
+def _canon_number(value: float) -> str:
+    return repr(float(value))
+
+
+def canonicalize_answer(text: str) -> str:
+    """The `targetCanon` of an answer, as CoreNLP/SEMPRE wrote it in the tagged files: a date `yyyy-mm-dd`
+    (xx for unknown fields) when the answer is a date ("January 26, 1995", "27 September", "October"), a
+    number when it is a number with at most a unit or note after it ("17 years" -> 17.0, "$535", "45.7%",
+    "100,000"), else the string itself ("Iron Man 3", "2007/08", "1:46" and number words stay strings)."""
+    s = text.strip()
+    if not s:
+        return text
+    date = textnum.parse_cell_date(s) if not textnum.number_token(s) else None
+    if date is not None and date.month != -1:
+        return str(date)
+    if date is not None and date.year != -1:
+        return _canon_number(date.year)
+    m = _CANON_NUMBER.fullmatch(s)
+    if m:
+        digits = m.group(1).replace(",", "")
+        try:
+            value = float(digits)
+        except ValueError:
+            value = None
+        if value is not None:
+            if m.group(3):
+                value *= _MULTIPLIERS[m.group(3).lower()]
+            return _canon_number(value)
+    parts = s.split(" ")
+    if len(parts) == 2:
+        value = textnum.parse_number_strict(parts[0])
+        if value is not None:
+            return _canon_number(value)
+    return s
+
+
+__all__ = [
+    "STOP_WORDS",
+    "AnnotatedQuestion",
+    "Entity",
+    "annotate_question",
+    "canonicalize_answer",
+    "pos_tags",
+    "table_index",
+    "tokenize",
+]

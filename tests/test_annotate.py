@@ -1,0 +1,153 @@
+"""Question annotation: tokens, trigger tags, entities, features and canonical answers."""
+
+from __future__ import annotations
+
+import csv
+
+import pytest
+
+from nsmcli.data.annotate import (
+    AnnotatedQuestion,
+    annotate_question,
+    canonicalize_answer,
+    pos_tags,
+    tokenize,
+)
+from nsmcli.data.table import Table
+from nsmcli.data.values import Date
+
+
+@pytest.fixture()
+def table() -> Table:
+    return Table.from_rows(
+        "t_test",
+        ["Year", "Team Name", "Points", "Date"],
+        [
+            ["1990", "Grand Blanc High School", "12", "January 26, 1995"],
+            ["1991", "Piotr's Eagles", "7", "May 3, 1996"],
+            ["1992", "Kaminario K2", "30", "June 1, 1997"],
+        ],
+    )
+
+
+def test_tokenize_splits_clitics_and_punctuation() -> None:
+    assert tokenize("Didn't Piotr's team win?") == ["did", "n't", "piotr", "'s", "team", "win", "?"]
+
+
+def test_pos_tags_mark_comparatives_and_superlatives() -> None:
+    tags = pos_tags(tokenize("which team had the most points, the biggest or an earlier win, more or less?"))
+    words = tokenize("which team had the most points, the biggest or an earlier win, more or less?")
+    tagged = dict(zip(words, tags, strict=True))
+    assert tagged["most"] == "JJS"
+    assert tagged["biggest"] == "JJS"
+    assert tagged["earlier"] == "JJR"
+    assert tagged["more"] == "JJR"
+    assert tagged["less"] == "JJR"
+    assert tagged["team"] not in ("JJR", "JJS", "RBR", "RBS")
+    assert pos_tags(["most", "quickly"])[0] == "RBS"
+
+
+def test_string_entities_expand_and_skip_stop_words(table: Table) -> None:
+    q = annotate_question("how long did grand blanc high school play for?", table)
+    strings = [e for e in q.entities if e.kind == "string"]
+    assert [(e.values, e.start, e.end) for e in strings] == [(("grand blanc high school",), 3, 7)]
+    assert q.in_table == [0, 0, 0, 1, 1, 1, 1, 0, 0, 0]
+
+
+def test_no_duplicate_entities(table: Table) -> None:
+    q = annotate_question("eagles or eagles in 1990 and 1990?", table)
+    keys = [(e.kind, e.values) for e in q.entities]
+    # a numeral found in a cell is also a string entity, as in MAPO
+    assert keys == [("string", ("eagles",)), ("string", ("1990",)), ("date", (Date(1990, -1, -1),))]
+
+
+def test_number_and_date_entities_and_in_table(table: Table) -> None:
+    q = annotate_question("which team scored 12 points before january 26, 1995 or more than 40?", table)
+    kinds = [(e.kind, e.values, e.start, e.end) for e in q.entities if e.kind != "string"]
+    assert kinds == [
+        ("number", (12.0,), 3, 4),
+        ("date", (Date(1995, 1, 26),), 6, 10),
+        ("number", (40.0,), 13, 14),
+    ]
+    assert q.in_table[3] == 1  # 12 is a cell number (MAPO's always-false check, fixed)
+    assert q.in_table[6:10] == [1, 1, 1, 1]
+    assert q.in_table[13] == 0
+
+
+def test_ordinals_only_on_request(table: Table) -> None:
+    assert [e for e in annotate_question("the first team", table).entities if e.kind == "number"] == []
+    q = annotate_question("the first team", table, ordinals=True)
+    assert [(e.kind, e.values) for e in q.entities if e.kind == "number"] == [("number", (1.0,))]
+
+
+def test_column_match_counts_slug_pieces(table: Table) -> None:
+    q = annotate_question("what team name has the most points?", table)
+    assert q.column_match["r.team_name-string"] == 2.0
+    assert q.column_match["r.points-number"] == 1.0
+    assert "r.year-number" not in q.column_match  # non-matching properties are omitted
+
+
+def test_json_round_trip(table: Table) -> None:
+    q = annotate_question(
+        "who won on january 26, 1995 with 12 points?", table, qid="nt-1", answer=["17 years"]
+    )
+    d = q.to_json()
+    assert d["answer_canon"] == ["17.0"]
+    assert {"kind": "date", "values": ["1995-01-26"], "start": 3, "end": 7} in d["entities"]
+    back = AnnotatedQuestion.from_json(d)
+    assert back == q
+
+
+@pytest.mark.parametrize(
+    ("answer", "canon"),
+    [
+        ("17 years", "17.0"),
+        ("100,000", "100000.0"),
+        ("$535", "535.0"),
+        ("45.7%", "45.7"),
+        ("2nd", "2.0"),
+        ("4.0 million", "4000000.0"),
+        ("12.21 (+0.7)", "12.21"),
+        ("2013", "2013.0"),
+        ("January 26, 1995", "1995-01-26"),
+        ("27 September", "xxxx-09-27"),
+        ("December 1985", "1985-12-xx"),
+        ("October", "xxxx-10-xx"),
+        ("01/16/2014", "2014-01-16"),
+        ("Iron Man 3", "Iron Man 3"),
+        ("1st match", "1st match"),
+        ("2007/08", "2007/08"),
+        ("1:46", "1:46"),
+        ("four", "four"),
+        ("Che Fu", "Che Fu"),
+    ],
+)
+def test_canonicalize_answer(answer: str, canon: str) -> None:
+    assert canonicalize_answer(answer) == canon
+
+
+def _split(text: str) -> list[str]:
+    return [x.replace("\\n", "\n").replace("\\p", "|").replace("\\\\", "\\") for x in text.split("|")]
+
+
+def _same(gold: str, mine: str) -> bool:
+    try:
+        return abs(float(gold) - float(mine)) < 1e-6
+    except ValueError:
+        g, m = Date.parse(gold), Date.parse(mine)
+        return (g == m) if g is not None or m is not None else gold == mine
+
+
+def test_agreement_with_tagged_questions(data_dir) -> None:
+    """The first 300 official tagged questions: canonical answers and tokens agree with CoreNLP."""
+    path = data_dir / "wtq" / "tagged" / "data" / "pristine-seen-tables.tagged"
+    with open(path, encoding="utf-8", newline="") as f:
+        rows = list(csv.DictReader(f, delimiter="\t", quoting=csv.QUOTE_NONE))[:300]
+    canon_ok = tokens_ok = 0
+    for row in rows:
+        pairs = zip(_split(row["targetValue"]), _split(row["targetCanon"]), strict=False)
+        canon_ok += all(_same(gold, canonicalize_answer(value)) for value, gold in pairs)
+        gold_tokens = [t.replace("\\/", "/") for t in _split(row["tokens"])]
+        tokens_ok += tokenize(row["utterance"]) == gold_tokens
+    assert canon_ok / len(rows) >= 0.98
+    assert tokens_ok / len(rows) >= 0.93

@@ -1,0 +1,113 @@
+"""The `nsm` command as a user meets it: exit codes, one-line errors, JSON output, escaping."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+MEDALS = ROOT / "examples" / "tables" / "medals.csv"
+
+
+def nsm(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "nsmcli", *args], capture_output=True, text=True, cwd=cwd, timeout=300
+    )
+
+
+def assert_one_line_error(proc: subprocess.CompletedProcess, *fragments: str) -> None:
+    assert proc.returncode == 2, proc.stderr
+    lines = [line for line in proc.stderr.strip().splitlines() if line.strip()]
+    assert len(lines) == 1, proc.stderr
+    assert "Traceback" not in proc.stderr
+    for fragment in fragments:
+        assert fragment in lines[0], lines[0]
+
+
+def test_help_lists_commands():
+    proc = nsm("--help")
+    assert proc.returncode == 0
+    for command in ("preprocess", "execute"):
+        assert command in proc.stdout
+
+
+def test_execute_json(tmp_path):
+    proc = nsm("execute", "(argmax all_rows r.gold-number) (hop v0 r.nation-string)", str(MEDALS), "--json")
+    assert proc.returncode == 0, proc.stderr
+    payload = json.loads(proc.stdout)
+    assert payload["answer"] == ["norway", "germany"]
+    assert [s["expression"] for s in payload["steps"]] == [
+        "(argmax all_rows r.gold-number)",
+        "(hop v0 r.nation-string)",
+    ]
+
+
+def test_execute_reports_a_bad_program_with_exit_1():
+    proc = nsm("execute", "(hop all_rows r.nope-string)", str(MEDALS))
+    assert proc.returncode == 1
+    assert "unknown column" in proc.stdout and "r.nation-string" in proc.stdout
+
+
+@pytest.mark.parametrize(
+    ("content", "fragment"),
+    [
+        (b"a,b\n1,2,3\n", "cells"),
+        (b"", "empty"),
+        (b"\x00\x01\x02\xff\xfe junk \x00", "not a text table"),
+        (b"a,b\n", "no rows"),
+    ],
+    ids=["ragged", "empty", "binary", "header-only"],
+)
+def test_bad_tables_get_one_line(tmp_path, content, fragment):
+    path = tmp_path / "bad.csv"
+    path.write_bytes(content)
+    assert_one_line_error(nsm("execute", "(count all_rows)", str(path)), fragment, "bad.csv")
+
+
+def test_missing_table_file(tmp_path):
+    assert_one_line_error(nsm("execute", "(count all_rows)", str(tmp_path / "nope.csv")), "nope.csv")
+
+
+def test_preprocess_unknown_dataset_and_missing_directory(tmp_path):
+    assert_one_line_error(nsm("preprocess", "spider", "--out", str(tmp_path / "o")), "unknown dataset", "wtq")
+    assert_one_line_error(
+        nsm("preprocess", "wtq", "--data-dir", str(tmp_path / "missing"), "--out", str(tmp_path / "o")),
+        "does not exist",
+    )
+    assert not (tmp_path / "o").exists()
+
+
+def test_preprocess_not_a_release_keeps_existing_output(tmp_path):
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "keep.txt").write_text("earlier work")
+    (tmp_path / "junk").mkdir()
+    assert_one_line_error(
+        nsm("preprocess", "wikisql", "--data-dir", str(tmp_path / "junk"), "--out", str(out)),
+        "not a WikiSQL release",
+    )
+    assert (out / "keep.txt").read_text() == "earlier work"
+
+
+def test_preprocess_bundled_mini_release(tmp_path):
+    out = tmp_path / "mini"
+    proc = nsm("preprocess", "wtq", "--data-dir", "examples/mini-wtq", "--out", str(out), "--json")
+    assert proc.returncode == 0, proc.stderr
+    summary = json.loads(proc.stdout)
+    assert summary["examples"] == {"training": 4}
+    assert summary["tables"] == 1
+    records = [json.loads(line) for line in (out / "training.jsonl").read_text().splitlines()]
+    assert [r["id"] for r in records] == ["mini-0", "mini-1", "mini-2", "mini-3"]
+    meta = json.loads((out / "meta.json").read_text())
+    assert meta["dataset"] == "wtq" and meta["preprocess_version"] >= 1
+
+
+def test_cell_text_cannot_inject_markup_or_control_sequences(tmp_path):
+    path = tmp_path / "evil.csv"
+    path.write_text('Name,Score\n"[bold red]boom[/] \x1b[31mred\x1b[0m",3\nplain,4\n', encoding="utf-8")
+    proc = nsm("execute", "(argmin all_rows r.score-number) (hop v0 r.name-string)", str(path))
+    assert proc.returncode == 0, proc.stderr
+    assert "\x1b" not in proc.stdout
+    assert "[bold red]boom[/]" in proc.stdout  # shown literally, not interpreted
