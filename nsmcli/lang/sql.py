@@ -1,0 +1,648 @@
+"""SQL over our typed `Table`: WikiSQL's gold queries, a small SQL text subset, and programs rendered as SQL.
+
+Why this module exists: WikiSQL ships SQL, not answers, so weak supervision needs the gold query's answer
+(`wikisql_answer`); and a program is easier to read, check and reuse elsewhere as SQL (`program_to_sql`).
+
+Semantics (WikiSQL's `lib/dbengine.py`, restated; `sqlite_connection` builds the equivalent sqlite3 table):
+
+- A column is *numeric* when it has a number view and no string view (WikiSQL `real`); otherwise *text*.
+- Text conditions compare case-insensitively: both sides stripped and lower-cased (`str.lower`). A numeric
+  column compares numbers: the condition value is parsed like WikiSQL did (thousands commas allowed, else the
+  first number in the text); a value with no number in it matches nothing (WikiSQL itself crashed).
+- A SQL number literal compared with a text column that has a number view (WTQ-style tables) compares that
+  view; on WikiSQL `text` columns it is compared as text, as sqlite's column affinity does.
+- `LIKE` tests the column's string view (normalised text, what programs' containment sees; plain lower-cased
+  text on numeric columns) against the lower-cased pattern: it is how `filter_str_contain_any` renders.
+- A missing number (None) is SQL NULL: every comparison with it is unknown (three-valued logic).
+- Answers: selected values in row order, duplicates kept (raw cell text for text columns, floats or None for
+  numeric ones); COUNT(*) counts rows and COUNT(col) non-null values; MAX/MIN/SUM/AVG skip NULLs and an
+  aggregate over no values gives [] (sqlite's NULL, dropped). On text columns they mirror sqlite exactly:
+  MAX/MIN compare the raw text code point by code point, SUM/AVG read each text's leading number (0 when
+  there is none), so answers agree with WikiSQL's sqlite database.
+
+Rendering: every WikiSQL-language program is a chain of filters ending in `hop`, `count` or an aggregate,
+i.e. `SELECT agg(col) FROM t WHERE ...`. WTQ programs render when their functions map (`hop` becomes
+`SELECT DISTINCT`, since WTQ answers are sets). A number property renders as its column: SQL engines see
+the raw text there, so only `execute_sql` (which compares the number view) reproduces the program's answer.
+`num2` and date views, and superlatives, positions and `same`/`mode`/`diff`, have no SQL form.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import sqlite3
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import sqlglot
+from sqlglot import exp
+
+from nsmcli.data.table import Column, Table
+from nsmcli.data.values import format_number
+from nsmcli.errors import GrammarError
+from nsmcli.lang import program as P
+from nsmcli.lang.spec import get_language
+
+__all__ = [
+    "AGG_OPS",
+    "COND_OPS",
+    "execute_wikisql_sql",
+    "wikisql_answer",
+    "execute_sql",
+    "program_to_sql",
+    "sql_column_names",
+    "sqlite_connection",
+    "parse_condition_number",
+]
+
+#: WikiSQL's aggregate and condition operator tables (`sql.agg` and `conds[i][1]` index into them).
+AGG_OPS = ("", "MAX", "MIN", "COUNT", "SUM", "AVG")
+COND_OPS = ("=", ">", "<")
+
+SUBSET = "SELECT [DISTINCT] [agg(]col[)] FROM table [WHERE conditions]"
+
+# --------------------------------------------------------------------------------------------------------
+# The query model shared by the WikiSQL dict path and the SQL text path.
+
+#: A WHERE clause compiled to a per-row test returning True, False or None (SQL's unknown).
+RowTest = Callable[[int], bool | None]
+
+
+@dataclass(frozen=True)
+class _Query:
+    column: int | None  # None only for COUNT(*)
+    agg: str  # one of AGG_OPS
+    where: RowTest | None = None
+    distinct: bool = False
+
+
+def _is_numeric(column: Column) -> bool:
+    return "number" in column.views and "string" not in column.views
+
+
+_NUMBER_PREFIX = re.compile(r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?")
+_WIKISQL_NUMBER = re.compile(r"[-+]?\d*\.\d+|\d+")  # dbengine.py's fallback: the first number in the text
+
+
+def parse_condition_number(value: Any) -> float | None:
+    """A condition value on a numeric column, read as WikiSQL did (babel's `parse_decimal`, else the first
+    number in the text). Unicode minus signs count as minus. None when there is no number at all."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int | float):
+        return float(value) if math.isfinite(value) else None
+    text = str(value).strip().replace("−", "-")
+    if _NUMBER_PREFIX.fullmatch(text.replace(",", "")) and not text.startswith(","):
+        return float(text.replace(",", ""))
+    m = _WIKISQL_NUMBER.search(text)
+    return float(m.group()) if m else None
+
+
+def _text_key(value: str) -> str:
+    return value.strip().lower()
+
+
+_COMPARE: dict[str, Callable[[Any, Any], bool]] = {
+    "=": lambda a, b: a == b,
+    "!=": lambda a, b: a != b,
+    ">": lambda a, b: a > b,
+    "<": lambda a, b: a < b,
+    ">=": lambda a, b: a >= b,
+    "<=": lambda a, b: a <= b,
+}
+
+
+def _compare_test(column: Column, op: str, value: Any, literal_text: str | None = None) -> RowTest:
+    """The test `column op value`. `literal_text` is a number literal's SQL spelling (None for strings)."""
+    compare = _COMPARE[op]
+    numeric_literal = literal_text is not None
+    if _is_numeric(column) or (numeric_literal and "number" in column.views):
+        number = parse_condition_number(value)
+        cells = column.views["number"]
+        if number is None:
+            return lambda i: None
+        return lambda i: None if cells[i] is None else compare(cells[i], number)
+    text = _text_key(literal_text if numeric_literal else _sqlite_text(value))
+    keys = [_text_key(raw) for raw in column.raw]
+    return lambda i: compare(keys[i], text)
+
+
+def _sqlite_text(value: Any) -> str:
+    """A bound value as sqlite turns it into text for a TEXT column (`3`, `2.5`, `3.0`)."""
+    if isinstance(value, float):
+        return repr(value) if value != int(value) or abs(value) >= 1e15 else f"{int(value)}.0"
+    return str(value)
+
+
+def _like_test(column: Column, pattern: str, escape: str | None, negate: bool) -> RowTest:
+    regex = _like_regex(pattern.lower(), escape)
+    texts = column.views.get("string") or tuple(raw.lower() for raw in column.raw)
+    return lambda i: (regex.fullmatch(texts[i]) is None) == negate
+
+
+def _like_regex(pattern: str, escape: str | None) -> re.Pattern[str]:
+    out, i = [], 0
+    while i < len(pattern):
+        ch = pattern[i]
+        if escape is not None and ch == escape and i + 1 < len(pattern):
+            out.append(re.escape(pattern[i + 1]))
+            i += 2
+            continue
+        out.append(".*" if ch == "%" else "." if ch == "_" else re.escape(ch))
+        i += 1
+    return re.compile("".join(out), re.DOTALL)
+
+
+def _and(tests: Sequence[RowTest]) -> RowTest:
+    def test(i: int) -> bool | None:
+        unknown = False
+        for t in tests:
+            r = t(i)
+            if r is False:
+                return False
+            unknown |= r is None
+        return None if unknown else True
+
+    return test
+
+
+def _or(tests: Sequence[RowTest]) -> RowTest:
+    def test(i: int) -> bool | None:
+        unknown = False
+        for t in tests:
+            r = t(i)
+            if r is True:
+                return True
+            unknown |= r is None
+        return None if unknown else False
+
+    return test
+
+
+def _not(inner: RowTest) -> RowTest:
+    def test(i: int) -> bool | None:
+        r = inner(i)
+        return None if r is None else not r
+
+    return test
+
+
+def _run(table: Table, query: _Query) -> list:
+    rows = [i for i in range(table.n_rows) if query.where is None or query.where(i) is True]
+    if query.column is None:
+        return [len(rows)]
+    column = table.columns[query.column]
+    numeric = _is_numeric(column)
+    cells = column.views["number"] if numeric else column.raw
+    values = [cells[i] for i in rows]
+    if query.distinct and query.agg == "":  # DISTINCT applies to result rows, not an aggregate's input
+        values = list(dict.fromkeys(values))
+    present = [v for v in values if v is not None]
+    if query.agg == "":
+        return values
+    if query.agg == "COUNT":
+        return [len(present)]
+    if not present:
+        return []
+    if query.agg in ("MAX", "MIN"):
+        return [max(present) if query.agg == "MAX" else min(present)]
+    numbers = present if numeric else [_sqlite_text_number(v) for v in present]
+    total = math.fsum(numbers)
+    return [total if query.agg == "SUM" else total / len(numbers)]
+
+
+def _sqlite_text_number(text: str) -> float:
+    """sqlite's numeric reading of a TEXT value in SUM/AVG: the leading number after blanks, else 0."""
+    m = _NUMBER_PREFIX.match(text.lstrip(" \t\n\v\f\r"))
+    return float(m.group()) if m else 0.0
+
+
+# --------------------------------------------------------------------------------------------------------
+# WikiSQL gold queries
+
+
+def _index(value: Any, names: Sequence[str], what: str) -> str:
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < len(names):
+        return names[value]
+    if isinstance(value, str) and value.upper() in names:
+        return value.upper()
+    raise GrammarError(
+        f"bad WikiSQL {what} {value!r}: expected an index 0..{len(names) - 1} or one of {names}"
+    )
+
+
+def _column_index(table: Table, value: Any, what: str) -> int:
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < len(table.columns):
+        return value
+    raise GrammarError(
+        f"bad WikiSQL {what} {value!r}: table {table.id} has columns 0..{len(table.columns) - 1}"
+    )
+
+
+def _wikisql_query(table: Table, sql: dict) -> _Query:
+    if not isinstance(sql, dict) or "sel" not in sql:
+        raise GrammarError(f"not a WikiSQL query (expected a dict with sel, agg, conds): {sql!r}")
+    column = _column_index(table, sql["sel"], "selected column")
+    agg = _index(sql.get("agg", 0), AGG_OPS, "aggregate")
+    tests = []
+    for cond in sql.get("conds") or ():
+        if not isinstance(cond, list | tuple) or len(cond) != 3:
+            raise GrammarError(f"bad WikiSQL condition {cond!r}: expected [column, op, value]")
+        col, op, value = cond
+        target = table.columns[_column_index(table, col, "condition column")]
+        tests.append(_compare_test(target, _index(op, COND_OPS, "condition operator"), value))
+    return _Query(column, agg, _and(tests) if tests else None)
+
+
+def execute_wikisql_sql(table: Table, sql: dict) -> list:
+    """Execute a WikiSQL gold query dict (`{sel, agg, conds}`) on `table` with WikiSQL's semantics.
+
+    Text values are raw cell text, numeric-column values floats (None for a cell with no number), COUNT an
+    int; an aggregate over no values is []."""
+    return _run(table, _wikisql_query(table, sql))
+
+
+def wikisql_answer(table: Table, sql: dict) -> list:
+    """The weak-supervision answer a preprocessed example stores: JSON values, numbers as floats, strings as
+    raw cell text, missing values (sqlite's NULL) dropped, as MAPO's answer processing does."""
+    out = []
+    for v in execute_wikisql_sql(table, sql):
+        if v is None:
+            continue
+        out.append(v if isinstance(v, str) else float(v))
+    return out
+
+
+# --------------------------------------------------------------------------------------------------------
+# Column names in SQL
+
+
+def sql_column_names(table: Table) -> list[str]:
+    """The name each column goes by in SQL: its header text, or its slug when the header is empty, repeated
+    (case-insensitively, as SQL identifiers are) or equal to another column's slug."""
+    folded = [h.casefold() for h in table.header]
+    slugs = {c.slug.casefold(): j for j, c in enumerate(table.columns)}
+    names = []
+    for j, column in enumerate(table.columns):
+        head = folded[j]
+        clash = folded.count(head) > 1 or slugs.get(head, j) != j or not column.header.strip()
+        names.append(column.slug if clash else column.header)
+    return names
+
+
+def _resolve_column(table: Table, name: str) -> int:
+    """Find a column named in SQL: its SQL name, then exact header or slug, then case-insensitive header."""
+    for candidates in (
+        sql_column_names(table),
+        table.header,
+        [c.slug for c in table.columns],
+    ):
+        hits = [j for j, n in enumerate(candidates) if n == name]
+        if len(hits) == 1:
+            return hits[0]
+    hits = [j for j, h in enumerate(table.header) if h.casefold() == name.casefold()]
+    if len(hits) == 1:
+        return hits[0]
+    if hits:
+        raise GrammarError(
+            f"column name {name!r} is ambiguous in table {table.id}; use a slug: "
+            + ", ".join(table.columns[j].slug for j in hits)
+        )
+    raise GrammarError(
+        f"unknown column {name!r} in table {table.id}; columns are "
+        + ", ".join(repr(n) for n in sql_column_names(table))
+    )
+
+
+# --------------------------------------------------------------------------------------------------------
+# SQL text
+
+
+_AGGREGATES: dict[type, str] = {
+    exp.Max: "MAX",
+    exp.Min: "MIN",
+    exp.Count: "COUNT",
+    exp.Sum: "SUM",
+    exp.Avg: "AVG",
+}
+_COMPARISONS: dict[type, str] = {
+    exp.EQ: "=",
+    exp.NEQ: "!=",
+    exp.GT: ">",
+    exp.LT: "<",
+    exp.GTE: ">=",
+    exp.LTE: "<=",
+}
+_FLIPPED = {"=": "=", "!=": "!=", ">": "<", "<": ">", ">=": "<=", "<=": ">="}
+_CLAUSE_NAMES = {
+    "joins": "JOIN",
+    "laterals": "LATERAL",
+    "windows": "WINDOW",
+    "with_": "WITH",
+    "with": "WITH",
+    "group": "GROUP BY",
+    "order": "ORDER BY",
+}
+_SELECT_ARGS = {"expressions", "from", "from_", "where", "distinct"}
+_TOKEN_REPR = re.compile(r"<Token token_type: [^,]*, text: (.*?), line: .*?>")
+
+
+def _outside(what: str) -> GrammarError:
+    return GrammarError(f"SQL outside the supported subset {SUBSET}: {what}")
+
+
+def _parse_error(exc: sqlglot.errors.SqlglotError) -> GrammarError:
+    errors = getattr(exc, "errors", None)
+    if errors:
+        e = errors[0]
+        message = _TOKEN_REPR.sub(r"'\1'", str(e.get("description", "")))
+        return GrammarError(f"cannot parse SQL (line {e.get('line')}, column {e.get('col')}): {message}")
+    first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    return GrammarError("cannot parse SQL: " + _TOKEN_REPR.sub(r"'\1'", first))
+
+
+def _check_dialect(dialect: str) -> None:
+    try:
+        sqlglot.Dialect.get_or_raise(dialect)
+    except ValueError as exc:
+        raise GrammarError(f"unknown SQL dialect {dialect!r}: {exc}") from None
+
+
+def _column_of(table: Table, node: exp.Expression) -> int:
+    if isinstance(node, exp.Column) and isinstance(node.this, exp.Identifier):
+        return _resolve_column(table, node.this.name)
+    raise _outside(f"expected a column, got {node.sql()!r}")
+
+
+def _literal_of(node: exp.Expression) -> tuple[Any, str | None]:
+    """A literal's value and, for numbers, its SQL spelling."""
+    if isinstance(node, exp.Paren):
+        return _literal_of(node.this)
+    if isinstance(node, exp.Literal):
+        if node.is_string:
+            return node.this, None
+        return float(node.this), node.this
+    if isinstance(node, exp.Neg) and isinstance(node.this, exp.Literal) and not node.this.is_string:
+        return -float(node.this.this), "-" + node.this.this
+    raise _outside(f"expected a string or number literal, got {node.sql()!r}")
+
+
+def _where_test(table: Table, node: exp.Expression) -> RowTest:
+    if isinstance(node, exp.Paren):
+        return _where_test(table, node.this)
+    if isinstance(node, exp.And):
+        return _and([_where_test(table, node.this), _where_test(table, node.expression)])
+    if isinstance(node, exp.Or):
+        return _or([_where_test(table, node.this), _where_test(table, node.expression)])
+    if isinstance(node, exp.Not):
+        return _not(_where_test(table, node.this))
+    if isinstance(node, exp.Boolean):
+        constant = bool(node.this)
+        return lambda i: constant
+    if type(node) in _COMPARISONS:
+        op = _COMPARISONS[type(node)]
+        left, right = node.this, node.expression
+        if not isinstance(left, exp.Column) and isinstance(right, exp.Column):
+            left, right, op = right, left, _FLIPPED[op]
+        column = table.columns[_column_of(table, left)]
+        value, spelling = _literal_of(right)
+        return _compare_test(column, op, value, spelling)
+    escape = None
+    if isinstance(node, exp.Escape):
+        escape, spelling = _literal_of(node.expression)
+        if spelling is not None or len(escape) != 1 or not isinstance(node.this, exp.Like | exp.ILike):
+            raise _outside(f"ESCAPE must follow LIKE and be one character: {node.sql()!r}")
+        node = node.this
+    if isinstance(node, exp.Like | exp.ILike):
+        column = table.columns[_column_of(table, node.this)]
+        pattern, spelling = _literal_of(node.expression)
+        if spelling is not None:
+            raise _outside(f"LIKE needs a string pattern: {node.sql()!r}")
+        return _like_test(column, pattern, escape, bool(node.args.get("negate")))
+    if isinstance(node, exp.Is) and isinstance(node.expression, exp.Null):
+        cells = table.columns[_column_of(table, node.this)]
+        values = cells.views["number"] if _is_numeric(cells) else cells.raw
+        return lambda i: values[i] is None
+    raise _outside(
+        f"unsupported condition {node.sql()!r} (use =, !=, <, >, <=, >=, LIKE, IS NULL, TRUE, AND, OR, NOT)"
+    )
+
+
+def _sql_query(table: Table, sql_text: str, dialect: str) -> _Query:
+    _check_dialect(dialect)
+    try:
+        statements = [s for s in sqlglot.parse(sql_text, read=dialect) if s is not None]
+    except sqlglot.errors.SqlglotError as exc:
+        raise _parse_error(exc) from None
+    if len(statements) != 1:
+        raise _outside(f"expected one statement, got {len(statements)}")
+    select = statements[0]
+    if not isinstance(select, exp.Select):
+        raise _outside(f"expected a SELECT, got {type(select).__name__.upper()}")
+    extra = sorted(k for k, v in select.args.items() if v and k not in _SELECT_ARGS)
+    if extra:
+        clauses = ", ".join(_CLAUSE_NAMES.get(k, k.rstrip("_").upper()) for k in extra)
+        raise _outside(f"{clauses} not supported")
+    distinct = select.args.get("distinct")
+    if distinct is not None and distinct.args.get("on") is not None:
+        raise _outside("DISTINCT ON")
+    source = select.args.get("from_") or select.args.get("from")
+    if (
+        source is None
+        or not isinstance(source.this, exp.Table)
+        or not isinstance(source.this.this, exp.Identifier)
+    ):
+        raise _outside("FROM must name one table")
+    if len(select.expressions) != 1:
+        raise _outside(f"select exactly one column or aggregate, got {len(select.expressions)}")
+    target = select.expressions[0]
+    if isinstance(target, exp.Alias):
+        target = target.this
+    agg = _AGGREGATES.get(type(target), "")
+    column: int | None
+    if agg:
+        if target.expressions or isinstance(target.this, exp.Distinct) or target.args.get("distinct"):
+            raise _outside(f"unsupported aggregate {target.sql()!r}")
+        if agg == "COUNT" and isinstance(target.this, exp.Star):
+            column = None
+        else:
+            column = _column_of(table, target.this)
+    else:
+        column = _column_of(table, target)
+    where = select.args.get("where")
+    test = _where_test(table, where.this) if where is not None else None
+    return _Query(column, agg, test, distinct is not None)
+
+
+def execute_sql(table: Table, sql_text: str, dialect: str = "sqlite") -> list:
+    """Execute SQL text of the supported subset on `table` (any table name; columns by header text, SQL
+    name or slug). Answers as `execute_wikisql_sql`. Anything else raises a one-line GrammarError."""
+    return _run(table, _sql_query(table, sql_text, dialect))
+
+
+# --------------------------------------------------------------------------------------------------------
+# Programs -> SQL
+
+
+_FILTER_OPS = {
+    "filter_eq": "=",
+    "filter_not_eq": "!=",
+    "filter_greater": ">",
+    "filter_less": "<",
+    "filter_ge": ">=",
+    "filter_le": "<=",
+}
+_CONTAINS = {"filter_str_contain_any": False, "filter_str_contain_not_any": True}
+_AGG_FUNCTIONS = {"maximum": exp.Max, "minimum": exp.Min, "average": exp.Avg, "sum": exp.Sum}
+_SQL_OPS: dict[str, type[exp.Expression]] = {v: k for k, v in _COMPARISONS.items()}
+
+
+def _no_sql(why: str) -> GrammarError:
+    return GrammarError(f"program has no SQL form: {why}")
+
+
+def _property_column(
+    table: Table, arg: P.Arg | None, names: list[str], expr: P.Expr
+) -> tuple[exp.Column, str]:
+    """The SQL column of a property argument and the view kind the program reads."""
+    if not isinstance(arg, P.Column):
+        raise _no_sql(f"{expr} needs a column property, got {arg}")
+    for j, column in enumerate(table.columns):
+        for kind in column.views:
+            if column.property_name(kind) == arg.name:
+                if kind not in ("string", "number"):
+                    raise _no_sql(f"{arg.name} is a {kind} view, which SQL cannot see (it sees whole cells)")
+                return exp.column(names[j], quoted=True), kind
+    raise _no_sql(f"table {table.id} has no property {arg.name}")
+
+
+def _literal_sql(kind: str, value: Any) -> exp.Expression:
+    if kind == "number":
+        return exp.Literal.number(format_number(float(value)))
+    if kind == "string":
+        return exp.Literal.string(str(value))
+    raise _no_sql(f"a {kind} value has no SQL form")
+
+
+def _like(column: exp.Column, text: str) -> exp.Expression:
+    escaped = re.sub(r"([\\%_])", r"\\\1", text)
+    like = exp.Like(this=column, expression=exp.Literal.string(f"%{escaped}%"))
+    if escaped != text:
+        return exp.Escape(this=like, expression=exp.Literal.string("\\"))
+    return like
+
+
+def _condition(table: Table, expr: P.Expr, names: list[str]) -> exp.Expression:
+    if len(expr.args) != 3 or not isinstance(expr.args[1], P.Literal):
+        raise _no_sql(f"{expr} does not compare a column with question values")
+    literal = expr.args[1]
+    column, kind = _property_column(table, expr.args[2], names, expr)
+    if expr.function in _CONTAINS:
+        if literal.kind != "string" or kind != "string":
+            raise _no_sql(f"{expr} is a containment test on non-text values")
+        likes = [_like(column.copy(), str(v)) for v in literal.values]
+        test = likes[0] if len(likes) == 1 else exp.Paren(this=exp.or_(*likes))
+        return exp.Not(this=exp.Paren(this=test)) if _CONTAINS[expr.function] else test
+    op = _FILTER_OPS[expr.function]
+    if literal.kind != "number" or kind != "number":
+        raise _no_sql(f"{expr} compares {literal.kind} values with a {kind} property")
+    values = list(dict.fromkeys(float(v) for v in literal.values))
+    if op == "!=":
+        # filter_not_eq keeps rows unequal to the (single) value; a cell never equals several values.
+        # Best effort: it also keeps rows with no number, which SQL's `<>` (NULL is unknown) drops.
+        if len(values) > 1:
+            return exp.true()
+        return exp.NEQ(this=column, expression=_literal_sql("number", values[0]))
+    # filter_eq with several values keeps nothing, and > / < must beat every value: a conjunction says both
+    tests = [_SQL_OPS[op](this=column.copy(), expression=_literal_sql("number", v)) for v in values]
+    return tests[0] if len(tests) == 1 else exp.Paren(this=exp.and_(*tests))
+
+
+def program_to_sql(
+    program: P.Program,
+    table: Table,
+    dialect: str = "sqlite",
+    *,
+    language: str = "wikisql",
+    table_name: str = "t",
+) -> str:
+    """Render a program as one SELECT in any dialect sqlglot writes, through a sqlglot expression tree.
+
+    The program must be a chain of filters from `all_rows` ending in `hop`, `count`, `maximum`, `minimum`,
+    `average` or `sum` (expressions it never uses are ignored: they do not change its answer). Raises
+    GrammarError("program has no SQL form: ...") otherwise."""
+    _check_dialect(dialect)
+    spec = get_language(language)
+    declared = {f.name for f in spec.functions}
+    for expr in program.exprs:
+        if expr.function not in declared:
+            raise _no_sql(f"{expr.function} is not a {spec.name} function")
+    if not program.exprs:
+        raise _no_sql("empty program")
+    names = sql_column_names(table)
+    last = program.exprs[-1]
+    if not last.args:
+        raise _no_sql(f"{last} has no arguments")
+    if last.function == "hop":
+        column, _ = _property_column(table, last.args[1] if len(last.args) == 2 else None, names, last)
+        projection: exp.Expression = column
+    elif last.function == "count" and len(last.args) == 1:
+        projection = exp.Count(this=exp.Star())
+    elif last.function in _AGG_FUNCTIONS and len(last.args) == 2:
+        column, kind = _property_column(table, last.args[1], names, last)
+        if last.function in ("average", "sum") and kind != "number":
+            raise _no_sql(f"{last} averages or sums a text column")
+        projection = _AGG_FUNCTIONS[last.function](this=column)
+    else:
+        raise _no_sql(f"it must end in hop, count or an aggregate, not {last.function}")
+    conditions = []
+    rows = last.args[0]
+    seen: set[int] = set()
+    while not isinstance(rows, P.AllRows):
+        if not isinstance(rows, P.Ref) or rows.index >= len(program.exprs) - 1 or rows.index in seen:
+            raise _no_sql(f"{rows} is not a row set computed earlier by a filter")
+        seen.add(rows.index)
+        expr = program.exprs[rows.index]
+        if expr.function not in _FILTER_OPS and expr.function not in _CONTAINS:
+            raise _no_sql(f"{expr.function} has no SQL form (only filters can narrow the rows)")
+        conditions.append(_condition(table, expr, names))
+        rows = expr.args[0] if expr.args else None
+    select = exp.Select(expressions=[projection]).from_(exp.to_table(table_name, quoted=False))
+    if not spec.keep_duplicates and last.function == "hop":
+        select = select.distinct()
+    if conditions:
+        select = select.where(exp.and_(*reversed(conditions)), copy=False)
+    try:
+        return select.sql(dialect=dialect)
+    except sqlglot.errors.SqlglotError as exc:
+        raise _no_sql(f"sqlglot cannot write it in {dialect}: {str(exc).splitlines()[0]}") from None
+
+
+# --------------------------------------------------------------------------------------------------------
+# sqlite3
+
+
+def _pylower(value: Any) -> Any:
+    return value.lower() if isinstance(value, str) else value
+
+
+def sqlite_connection(table: Table, table_name: str = "t") -> sqlite3.Connection:
+    """An in-memory sqlite3 database holding `table` as WikiSQL's did: numeric columns REAL (None -> NULL),
+    text columns TEXT (raw cell text), columns named by `sql_column_names`. For cross-checking answers.
+
+    It also has `pylower(x)`, Python's Unicode `str.lower`: sqlite's own `lower()` folds ASCII only, while
+    WikiSQL lower-cased in Python (3 of the 8,421 dev gold queries need `Ø`, `Î` or Cyrillic folded)."""
+    conn = sqlite3.connect(":memory:")
+    conn.create_function("pylower", 1, _pylower, deterministic=True)
+    names = sql_column_names(table)
+    quoted = ", ".join(
+        f'"{n.replace(chr(34), chr(34) * 2)}" {"REAL" if _is_numeric(c) else "TEXT"}'
+        for n, c in zip(names, table.columns, strict=True)
+    )
+    conn.execute(f'CREATE TABLE "{table_name}" ({quoted})')
+    columns = [c.views["number"] if _is_numeric(c) else c.raw for c in table.columns]
+    marks = ", ".join("?" * len(columns))
+    conn.executemany(f'INSERT INTO "{table_name}" VALUES ({marks})', zip(*columns, strict=True))
+    return conn
