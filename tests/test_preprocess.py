@@ -1,0 +1,115 @@
+"""`preprocess` on slices of the real WTQ and WikiSQL releases, and loading what it wrote."""
+
+import json
+import random
+import shutil
+from pathlib import Path
+
+import pytest
+
+from nsmcli.data.preprocess import load_dataset, preprocess
+from nsmcli.errors import DataError
+from nsmcli.lang.program import parse_program
+
+
+def wtq_slice(data_dir: Path, dest: Path, n: int = 40) -> Path:
+    """A miniature WTQ release: the first `n` questions of random-split-1-train and their tables."""
+    source = data_dir / "wtq"
+    lines = (source / "data" / "random-split-1-train.tsv").read_text(encoding="utf-8").splitlines()[: n + 1]
+    (dest / "data").mkdir(parents=True)
+    (dest / "data" / "random-split-1-train.tsv").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    for line in lines[1:]:
+        context = line.split("\t")[2]
+        target = dest / context
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(source / context, target)
+    return dest
+
+
+def wikisql_slice(data_dir: Path, dest: Path, n: int = 60) -> Path:
+    source = data_dir / "wikisql"
+    questions = (source / "dev.jsonl").read_text(encoding="utf-8").splitlines()[:n]
+    wanted = {json.loads(q)["table_id"] for q in questions}
+    dest.mkdir(parents=True)
+    (dest / "dev.jsonl").write_text("\n".join(questions) + "\n", encoding="utf-8")
+    with open(source / "dev.tables.jsonl", encoding="utf-8") as f:
+        tables = [line for line in f if json.loads(line)["id"] in wanted]
+    (dest / "dev.tables.jsonl").write_text("".join(tables), encoding="utf-8")
+    return dest
+
+
+def test_wtq_slice(data_dir, tmp_path):
+    release = wtq_slice(data_dir, tmp_path / "release")
+    summary = preprocess("wtq", release, tmp_path / "out")
+    assert summary.examples == {"random-split-1-train": 40}
+    dataset = load_dataset(tmp_path / "out")
+    examples = dataset.examples("random-split-1-train")
+    assert [e.id for e in examples[:3]] == ["nt-0", "nt-1", "nt-4"]  # file order (nt-2 is in dev)
+    first = examples[0]
+    assert first.table_id == "t_204_590" and first.answer == ["2004"]
+    assert [(e.kind, e.values) for e in first.question.entities] == [("string", ("usl a-league",))]
+    # the answer check is the official one: "2004" matches the number 2004 a program returns
+    assert dataset.is_correct(first, [2004.0]) and not dataset.is_correct(first, [2003.0])
+    env = dataset.environment(first)
+    result = env.execute(
+        '(filter_str_contain_any all_rows "usl a-league" r.league-string) (last v0) (hop v1 r.year-number)'
+    )
+    assert result.error is None and dataset.is_correct(first, result.answer)
+    vocab = json.loads((tmp_path / "out" / "vocab.json").read_text())
+    assert vocab["random-split-1-train"]["the"] > 10
+
+
+def test_wtq_programs_round_trip_on_real_tables(data_dir, tmp_path):
+    """Random valid programs on real tables: tokens -> text -> tree -> tokens is the identity."""
+    preprocess("wtq", wtq_slice(data_dir, tmp_path / "release", n=25), tmp_path / "out")
+    dataset = load_dataset(tmp_path / "out")
+    rng = random.Random(0)
+    checked = 0
+    for example in dataset.examples("random-split-1-train"):
+        env = dataset.environment(example)
+        for _ in range(20):
+            state = env.initial_state()
+            while not state.done:
+                state = env.step(state, rng.choice(env.valid_tokens(state)))
+            assert state.error is None
+            text = str(env.decode(state.tokens))
+            assert str(parse_program(text)) == text
+            assert tuple(env.encode(text)) == state.tokens
+            assert env.execute(text).answer == env.result(state).answer
+            checked += 1
+    assert checked == 500
+
+
+def test_wikisql_slice_answers_come_from_gold_sql_which_is_not_written(data_dir, tmp_path):
+    release = wikisql_slice(data_dir, tmp_path / "release")
+    summary = preprocess("wikisql", release, tmp_path / "out")
+    assert summary.examples == {"dev": 60}
+    text = (tmp_path / "out" / "dev.jsonl").read_text()
+    assert '"sql"' not in text and "conds" not in text
+    dataset = load_dataset(tmp_path / "out")
+    first = dataset.examples("dev")[0]
+    # "What position does the player who played for butler cc (ks) play?" -> Guard-Forward
+    assert first.answer == ["Guard-Forward"]
+    env = dataset.environment(first)
+    assert any(e.kind == "string" and "butler cc" in e.values[0] for e in first.question.entities)
+    program = (
+        '(filter_str_contain_any all_rows "butler cc" r.school_club_team-string) (hop v0 r.position-string)'
+    )
+    assert dataset.is_correct(first, env.execute(program).answer)
+
+
+def test_preprocess_failure_keeps_previous_output(tmp_path):
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "meta.json").write_text("{}")
+    with pytest.raises(DataError):
+        preprocess("wtq", tmp_path, out)
+    assert (out / "meta.json").read_text() == "{}"
+
+
+def test_load_dataset_rejects_other_directories(tmp_path):
+    with pytest.raises(DataError, match="nsm preprocess"):
+        load_dataset(tmp_path)
+    (tmp_path / "meta.json").write_text("{not json")
+    with pytest.raises(DataError, match="corrupt"):
+        load_dataset(tmp_path)
