@@ -1,0 +1,51 @@
+"""Model hyper-parameters: one dataclass, saved beside the weights so a checkpoint rebuilds its own model."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass
+class ModelConfig:
+    """Sizes and switches of `ProgramModel` (MAPO §4). Defaults are the published WTQ model, bugs fixed."""
+
+    hidden_size: int = 200
+    """LSTM size (per direction in the encoder), attention size and memory key size."""
+    n_layers: int = 2
+    """Layers of the encoder bi-LSTM and of the decoder LSTM; layers after the first are residual."""
+    embedding_size: int = 50
+    """Word-vector size: GloVe 6B 50d, projected to `hidden_size`."""
+    dropout: float = 0.2
+    """Dropout on every LSTM layer's output, in `log_probs` under `model.train()` only; decoding never drops."""
+    min_word_count: int = 3
+    """Train-split count a question token needs to get its own vocabulary entry."""
+    use_glove: bool = True
+    """Use frozen GloVe vectors where the vocabulary has them (needs the optional package to build)."""
+    normalize_glove: bool = True
+    """L2-normalise GloVe vectors before the projection, as the original did."""
+    n_token_features: int = 1
+    """Per-question-token features concatenated to the word embedding (WTQ: the in-table bit)."""
+    n_builtins: int = 32
+    """Learned memory rows for built-in tokens (`<END>`, parentheses, `all_rows`, functions); >= env.var_base."""
+    n_constant_types: int = 16
+    """Rows of the constant-type embedding (column string/number/num2/date, entity string/number/date...)."""
+    init_std: float = 0.1
+    """Std of the truncated-normal init of learned embeddings (built-ins, types, words without GloVe)."""
+    span_mask_bug: bool = False
+    """Reproduce the original's span mask `start + end > 0`: an entity spanning only token 0 gets no span."""
+    in_table_bug: bool = False
+    """Reproduce the original's always-false in-table bit for number and date entities."""
+
+    def to_json(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_json(cls, record: dict[str, Any]) -> ModelConfig:
+        """Inverse of `to_json`; unknown keys are an error so that a typo never passes silently."""
+        names = {f.name for f in dataclasses.fields(cls)}
+        unknown = sorted(set(record) - names)
+        if unknown:
+            raise ValueError(f"unknown model config keys: {', '.join(unknown)}")
+        return cls(**record)

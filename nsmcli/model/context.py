@@ -1,0 +1,127 @@
+"""What the model needs to know about one question, as plain CPU data (picklable, cacheable per example).
+
+The decoder is generic: it needs question token ids and features, the number of built-in actions, and a key
+description for each constant action. Everything table-specific (column names, entity spans, the in-table
+bit, the column-question match) is computed here, in `TableContext.from_example`; another environment
+(program synthesis, say) plugs in by writing its own adapter that returns a `Context`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from nsmcli.lang import program as P
+from nsmcli.lang.interpreter import Environment, _entity_type_value
+from nsmcli.model.vocab import Vocab
+
+#: Constant types with an embedding row each (ids are positions; 0 is anything else).
+CONSTANT_TYPES = (
+    "<other>",
+    "column:string",
+    "column:number",
+    "column:num2",
+    "column:date",
+    "entity:string",
+    "entity:number",
+    "entity:date",
+)
+_TYPE_ID = {name: i for i, name in enumerate(CONSTANT_TYPES)}
+
+
+@dataclass(frozen=True)
+class ConstantKey:
+    """How to build the memory key of one constant: a type, optionally the question span it was read from
+    (inclusive token indices) and optionally name words whose mean embedding describes it."""
+
+    type_id: int
+    span: tuple[int, int] | None = None
+    name_ids: tuple[int, ...] = ()
+    feature: float = 0.0  # added to the logit of this action through a learned weight
+
+
+@dataclass(frozen=True)
+class Context:
+    """One question for the model. Action ids: [0, n_builtins) built-ins, then `constants` in order, then
+    `n_computed` slots for results computed while decoding."""
+
+    token_ids: tuple[int, ...]
+    token_features: tuple[tuple[float, ...], ...]
+    n_builtins: int
+    constants: tuple[ConstantKey, ...]
+    n_computed: int
+
+    @property
+    def n_actions(self) -> int:
+        return self.n_builtins + len(self.constants) + self.n_computed
+
+
+class TableContext:
+    """The table-question adapter (WTQ, WikiSQL): MAPO's question features and constant keys (§1.7, §4.3)."""
+
+    @staticmethod
+    def from_example(example: Any, env: Environment, vocab: Vocab, *, in_table_bug: bool = False) -> Context:
+        """Featurise an `Example` (or a bare `AnnotatedQuestion`) for its bound environment.
+
+        `in_table_bug` zeroes the in-table bit of number/date entity tokens, as the original preprocessing
+        did by accident; by default the annotation's bit is used as is.
+        """
+        question = getattr(example, "question", example)
+        tokens = list(question.tokens)
+        in_table = [float(x) for x in question.in_table]
+        if in_table_bug:
+            strings = {k for e in question.entities if e.kind == "string" for k in range(e.start, e.end)}
+            for e in question.entities:
+                if e.kind != "string":
+                    for k in range(e.start, e.end):
+                        if k not in strings:
+                            in_table[k] = 0.0
+        spans = _entity_spans(question.entities)
+        match = getattr(question, "column_match", {}) or {}
+        constants = []
+        for arg in env.constant_args[: env.n_constants]:
+            if isinstance(arg, P.Column):
+                slug, kind = _split_property(arg.name)
+                constants.append(
+                    ConstantKey(
+                        _TYPE_ID.get(f"column:{kind}", 0),
+                        None,
+                        tuple(vocab.ids(p for p in slug.split("_") if p)),
+                        float(match.get(arg.name, 0.0)),
+                    )
+                )
+            elif isinstance(arg, P.Literal):
+                span = spans.get((arg.kind, tuple(arg.values)))
+                if span is not None and not 0 <= span[0] <= span[1] < len(tokens):
+                    span = None  # a malformed annotation must not index past the question
+                constants.append(ConstantKey(_TYPE_ID.get(f"entity:{arg.kind}", 0), span))
+            else:
+                constants.append(ConstantKey(0))
+        return Context(
+            token_ids=tuple(vocab.ids(tokens)),
+            token_features=tuple((x,) for x in in_table),
+            n_builtins=env.var_base,
+            constants=tuple(constants),
+            n_computed=env.limits.max_expressions,
+        )
+
+
+def _split_property(name: str) -> tuple[str, str]:
+    """`r.year_built-number` -> (`year_built`, `number`)."""
+    body = name[2:] if name.startswith("r.") else name
+    slug, _, kind = body.rpartition("-")
+    return (slug, kind) if slug else (body, "")
+
+
+def _entity_spans(entities: Sequence) -> dict[tuple[str, tuple], tuple[int, int]]:
+    """Map each entity's environment form (kind, normalised values) to its first span, end inclusive; the
+    environment keeps the first of duplicate entities, so the first span is the one its constant came from."""
+    spans: dict[tuple[str, tuple], tuple[int, int]] = {}
+    for e in entities:
+        try:
+            _, values = _entity_type_value(e.kind, e.values)
+        except (TypeError, ValueError):
+            continue
+        spans.setdefault((e.kind, values), (e.start, e.end - 1))
+    return spans

@@ -1,0 +1,168 @@
+"""The memory-augmented pointer decoder (MAPO §4.2–4.3), generic over environments.
+
+Every action (token) has a key in a per-question memory: learned rows for built-ins, keys built from each
+constant's `ConstantKey`, and for computed results the decoder output of the step that created them. A step
+feeds the previous action's key to a residual LSTM stack, attends over the question, and scores each action
+by the dot product of the output with its key plus a learned weight times the action's feature. Only the
+actions the environment says are valid take part in the softmax; everything else is masked.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+from nsmcli.model.context import Context
+from nsmcli.model.encoder import Encoded, _forget_bias_one
+
+State = list[tuple[torch.Tensor, torch.Tensor]]
+
+
+def _trunc_normal(*shape: int, std: float) -> nn.Parameter:
+    return nn.Parameter(nn.init.trunc_normal_(torch.empty(*shape), std=std, a=-2 * std, b=2 * std))
+
+
+class MemoryKeys(nn.Module):
+    """Builds the initial memory [Q, A, H] of a batch of contexts: built-ins and constants; computed slots 0."""
+
+    def __init__(self, hidden_size: int, n_builtins: int, n_types: int, init_std: float, span_mask_bug: bool):
+        super().__init__()
+        self.builtins = _trunc_normal(n_builtins, hidden_size, std=init_std)
+        self.types = _trunc_normal(n_types, hidden_size, std=init_std)
+        self.name = nn.Linear(hidden_size, hidden_size)
+        self.span_mask_bug = span_mask_bug
+
+    def forward(
+        self, contexts: Sequence[Context], encoded: Encoded, embed
+    ) -> tuple[torch.Tensor, torch.Tensor]:
+        """Memory [Q, A, H] and action features [Q, A]; A leaves room for every row's computed slots."""
+        device = encoded.outputs.device
+        hidden = self.builtins.shape[1]
+        # computed slots start after each question's constants; pad so that the widest fits every row
+        n_actions = max(c.n_builtins + len(c.constants) for c in contexts) + max(
+            c.n_computed for c in contexts
+        )
+        for c in contexts:
+            if c.n_builtins > self.builtins.shape[0]:
+                raise ValueError(
+                    f"environment has {c.n_builtins} built-in tokens; the model has {self.builtins.shape[0]}"
+                    " (raise ModelConfig.n_builtins)"
+                )
+        q_idx, slot, types, names, spans, feats = [], [], [], [], [], []
+        b_q, b_slot, b_row = [], [], []
+        for q, c in enumerate(contexts):
+            b_q += [q] * c.n_builtins
+            b_slot += range(c.n_builtins)
+            b_row += range(c.n_builtins)
+            for i, k in enumerate(c.constants):
+                q_idx.append(q)
+                slot.append(c.n_builtins + i)
+                types.append(k.type_id)
+                names.append(k.name_ids)
+                spans.append(k.span)
+                feats.append(k.feature)
+        dtype = encoded.outputs.dtype
+        memory = torch.zeros(len(contexts), n_actions, hidden, device=device, dtype=dtype)
+        memory = memory.index_put(
+            (torch.tensor(b_q, device=device), torch.tensor(b_slot, device=device)),
+            self.builtins[torch.tensor(b_row, device=device)],
+        )
+        features = torch.zeros(len(contexts), n_actions, device=device, dtype=dtype)
+        if not q_idx:
+            return memory, features
+        q_t = torch.tensor(q_idx, device=device)
+        slot_t = torch.tensor(slot, device=device)
+        keys = self.types[torch.tensor(types, device=device)]
+        # name part: mean embedding of the name words, projected (columns)
+        width = max(len(n) for n in names)
+        if width:
+            ids = torch.tensor([list(n) + [0] * (width - len(n)) for n in names], device=device)
+            present = torch.tensor([[j < len(n) for j in range(width)] for n in names], device=device)
+            counts = present.sum(1, keepdim=True)
+            mean = (embed(ids) * present.unsqueeze(-1)).sum(1) / counts.clamp_min(1)
+            keys = keys + torch.where(counts > 0, self.name(mean), torch.zeros_like(mean))
+        # span part: mean of the encoder outputs at the span's first and last token (entities)
+        starts, ends, has = [], [], []
+        for s in spans:
+            ok = s is not None and s[0] >= 0 and (not self.span_mask_bug or s[0] + s[1] > 0)
+            starts.append(s[0] if ok else 0)
+            ends.append(s[1] if ok else 0)
+            has.append(ok)
+        out = encoded.outputs
+        span = 0.5 * (
+            out[q_t, torch.tensor(starts, device=device)] + out[q_t, torch.tensor(ends, device=device)]
+        )
+        keys = keys + span * torch.tensor(has, device=device, dtype=span.dtype).unsqueeze(-1)
+        memory = memory.index_put((q_t, slot_t), keys)
+        features = features.index_put((q_t, slot_t), torch.tensor(feats, device=device, dtype=features.dtype))
+        return memory, features
+
+
+class MemoryDecoder(nn.Module):
+    """Residual LSTM stack + additive attention over the question + dot-product pointer into the memory."""
+
+    def __init__(self, hidden_size: int, n_layers: int, dropout: float, init_std: float):
+        super().__init__()
+        self.cells = nn.ModuleList(nn.LSTMCell(hidden_size, hidden_size) for _ in range(n_layers))
+        for cell in self.cells:
+            _forget_bias_one(cell)
+        self.go = _trunc_normal(hidden_size, std=init_std)  # the first step's input
+        self.query = nn.Linear(hidden_size, hidden_size)
+        self.key = nn.Linear(hidden_size, hidden_size)
+        self.value = nn.Linear(hidden_size, hidden_size)
+        self.score = nn.Linear(hidden_size, 1, bias=False)
+        self.merge = nn.Linear(2 * hidden_size, hidden_size)
+        self.feature_weight = nn.Parameter(torch.zeros(1))  # zero-initialised, as in the original
+        self.dropout = dropout
+
+    def attention_inputs(self, encoded: Encoded) -> tuple[torch.Tensor, torch.Tensor]:
+        """Per-question attention keys and values, computed once per batch."""
+        return self.key(encoded.outputs), self.value(encoded.outputs)
+
+    def cell(self, x: torch.Tensor, state: State, drop: bool) -> tuple[torch.Tensor, State]:
+        """The LSTM stack on inputs x [N, H]: the top layer's output [N, H] and the new state."""
+        new_state = []
+        inp = x
+        for i, cell in enumerate(self.cells):
+            h, c = cell(inp, state[i])
+            new_state.append((h, c))
+            out = F.dropout(h, self.dropout, training=drop)
+            inp = out if i == 0 else out + inp
+        return inp, new_state
+
+    def attend(
+        self, top: torch.Tensor, att_keys: torch.Tensor, att_values: torch.Tensor, att_mask: torch.Tensor
+    ) -> torch.Tensor:
+        """Output o = W[top; context] for top [N, H] or [N, T, H] (all T steps at once), attention tensors
+        [N, L, H] and mask [N, L]. Additive attention: score_j = v·tanh(K_j + W_q top)."""
+        steps = top.dim() == 3
+        t = top if steps else top.unsqueeze(1)
+        q = self.query(t)  # [N, T, H]
+        scores = self.score(torch.tanh(att_keys.unsqueeze(1) + q.unsqueeze(2))).squeeze(-1)  # [N, T, L]
+        scores = scores.masked_fill(~att_mask.unsqueeze(1), float("-inf"))
+        context = torch.bmm(torch.softmax(scores, dim=-1), att_values)  # [N, T, H]
+        out = self.merge(torch.cat([t, context], dim=-1))
+        return out if steps else out.squeeze(1)
+
+    def step(
+        self,
+        x: torch.Tensor,
+        state: State,
+        att_keys: torch.Tensor,
+        att_values: torch.Tensor,
+        att_mask: torch.Tensor,
+        drop: bool,
+    ) -> tuple[torch.Tensor, State]:
+        """One step for N hypotheses: input keys x [N, H]; attention tensors already gathered to [N, L, ...]."""
+        top, new_state = self.cell(x, state, drop)
+        return self.attend(top, att_keys, att_values, att_mask), new_state
+
+    def logits(
+        self, output: torch.Tensor, memory: torch.Tensor, features: torch.Tensor, valid: torch.Tensor
+    ) -> torch.Tensor:
+        """Scores [N, A] of every action; invalid actions get -inf so a softmax covers the valid ones only."""
+        raw = torch.bmm(memory, output.unsqueeze(-1)).squeeze(-1) + self.feature_weight * features
+        return raw.masked_fill(~valid, float("-inf"))

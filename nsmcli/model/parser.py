@@ -1,0 +1,466 @@
+"""`ProgramModel`: the MAPO policy. Scores, samples and beam-searches programs of any bound environment.
+
+The model sees an environment only through `initial_state`, `valid_tokens`, `step` and `var_base` /
+`n_constants` (to know which action a computed result becomes), plus the plain-data `Context` an adapter
+built for the question. All work is batched: the encoder over the distinct questions of a call, the
+decoder over every live program, hypothesis or sample at once.
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Callable, Collection, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import torch
+from torch import nn
+
+from nsmcli.lang.interpreter import Environment, State
+from nsmcli.model.config import ModelConfig
+from nsmcli.model.context import Context, TableContext
+from nsmcli.model.decoder import MemoryDecoder, MemoryKeys
+from nsmcli.model.embeddings import WordEmbedding, load_glove_rows
+from nsmcli.model.encoder import Encoded, QuestionEncoder
+from nsmcli.model.vocab import PAD_ID, Vocab
+
+Scored = tuple[tuple[int, ...], float]
+Exclude = Callable[[int, tuple[int, ...]], Collection[int]]
+
+# Per environment: program -> (valid tokens at each step, memory slot written at each step or -1). Replaying
+# a stored program (every training step) then costs one dict look-up instead of an interpreter walk.
+_WALKS: weakref.WeakKeyDictionary[Environment, dict[tuple[int, ...], tuple[list, list]]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+@dataclass
+class _Batch:
+    """Per-question tensors of one call."""
+
+    encoded: Encoded
+    att_keys: torch.Tensor
+    att_values: torch.Tensor
+    memory: torch.Tensor  # [Q, A, H]
+    features: torch.Tensor  # [Q, A]
+
+
+class ProgramModel(nn.Module):
+    """Question encoder + memory pointer decoder over the valid tokens of an environment (MAPO §4)."""
+
+    def __init__(self, config: ModelConfig, vocab: Vocab, glove: torch.Tensor | None = None):
+        super().__init__()
+        self.config = config
+        self.vocab = vocab
+        h = config.hidden_size
+        self.embed = WordEmbedding(
+            len(vocab),
+            h,
+            config.embedding_size,
+            config.use_glove,
+            config.init_std,
+            glove,
+            config.normalize_glove,
+        )
+        self.encoder = QuestionEncoder(h + config.n_token_features, h, config.n_layers, config.dropout)
+        self.memory_keys = MemoryKeys(
+            h, config.n_builtins, config.n_constant_types, config.init_std, config.span_mask_bug
+        )
+        self.decoder = MemoryDecoder(h, config.n_layers, config.dropout, config.init_std)
+
+    @classmethod
+    def build(cls, config: ModelConfig, vocab: Vocab) -> ProgramModel:
+        """A fresh model; with `use_glove`, the vocabulary's GloVe rows are loaded when the package is there
+        (check `model.embed.n_pretrained`: 0 means every word embedding is learned)."""
+        glove = load_glove_rows(vocab) if config.use_glove else None
+        if glove is not None and glove.shape[1] != config.embedding_size:
+            raise ValueError(
+                f"GloVe vectors have {glove.shape[1]} dims; config.embedding_size is {config.embedding_size}"
+            )
+        return cls(config, vocab, glove)
+
+    @property
+    def device(self) -> torch.device:
+        return self.decoder.go.device
+
+    def context(self, example: Any, env: Environment) -> Context:
+        """The model's view of one question (plain CPU data; cache it per example)."""
+        return TableContext.from_example(example, env, self.vocab, in_table_bug=self.config.in_table_bug)
+
+    # ----- shared pieces ---------------------------------------------------------------------------------
+
+    def _encode(self, contexts: Sequence[Context], drop: bool) -> _Batch:
+        device = self.device
+        n_feat = self.config.n_token_features
+        lengths = [max(1, len(c.token_ids)) for c in contexts]
+        width = max(lengths)
+        ids = torch.full((len(contexts), width), PAD_ID, dtype=torch.long)
+        feats = torch.zeros(len(contexts), width, n_feat)
+        for q, c in enumerate(contexts):
+            if c.token_ids:
+                ids[q, : len(c.token_ids)] = torch.tensor(c.token_ids)
+                f = torch.tensor(c.token_features, dtype=torch.float32).reshape(len(c.token_ids), -1)
+                if f.shape[1] != n_feat:
+                    raise ValueError(f"context has {f.shape[1]} token features; the model expects {n_feat}")
+                feats[q, : len(c.token_ids)] = f
+        words = self.embed(ids.to(device))
+        inputs = torch.cat([words, feats.to(device=device, dtype=words.dtype)], dim=-1)
+        encoded = self.encoder(inputs, torch.tensor(lengths), drop)
+        memory, features = self.memory_keys(contexts, encoded, self.embed)
+        keys, values = self.decoder.attention_inputs(encoded)
+        return _Batch(encoded, keys, values, memory, features)
+
+    def _valid_mask(self, valids: Sequence[Collection[int]], n_actions: int) -> torch.Tensor:
+        rows = [i for i, v in enumerate(valids) for _ in v]
+        cols = [t for v in valids for t in v]
+        mask = torch.zeros(len(valids), n_actions, dtype=torch.bool)
+        mask[rows, cols] = True
+        return mask.to(self.device)
+
+    def _advance(self, rows: _Rows, writes: list[int]) -> torch.Tensor:
+        """One decoding step (no grad) for every row; a row whose previous token created a result
+        (`writes[r]` >= 0) stores this step's output as that result's key. Returns the outputs [N, H]."""
+        out, rows.state = self.decoder.step(
+            rows.x, rows.state, rows.att_keys, rows.att_values, rows.att_mask, drop=False
+        )
+        written = [r for r, s in enumerate(writes) if s >= 0]
+        if written:
+            idx = torch.tensor(written, device=self.device)
+            slots = torch.tensor([writes[r] for r in written], device=self.device)
+            rows.memory.index_put_((idx, slots), out[idx])  # decoding only (no grad); rows own their memory
+        return out
+
+    # ----- scoring (teacher forcing) ---------------------------------------------------------------------
+
+    def log_probs(
+        self, contexts: Sequence[Context], envs: Sequence[Environment], programs: Sequence[Sequence[int]]
+    ) -> torch.Tensor:
+        """Differentiable log-probability [len(programs)] of each complete program (ending with `<END>`).
+
+        Program i belongs to contexts[i] / envs[i]; repeated context objects are encoded once. Every step's
+        softmax covers only the tokens `env.valid_tokens` allows at that prefix. A program that is not valid
+        in its environment raises ValueError. Dropout applies when the model is in training mode.
+        """
+        if len(programs) != len(contexts):
+            raise ValueError(f"{len(programs)} programs for {len(contexts)} contexts")
+        if not programs:
+            return torch.zeros(0, device=self.device)
+        _check_pairs(contexts, envs)
+        unique, q_of = _dedupe(contexts)
+        walks = [_walk(env, tuple(p)) for env, p in zip(envs, programs, strict=True)]
+        device, drop = self.device, self.training
+        batch = self._encode(unique, drop)
+        n_q, n_actions, hidden = batch.memory.shape
+        n, steps = len(programs), max(len(p) for p in programs)
+        n_slots = max(c.n_computed for c in unique)
+        # Plain data first: targets, where computed results start, which step writes which result slot.
+        first = [unique[q].n_builtins + len(unique[q].constants) for q in q_of]
+        targets = torch.zeros(n, steps, dtype=torch.long)
+        live = torch.zeros(n, steps, dtype=torch.bool)
+        writes: list[list[tuple[int, int]]] = [[] for _ in range(steps)]  # per step: (row, result slot)
+        for i, (p, (_, w)) in enumerate(zip(programs, walks, strict=True)):
+            targets[i, : len(p)] = torch.tensor(list(p))
+            live[i, : len(p)] = True
+            for t, slot in enumerate(w):
+                if slot >= 0:
+                    writes[t].append((i, slot - first[i]))
+        first_t = torch.tensor(first).unsqueeze(1)
+        result_in = (targets >= first_t) & live  # the token reads a computed result
+        result_k = (targets - first_t).clamp(0, n_slots - 1)
+        valid_rows, valid_cols = [], []
+        for i, (valids, _) in enumerate(walks):
+            for t, v in enumerate(valids):
+                valid_rows.extend([i * steps + t] * len(v))
+                valid_cols.extend(v)
+        valid = torch.zeros(n * steps, n_actions, dtype=torch.bool)
+        valid[valid_rows, valid_cols] = True
+        valid[:, 0] |= ~live.reshape(-1)  # padding steps: a harmless single choice
+        targets, live, result_in, result_k = (x.to(device) for x in (targets, live, result_in, result_k))
+        valid = valid.to(device).view(n, steps, n_actions)
+
+        q = torch.tensor(q_of, device=device)
+        rows = torch.arange(n, device=device)
+        att_keys, att_values, att_mask = batch.att_keys[q], batch.att_values[q], batch.encoded.mask[q]
+        # Inputs from built-ins and constants are known in advance: one gather for all steps.
+        flat_memory = batch.memory.reshape(n_q * n_actions, hidden)
+        fixed_inputs = flat_memory[(q.unsqueeze(1) * n_actions + targets).reshape(-1)].view(n, steps, hidden)
+        results = flat_memory.new_zeros(n, n_slots, hidden)  # keys of computed results
+        state = [(h[q], c[q]) for h, c in batch.encoded.state]
+        x = self.decoder.go.unsqueeze(0).expand(n, -1)
+        tops = []
+        for t in range(steps):
+            top, state = self.decoder.cell(x, state, drop)
+            tops.append(top)
+            if writes[t]:  # the previous token created a result: its key is this step's output
+                w_rows = torch.tensor([r for r, _ in writes[t]], device=device)
+                w_slots = torch.tensor([k for _, k in writes[t]], device=device)
+                out = self.decoder.attend(top[w_rows], att_keys[w_rows], att_values[w_rows], att_mask[w_rows])
+                results = results.index_put((w_rows, w_slots), out)
+            x = torch.where(result_in[:, t : t + 1], results[rows, result_k[:, t]], fixed_inputs[:, t])
+        # Scores of all steps at once: the keys of built-ins and constants never change, and a result's key is
+        # only valid (unmasked) after it was written.
+        out = self._attend_all(torch.stack(tops, dim=1), att_keys, att_values, att_mask)  # [N, T, H]
+        logits = torch.bmm(out, batch.memory[q].transpose(1, 2))
+        logits = logits + self.decoder.feature_weight * batch.features[q].unsqueeze(1)
+        result_pos = torch.tensor(first, device=device).unsqueeze(1) + torch.arange(n_slots, device=device)
+        logits = logits.scatter(
+            2, result_pos.unsqueeze(1).expand(n, steps, n_slots), torch.bmm(out, results.transpose(1, 2))
+        )
+        logp = torch.log_softmax(logits.masked_fill(~valid, float("-inf")), dim=-1)
+        logp = logp.gather(2, targets.unsqueeze(-1)).squeeze(-1)
+        return torch.where(live, logp, torch.zeros_like(logp)).sum(dim=1)
+
+    def _attend_all(
+        self, tops: torch.Tensor, att_keys: torch.Tensor, att_values: torch.Tensor, att_mask: torch.Tensor
+    ) -> torch.Tensor:
+        """Attention for every step of every row, in time chunks that bound the [N, T, L, H] intermediate."""
+        n, steps, hidden = tops.shape
+        chunk = max(1, (1 << 23) // max(1, n * att_keys.shape[1] * hidden))
+        parts = [
+            self.decoder.attend(tops[:, s : s + chunk], att_keys, att_values, att_mask)
+            for s in range(0, steps, chunk)
+        ]
+        return torch.cat(parts, dim=1) if len(parts) > 1 else parts[0]
+
+    # ----- sampling --------------------------------------------------------------------------------------
+
+    @torch.no_grad()
+    def sample(
+        self,
+        contexts: Sequence[Context],
+        envs: Sequence[Environment],
+        n: int,
+        generator: torch.Generator,
+        temperature: float = 1.0,
+        exclude: Exclude | None = None,
+        max_steps: int = 30,
+    ) -> list[list[Scored]]:
+        """`n` samples per question, all decoded together; per question a list of (tokens, logprob).
+
+        The logprob is the model's (temperature 1, no exclusions), the probability a trainer needs. Tokens
+        that `exclude(i, prefix)` returns are hidden from the draw for question i; a sample with nothing left
+        to draw, a dead end or no `<END>` within `max_steps` is abandoned. Draws use `generator` on the CPU,
+        so a seeded generator gives the same samples.
+        """
+        if temperature <= 0:
+            raise ValueError("temperature must be positive")
+        _check_pairs(contexts, envs)
+        q_of = [q for q in range(len(contexts)) for _ in range(n)]
+        batch = self._encode(list(contexts), drop=False)
+        rows = _Rows(batch, q_of, self.device, self.decoder.go)
+        n_actions = batch.memory.shape[1]
+        hyps = [_Hyp(q, envs[q].initial_state()) for q in q_of]  # aligned with rows
+        results: list[list[tuple[int, Scored]]] = [[] for _ in contexts]
+        sample_ids = list(range(len(q_of)))
+        for _ in range(max_steps):
+            keep, valids, allowed = [], [], []
+            for r, h in enumerate(hyps):
+                if h.state.done:
+                    continue
+                v = envs[h.q].valid_tokens(h.state)
+                a = v
+                if exclude is not None and v:
+                    hidden = exclude(h.q, h.state.tokens)
+                    if hidden:
+                        a = tuple(t for t in v if t not in hidden)
+                if a:
+                    keep.append(r)
+                    valids.append(v)
+                    allowed.append(a)
+            if not keep:
+                break
+            if len(keep) != len(hyps):
+                rows.select(keep, self.device)
+                hyps = [hyps[r] for r in keep]
+                sample_ids = [sample_ids[r] for r in keep]
+            out = self._advance(rows, [h.write for h in hyps])
+            logits = self.decoder.logits(out, rows.memory, rows.features, self._valid_mask(valids, n_actions))
+            logp = torch.log_softmax(logits, dim=-1).cpu()
+            draw = logits.cpu() / temperature
+            draw = draw.masked_fill(~self._valid_mask(allowed, n_actions).cpu(), float("-inf"))
+            chosen = torch.multinomial(torch.softmax(draw, dim=-1), 1, generator=generator).squeeze(1)
+            for r, h in enumerate(hyps):
+                tok = int(chosen[r])
+                h.push(envs[h.q], tok, float(logp[r, tok]))
+                if h.state.done and h.state.error is None:
+                    results[h.q].append((sample_ids[r], (h.state.tokens, h.logp)))
+            rows.x = rows.memory[torch.arange(len(hyps), device=self.device), chosen.to(self.device)]
+        return [[s for _, s in sorted(found)] for found in results]
+
+    # ----- beam search -----------------------------------------------------------------------------------
+
+    @torch.no_grad()
+    def beam_search(
+        self,
+        contexts: Sequence[Context],
+        envs: Sequence[Environment],
+        beam_size: int = 5,
+        max_steps: int = 30,
+    ) -> list[list[Scored]]:
+        """Per question, the finished programs of the final beam (best first), as MAPO §6.1: each step keeps
+        the top `beam_size` of (all continuations of live hypotheses) ∪ (programs already finished); it stops
+        when a question's beam holds only finished programs. Errored programs are discarded."""
+        _check_pairs(contexts, envs)
+        batch = self._encode(list(contexts), drop=False)
+        n_actions = batch.memory.shape[1]
+        q_of = list(range(len(contexts)))
+        rows = _Rows(batch, q_of, self.device, self.decoder.go)
+        hyps = [_Hyp(q, envs[q].initial_state()) for q in q_of]
+        finished: list[list[_Hyp]] = [[] for _ in contexts]
+        for _ in range(max_steps):
+            keep, valids = [], []
+            for r, h in enumerate(hyps):
+                v = envs[h.q].valid_tokens(h.state)
+                if v:
+                    keep.append(r)
+                    valids.append(v)
+            if not keep:
+                break
+            if len(keep) != len(hyps):
+                rows.select(keep, self.device)
+                hyps = [hyps[r] for r in keep]
+            out = self._advance(rows, [h.write for h in hyps])
+            logits = self.decoder.logits(out, rows.memory, rows.features, self._valid_mask(valids, n_actions))
+            scores = torch.log_softmax(logits, dim=-1).cpu()
+            by_q: dict[int, list[int]] = {}
+            for r, h in enumerate(hyps):
+                by_q.setdefault(h.q, []).append(r)
+            parents, new_hyps, tokens = [], [], []
+            for q, rs in by_q.items():
+                total = scores[rs] + torch.tensor([hyps[r].logp for r in rs]).unsqueeze(1)
+                flat = total.reshape(-1)
+                k = min(beam_size, int(torch.isfinite(flat).sum()))
+                top = torch.topk(flat, k) if k else None
+                candidates: list[tuple[float, int, _Hyp | None]] = [(f.logp, -1, f) for f in finished[q]]
+                if top is not None:
+                    for value, pos in zip(top.values.tolist(), top.indices.tolist(), strict=True):
+                        candidates.append((value, pos, None))
+                candidates.sort(key=lambda c: -c[0])  # stable: finished programs win ties
+                kept: list[_Hyp] = []
+                n_live = 0
+                for _, pos, done in candidates:
+                    if len(kept) + n_live >= beam_size:
+                        break
+                    if done is not None:
+                        kept.append(done)
+                        continue
+                    r, tok = rs[pos // n_actions], pos % n_actions
+                    child = hyps[r].fork()
+                    child.push(envs[q], tok, float(scores[r, tok]))
+                    if child.state.error is not None:
+                        continue
+                    if child.state.done:
+                        kept.append(child)
+                    else:
+                        new_hyps.append(child)
+                        parents.append(r)
+                        tokens.append(tok)
+                        n_live += 1
+                finished[q] = kept
+            if not new_hyps:
+                break
+            rows.select(parents, self.device)
+            idx = torch.arange(len(parents), device=self.device)
+            rows.x = rows.memory[idx, torch.tensor(tokens, device=self.device)]
+            hyps = new_hyps
+        return [[(h.state.tokens, h.logp) for h in sorted(f, key=lambda h: -h.logp)] for f in finished]
+
+    @torch.no_grad()
+    def greedy(self, contexts: Sequence[Context], envs: Sequence[Environment]) -> list[Scored]:
+        """The most likely token at each step; `((), -inf)` for a question whose greedy path dead-ends."""
+        return [found[0] if found else ((), float("-inf")) for found in self.beam_search(contexts, envs, 1)]
+
+
+class _Rows:
+    """Decoder-side tensors of the rows being decoded (samples or beam hypotheses); each row owns its memory
+    copy, so a computed result's key is written in place."""
+
+    def __init__(self, batch: _Batch, q_of: list[int], device: torch.device, go: torch.Tensor):
+        q = torch.tensor(q_of, device=device)
+        self.q = q
+        self.state = [(h[q], c[q]) for h, c in batch.encoded.state]
+        self.memory = batch.memory[q]
+        self.features = batch.features[q]
+        self.att_keys = batch.att_keys[q]
+        self.att_values = batch.att_values[q]
+        self.att_mask = batch.encoded.mask[q]
+        self.x = go.unsqueeze(0).expand(len(q_of), -1)
+
+    def select(self, index: list[int], device: torch.device) -> None:
+        """Keep only the rows `index` (in that order; repeats fork a row)."""
+        i = torch.tensor(index, device=device, dtype=torch.long)
+        self.q = self.q[i]
+        self.state = [(h[i], c[i]) for h, c in self.state]
+        self.memory = self.memory[i]
+        self.features = self.features[i]
+        self.att_keys = self.att_keys[i]
+        self.att_values = self.att_values[i]
+        self.att_mask = self.att_mask[i]
+        self.x = self.x[i]
+
+
+class _Hyp:
+    """A program being decoded: its question, interpreter state, model logprob and pending memory write."""
+
+    __slots__ = ("q", "state", "logp", "write")
+
+    def __init__(self, q: int, state: State, logp: float = 0.0, write: int = -1):
+        self.q, self.state, self.logp, self.write = q, state, logp, write
+
+    def fork(self) -> _Hyp:
+        return _Hyp(self.q, self.state, self.logp, self.write)
+
+    def push(self, env: Environment, token: int, logp: float) -> None:
+        before = len(self.state.computed)
+        self.state = env.step(self.state, token)
+        self.logp += logp
+        grew = len(self.state.computed) > before
+        self.write = env.var_base + env.n_constants + len(self.state.computed) - 1 if grew else -1
+
+
+def _check_pairs(contexts: Sequence[Context], envs: Sequence[Environment]) -> None:
+    """A context must describe its environment's action layout, or keys would land on the wrong tokens."""
+    if len(contexts) != len(envs):
+        raise ValueError(f"{len(contexts)} contexts for {len(envs)} environments")
+    for c, env in zip(contexts, envs, strict=True):
+        if c.n_builtins != env.var_base or len(c.constants) != env.n_constants:
+            raise ValueError(
+                "context does not match its environment (built from another example or language?)"
+            )
+
+
+def _dedupe(contexts: Sequence[Context]) -> tuple[list[Context], list[int]]:
+    """Distinct context objects (by identity) and each item's index among them."""
+    seen: dict[int, int] = {}
+    unique: list[Context] = []
+    index = []
+    for c in contexts:
+        j = seen.get(id(c))
+        if j is None:
+            j = seen[id(c)] = len(unique)
+            unique.append(c)
+        index.append(j)
+    return unique, index
+
+
+def _walk(env: Environment, program: tuple[int, ...]) -> tuple[list, list]:
+    """Valid tokens before each token of `program`, and the memory slot each step writes (-1: none)."""
+    cache = _WALKS.get(env)
+    if cache is None:
+        cache = _WALKS[env] = {}
+    hit = cache.get(program)
+    if hit is not None:
+        return hit
+    hyp = _Hyp(0, env.initial_state())
+    valids, writes = [], []
+    for t, tok in enumerate(program):
+        v = env.valid_tokens(hyp.state)
+        if tok not in v:
+            raise ValueError(f"token {env.token_name(tok)} at position {t} of {program} is not valid there")
+        valids.append(v)
+        writes.append(hyp.write)
+        hyp.push(env, tok, 0.0)
+    if not hyp.state.done or hyp.state.error is not None:
+        raise ValueError(f"program {program} does not end with <END> in a finished state")
+    cache[program] = (valids, writes)
+    return valids, writes
