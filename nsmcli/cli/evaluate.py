@@ -1,0 +1,60 @@
+"""`nsm eval`: load runs -> `nsmcli.train.evaluate.evaluate` -> render, and optionally write predictions."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from nsmcli.cli.output import print_json, progress_bar, safe, stdout
+from nsmcli.data.preprocess import load_dataset
+from nsmcli.fileio import atomic_write_jsonl
+
+
+def eval_(
+    run: Path = typer.Argument(..., help="A run directory written by nsm train."),
+    data: Path = typer.Option(..., "--data", help="The preprocessed dataset directory."),
+    split: str = typer.Option("dev", "--split", help="Split to evaluate; dev/train mean the run's splits."),
+    beam: int = typer.Option(5, "--beam", help="Beam size (0: greedy)."),
+    ensemble: list[Path] = typer.Option(
+        None, "--ensemble", help="More run directories; probabilities of identical programs are summed."
+    ),
+    weights: str = typer.Option("best", "--weights", help="best (best on dev) or last (last checkpoint)."),
+    out: Path = typer.Option(
+        None, "--out", help="Write predictions (JSONL: question, program, answer, correct)."
+    ),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+    json_out: bool = typer.Option(False, "--json", help="Print the summary as JSON."),
+) -> None:
+    """Accuracy of a trained run (or an ensemble of runs) under the dataset's official answer check.
+
+    Examples:
+
+      nsm eval runs/mapo-1 --data data/wtq --split dev --beam 5 --out predictions.jsonl
+
+      nsm eval runs/mapo-1 --data data/wtq --ensemble runs/mapo-2 runs/mapo-3
+    """
+    from nsmcli.train.evaluate import evaluate
+    from nsmcli.train.rundir import RunDir
+
+    runs = [run, *(ensemble or [])]
+    for r in runs:
+        RunDir(r).read_config()  # fail fast, one line, before loading data
+    dataset = load_dataset(data)
+    with progress_bar(quiet or json_out) as progress:
+        result = evaluate(runs, dataset, split, beam, weights=weights, progress=progress)
+    if out is not None:
+        atomic_write_jsonl(out, result.prediction_records())
+    if json_out:
+        payload = result.to_json()
+        payload["predictions"] = str(out) if out is not None else None
+        print_json(payload)
+        return
+    kind = f"ensemble of {len(runs)}" if len(runs) > 1 else safe(str(run))
+    decoder = f"beam {beam}" if beam > 0 else "greedy"
+    stdout.print(
+        f"[bold]{kind}[/] on {safe(result.split)} ({decoder}): accuracy {result.accuracy:.4f} "
+        f"({result.n_correct}/{result.n})"
+    )
+    if out is not None:
+        stdout.print(f"  predictions -> {safe(str(out))}")

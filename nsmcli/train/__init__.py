@@ -1,0 +1,1 @@
+"""Training (MAPO and its variants), run directories and evaluation."""

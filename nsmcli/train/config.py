@@ -1,0 +1,264 @@
+"""Every training hyper-parameter in one dataclass, with presets per language and overrides that refuse typos.
+
+Layers, as in nanoGPT: the dataclass defaults (WTQ MAPO as published, mapo.md §5.4), then the preset of the
+dataset's language, then the algorithm's variant settings (§5.3), then `--set key=value`. The resolved config
+is written into the run directory, so a run describes itself.
+
+Defaults fix the original's bugs (mapo.md §8.2): entropy regularisation maximises entropy, no (1-w)^2 on
+non-replay samples, the loss is divided by the number of samples actually in the batch. The flags
+`entropy_sign`, `squared_nonreplay_weight` and `normalize_by` restore the original behaviour.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from dataclasses import dataclass, fields
+from typing import Any
+
+from nsmcli.errors import NsmError
+
+ALGOS = ("mapo", "reinforce", "mml", "iml", "hard-em", "self-critical")
+
+
+class ConfigError(NsmError):
+    """An unknown hyper-parameter, a value of the wrong type, or an inconsistent combination."""
+
+
+@dataclass
+class TrainConfig:
+    """Hyper-parameters of one training run. Field docstrings say what each one does and why."""
+
+    algo: str = "mapo"
+    """Objective: mapo, reinforce, mml, iml, hard-em or self-critical. All share one loop and one sampler."""
+    seed: int = 0
+    """Every random draw derives from (seed, step, example ids), so a resumed run repeats an uninterrupted one."""
+    n_steps: int = 25000
+    """Optimizer steps (WTQ 25k as in run.sh; WikiSQL 15k)."""
+    questions_per_step: int = 25
+    """Questions per step: OFF's batch_size / (n_replay + n_policy) = 50/2 on WTQ, 750/6 on WikiSQL."""
+    train_split: str = ""
+    """Training split name; empty = the preset's (random-split-1-train for WTQ, train for WikiSQL)."""
+    dev_split: str = ""
+    """Split evaluated every `eval_every` steps; empty = the preset's."""
+
+    # ----- optimisation ------------------------------------------------------------------------------------
+    learning_rate: float = 1e-3
+    """Adam learning rate (beta1 0.9, no decay), as published."""
+    max_grad_norm: float = 5.0
+    """Global gradient-norm clipping."""
+    entropy_coeff: float = 0.01
+    """Entropy regularisation weight (WTQ 0.01, WikiSQL 0)."""
+    entropy_sign: str = "correct"
+    """`correct` maximises entropy; `official` reproduces OFF's sign bug, which minimises it (mapo.md §4.5)."""
+    normalize_by: str = "samples"
+    """`samples` divides the loss by the number of samples in the batch; `batch_size` reproduces OFF, which
+    divides by the configured batch size times n_replay (so a batch with fewer samples takes a smaller step)."""
+
+    # ----- sampling and the buffer -------------------------------------------------------------------------
+    n_explore: int = 1
+    """Exploration samples per question per step, drawn from the policy with systematic exploration (a
+    finished program is never drawn twice). They only feed the buffer."""
+    n_extra_explore_for_hard: int = 0
+    """More exploration samples for questions whose buffer is empty (WikiSQL: 9)."""
+    n_policy: int = 1
+    """On-policy samples per question per step (MAPO's out-of-buffer term; REINFORCE's samples)."""
+    n_replay: int = 1
+    """Buffer programs per question per step; when a buffer holds at most this many they are enumerated."""
+    replay_mode: str = "sample"
+    """How buffer programs are chosen: `sample` (with replacement, proportional to the model's probability),
+    `top_k` (the most probable, weights renormalised), `uniform` (IML)."""
+    truncate_buffer_at: int = 0
+    """Keep only the top-n buffer programs by model probability, permanently (WikiSQL: 5; 0 = never)."""
+    min_replay_weight: float = 0.1
+    """MAPO's memory-weight clipping alpha: the in-buffer term is weighted max(pi_B, alpha)."""
+    trainer_prob: bool = False
+    """Recompute the replay weights from the learner's own probabilities (OFF's use_trainer_prob, WikiSQL)."""
+    squared_nonreplay_weight: bool = False
+    """Reproduce OFF's WikiSQL quirk: with trainer_prob the non-replay weight is applied twice, (1-w)^2."""
+    use_baseline: bool = False
+    """REINFORCE: subtract the mean reward of the question's own samples."""
+    max_decode_steps: int = 30
+    """Longest token sequence the sampler produces."""
+    max_expressions: int = 0
+    """Interpreter limit on expressions per program (0 = the language's: WTQ 3, WikiSQL 4). Saved with the
+    run, so evaluation decodes under the limits the model was trained with (mapo.md §6.1 pitfall)."""
+
+    # ----- evaluation, checkpoints, logging ----------------------------------------------------------------
+    eval_every: int = 200
+    """Evaluate on the dev split every this many steps (and at the end); 0 = only at the end."""
+    eval_beam: int = 5
+    """Beam size of the dev evaluation; 0 = greedy decoding."""
+    eval_max_questions: int = 0
+    """Evaluate on the first n dev questions only (0 = all): a cheap signal for long runs."""
+    eval_batch_size: int = 50
+    """Questions decoded together at evaluation."""
+    checkpoint_every: int = 100
+    """Write a resumable checkpoint every this many steps (and at the end)."""
+    log_every: int = 10
+    """Append a metrics line every this many steps (averages over the window)."""
+
+    # ----- derived -----------------------------------------------------------------------------------------
+    @property
+    def batch_size(self) -> int:
+        """OFF's batch_size (trajectories per step), used by `normalize_by=batch_size`."""
+        return self.questions_per_step * (self.n_replay + self.n_policy)
+
+    def to_json(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_json(cls, record: dict[str, Any]) -> TrainConfig:
+        config = cls()
+        for key, value in record.items():
+            config.set(key, value)
+        config.validate()
+        return config
+
+    def set(self, key: str, value: Any) -> None:
+        """Set one field, refusing unknown names and values that do not convert to the field's type."""
+        kinds = {f.name: f.type for f in fields(self)}
+        if key not in kinds:
+            raise ConfigError(f"unknown hyper-parameter {key!r}; known: {', '.join(sorted(kinds))}")
+        kind = kinds[key] if isinstance(kinds[key], str) else kinds[key].__name__
+        try:
+            if kind == "bool":
+                if isinstance(value, str):
+                    if value.lower() not in ("true", "false", "1", "0", "yes", "no"):
+                        raise ValueError(value)
+                    value = value.lower() in ("true", "1", "yes")
+                elif not isinstance(value, bool):
+                    raise ValueError(value)
+            elif kind == "int":
+                if isinstance(value, bool) or (isinstance(value, float) and not value.is_integer()):
+                    raise ValueError(value)
+                value = int(value)
+            elif kind == "float":
+                if isinstance(value, bool):
+                    raise ValueError(value)
+                value = float(value)
+            else:
+                value = str(value)
+        except (TypeError, ValueError):
+            raise ConfigError(f"{key} must be {kind}, got {value!r}") from None
+        setattr(self, key, value)
+
+    def override(self, assignments: list[str]) -> None:
+        """Apply `key=value` strings (the CLI's --set)."""
+        for item in assignments:
+            key, sep, value = item.partition("=")
+            if not sep:
+                raise ConfigError(f"--set expects key=value, got {item!r}")
+            self.set(key.strip().replace("-", "_"), value.strip())
+        self.validate()
+
+    def validate(self) -> None:
+        if self.algo not in ALGOS:
+            raise ConfigError(f"unknown algorithm {self.algo!r}; choose one of: {', '.join(ALGOS)}")
+        choices = {
+            "entropy_sign": ("correct", "official"),
+            "normalize_by": ("samples", "batch_size"),
+            "replay_mode": ("sample", "top_k", "uniform"),
+        }
+        for key, allowed in choices.items():
+            if getattr(self, key) not in allowed:
+                raise ConfigError(f"{key} must be one of {', '.join(allowed)}, got {getattr(self, key)!r}")
+        positive = (
+            "questions_per_step",
+            "n_replay",
+            "max_decode_steps",
+            "eval_batch_size",
+            "checkpoint_every",
+        )
+        for key in positive:
+            if getattr(self, key) < 1:
+                raise ConfigError(f"{key} must be at least 1")
+        for key in (
+            "n_steps",
+            "n_explore",
+            "n_extra_explore_for_hard",
+            "n_policy",
+            "eval_every",
+            "log_every",
+        ):
+            if getattr(self, key) < 0:
+                raise ConfigError(f"{key} must not be negative")
+        if self.algo in ("reinforce", "self-critical") and self.n_policy < 1:
+            raise ConfigError(f"{self.algo} needs n_policy >= 1")
+        if not 0.0 <= self.min_replay_weight <= 1.0:
+            raise ConfigError("min_replay_weight must be in [0, 1]")
+
+
+#: Per-language settings (mapo.md §5.4). Chosen from the dataset's language, never from its name.
+PRESETS: dict[str, dict[str, Any]] = {
+    "wtq": {
+        "train_split": "random-split-1-train",
+        "dev_split": "random-split-1-dev",
+        "n_steps": 25000,
+        "questions_per_step": 25,
+        "entropy_coeff": 0.01,
+    },
+    "wikisql": {
+        "train_split": "train",
+        "dev_split": "dev",
+        "n_steps": 15000,
+        "questions_per_step": 125,
+        "entropy_coeff": 0.0,
+        "n_extra_explore_for_hard": 9,
+        "n_replay": 5,
+        "replay_mode": "top_k",
+        "truncate_buffer_at": 5,
+        "trainer_prob": True,
+    },
+}
+
+#: Per-algorithm settings (mapo.md §5.3), applied over the preset. Keys are (algo, language or "*").
+VARIANTS: dict[tuple[str, str], dict[str, Any]] = {
+    ("mapo", "*"): {},
+    ("mml", "*"): {"n_policy": 0, "trainer_prob": False},  # pure MML: OFF's WikiSQL mml clipped it too
+    ("mml", "wtq"): {"n_replay": 2, "replay_mode": "sample"},
+    ("iml", "*"): {"n_policy": 0, "replay_mode": "uniform", "truncate_buffer_at": 0, "trainer_prob": False},
+    ("iml", "wtq"): {"n_replay": 2},
+    ("hard-em", "*"): {"n_replay": 1, "n_policy": 0, "replay_mode": "top_k", "trainer_prob": False},
+    ("reinforce", "*"): {"n_explore": 0, "n_extra_explore_for_hard": 0, "trainer_prob": False},
+    ("self-critical", "*"): {"n_explore": 0, "n_extra_explore_for_hard": 0, "trainer_prob": False},
+}
+
+
+def resolve_config(language: str, algo: str = "mapo", overrides: dict[str, Any] | None = None) -> TrainConfig:
+    """Defaults -> the language's preset -> the algorithm's variant -> explicit overrides."""
+    config = TrainConfig()
+    config.set("algo", algo)
+    for key, value in PRESETS.get(language, {}).items():
+        config.set(key, value)
+    for lang in ("*", language):
+        for key, value in VARIANTS.get((algo, lang), {}).items():
+            config.set(key, value)
+    for key, value in (overrides or {}).items():
+        config.set(key, value)
+    config.validate()
+    return config
+
+
+def describe_fields() -> dict[str, str]:
+    """Field name -> its docstring (for --help and the config file's comments)."""
+    import ast
+    import inspect
+    import textwrap
+
+    tree = ast.parse(textwrap.dedent(inspect.getsource(TrainConfig)))
+    docs: dict[str, str] = {}
+    body = tree.body[0].body  # type: ignore[attr-defined]
+    for node, after in zip(body, body[1:], strict=False):
+        if (
+            isinstance(node, ast.AnnAssign)
+            and isinstance(node.target, ast.Name)
+            and isinstance(after, ast.Expr)
+            and isinstance(after.value, ast.Constant)
+        ):
+            docs[node.target.id] = " ".join(str(after.value.value).split())
+    return docs
+
+
+def dumps(config: TrainConfig) -> str:
+    return json.dumps(config.to_json(), indent=2)

@@ -1,0 +1,209 @@
+"""Evaluation: decode each question, execute the top program, score it with the dataset's official check.
+
+As in OFF (mapo.md §6): beam search (or greedy), beam scores renormalised per question, the prediction is
+the single most probable finished program, and accuracy is over all questions (one with no finished program
+counts as wrong). The extra-work test applies only to training rewards, not here.
+
+Ensembling (§6.4) sums, per question, the renormalised probabilities of identical programs (canonical text)
+across models and predicts the program with the largest total.
+"""
+
+from __future__ import annotations
+
+import gc
+import math
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import torch
+
+from nsmcli.data.preprocess import Dataset
+from nsmcli.errors import CheckpointError, DataError
+from nsmcli.train.actors import QuestionEnv
+from nsmcli.train.questions import ModelKit, QuestionPool, build_model, default_kit, limits_from_json
+from nsmcli.train.rundir import RunDir
+
+Tokens = tuple[int, ...]
+
+
+@dataclass
+class Prediction:
+    id: str
+    question: str
+    program: str | None
+    answer: list
+    correct: bool
+    prob: float
+
+
+@dataclass
+class EvalResult:
+    split: str
+    beam: int
+    runs: list[str]
+    n: int
+    n_correct: int
+    predictions: list[Prediction] = field(default_factory=list)
+    weights: list[dict] = field(default_factory=list)
+
+    @property
+    def accuracy(self) -> float:
+        return self.n_correct / self.n if self.n else 0.0
+
+    def to_json(self) -> dict:
+        return {
+            "split": self.split,
+            "beam": self.beam,
+            "runs": self.runs,
+            "weights": self.weights,
+            "questions": self.n,
+            "correct": self.n_correct,
+            "accuracy": round(self.accuracy, 6),
+        }
+
+    def prediction_records(self) -> list[dict]:
+        return [asdict(p) for p in self.predictions]
+
+
+def decode(model: Any, questions: Sequence[QuestionEnv], beam: int) -> list[list[tuple[Tokens, float]]]:
+    """Finished programs per question with probabilities renormalised over what the decoder returned."""
+    contexts = [q.context for q in questions]
+    envs = [q.env for q in questions]
+    with torch.no_grad():
+        if beam <= 0:
+            raw = [[g] if g is not None and g[0] is not None else [] for g in model.greedy(contexts, envs)]
+        else:
+            raw = model.beam_search(contexts, envs, beam_size=beam)
+    out = []
+    for q, hyps in zip(questions, raw, strict=True):
+        kept = []
+        for tokens, lp in hyps:
+            tokens = tuple(int(t) for t in tokens)
+            state = q.env.run(tokens)
+            if state.done and not state.error:
+                kept.append((tokens, float(lp)))
+        if kept:
+            top = max(lp for _, lp in kept)
+            z = sum(math.exp(lp - top) for _, lp in kept)
+            kept = [(t, math.exp(lp - top) / z) for t, lp in kept]
+        out.append(kept)
+    return out
+
+
+def accuracy(model: Any, pool: QuestionPool, ids: Sequence[str], beam: int, batch_size: int = 50) -> float:
+    """Dev accuracy of one model (the trainer's periodic evaluation)."""
+    was_training = model.training
+    model.eval()
+    correct = 0
+    try:
+        for s in range(0, len(ids), batch_size):
+            questions = [pool.get(q) for q in ids[s : s + batch_size]]
+            for q, hyps in zip(questions, decode(model, questions, beam), strict=True):
+                if hyps:
+                    tokens = max(hyps, key=lambda h: h[1])[0]
+                    correct += q.correct(q.env.result(q.env.run(tokens)).answer)
+    finally:
+        model.train(was_training)
+    return correct / max(1, len(ids))
+
+
+def resolve_split(dataset: Dataset, split: str, config: dict | None = None) -> str:
+    """`dev`/`train` mean the run's configured splits when the dataset has no split of that name."""
+    if split in dataset.splits:
+        return split
+    if config is not None:
+        named = config.get("train", {}).get(f"{split}_split")
+        if named and named in dataset.splits:
+            return named
+    matches = [s for s in dataset.splits if s.endswith(f"-{split}")]
+    if len(matches) == 1:
+        return matches[0]
+    raise DataError(f"split {split!r} not in {dataset.path}; available: {', '.join(dataset.splits)}")
+
+
+def load_run_model(run: Path | str, kit: ModelKit, weights: str = "best") -> tuple[Any, dict, dict]:
+    """(model in eval mode, run config, weights info) of a run directory."""
+    rundir = RunDir(run)
+    config = rundir.read_config()
+    try:
+        model = build_model(kit, config["model"], rundir.read_vocab())
+    except CheckpointError:
+        raise
+    except Exception as exc:  # a config the model classes cannot read
+        raise CheckpointError(f"{rundir.config_path} does not describe a loadable model: {exc}") from None
+    state, info = rundir.load_weights(weights)
+    try:
+        model.load_state_dict(state)
+    except (RuntimeError, KeyError, ValueError) as exc:
+        raise CheckpointError(f"{run}: weights do not fit the configured model: {str(exc)[:200]}") from None
+    model.eval()
+    return model, config, info
+
+
+def evaluate(
+    run_dirs: Sequence[Path | str],
+    dataset: Dataset,
+    split: str = "dev",
+    beam: int = 5,
+    weights: str = "best",
+    kit: ModelKit | None = None,
+    batch_size: int = 50,
+    progress: Any = None,
+) -> EvalResult:
+    """Accuracy of one run, or of an ensemble of runs, on a split, with one prediction per question."""
+    if not run_dirs:
+        raise CheckpointError("no run directory given")
+    kit = kit or default_kit()
+    totals: dict[str, dict[str, float]] = {}
+    witness: dict[tuple[str, str], tuple[Any, Tokens]] = {}
+    examples: list = []
+    infos: list[dict] = []
+    resolved = ""
+    for r, run in enumerate(run_dirs):
+        model, config, info = load_run_model(run, kit, weights)
+        infos.append({"run": str(run), **info})
+        if config.get("language") != dataset.language:
+            raise DataError(
+                f"{run} was trained on language {config.get('language')}, {dataset.path} is {dataset.language}"
+            )
+        split_name = resolve_split(dataset, split, config)
+        if r == 0:
+            resolved = split_name
+            examples = dataset.examples(split_name)
+        elif split_name != resolved:
+            raise DataError(f"{run} resolves split {split!r} to {split_name}, the first run to {resolved}")
+        pool = QuestionPool(dataset, examples, limits_from_json(config["limits"]), model)
+        ids = pool.order
+        task = (
+            progress.add_task(f"decoding ({Path(run).name})", total=len(ids), status="") if progress else None
+        )
+        for s in range(0, len(ids), batch_size):
+            chunk = ids[s : s + batch_size]
+            for qid, hyps in zip(chunk, decode(model, [pool.get(q) for q in chunk], beam), strict=True):
+                slot = totals.setdefault(qid, {})
+                for tokens, prob in hyps:
+                    text = str(pool.env(qid).decode(tokens))
+                    slot[text] = slot.get(text, 0.0) + prob
+                    witness.setdefault((qid, text), (pool.env(qid), tokens))
+            if progress:
+                progress.advance(task, len(chunk))
+        del model, pool
+        gc.collect()
+    result = EvalResult(resolved, beam, [str(r) for r in run_dirs], len(examples), 0, weights=infos)
+    for example in examples:
+        slot = totals.get(example.id, {})
+        if not slot:
+            result.predictions.append(Prediction(example.id, example.question.text, None, [], False, 0.0))
+            continue
+        text = max(slot, key=lambda t: slot[t])  # first of equal totals wins: model order, then beam order
+        env, tokens = witness[(example.id, text)]
+        answer = env.result(env.run(tokens)).answer
+        ok = bool(dataset.is_correct(example, answer))
+        result.n_correct += ok
+        prob = slot[text] / len(run_dirs)
+        result.predictions.append(
+            Prediction(example.id, example.question.text, text, answer, ok, round(prob, 6))
+        )
+    return result

@@ -1,0 +1,502 @@
+"""`train.loop.train`: the only trainer. One loop, read top to bottom:
+
+    sample (actor) -> add found programs to the buffer and the exploration cache -> weights -> loss -> step
+    -> log -> evaluate on dev / keep the best -> checkpoint
+
+By default one process alternates actor and learner, which is exactly on-policy and deterministic: every
+random draw derives from (seed, step, example ids) -- the batch order, the samples, the replay choice and
+the dropout masks -- so a run resumed from its last checkpoint ends where an uninterrupted one does.
+With `actors=N` the same actor function runs in N worker processes on one-step-old weights while the main
+process learns (deterministic for a given N, but not equal to the one-process run).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import torch
+
+from nsmcli.data.preprocess import Dataset, load_dataset
+from nsmcli.errors import CheckpointError, DataError
+from nsmcli.lang.spec import get_language
+from nsmcli.train import objectives
+from nsmcli.train.actors import ActorPool, ActRequest, WorkerSpec, act, derive_seed, generator
+from nsmcli.train.buffer import ProgramBuffer, read_program_file, reward
+from nsmcli.train.config import ConfigError, TrainConfig, resolve_config
+from nsmcli.train.evaluate import accuracy
+from nsmcli.train.explore_cache import ExploreCache
+from nsmcli.train.questions import ModelKit, QuestionPool, build_model, default_kit, limits_from_json, plain
+from nsmcli.train.rundir import Checkpoint, RunDir, code_version
+
+#: Model settings per language (mapo.md §5.4: no dropout on WikiSQL).
+MODEL_PRESETS: dict[str, dict[str, Any]] = {"wikisql": {"dropout": 0.0}}
+
+
+@dataclass
+class TrainResult:
+    run: str
+    step: int
+    best_dev: float | None
+    best_step: int | None
+    buffer_coverage: float
+    buffer_programs: int
+    seconds: float
+    questions_per_second: float
+    stopped_early: bool = False
+    last: dict = field(default_factory=dict)
+
+    def to_json(self) -> dict:
+        return {
+            "run": self.run,
+            "step": self.step,
+            "best_dev_accuracy": self.best_dev,
+            "best_step": self.best_step,
+            "buffer_coverage": round(self.buffer_coverage, 4),
+            "buffer_programs": self.buffer_programs,
+            "seconds": round(self.seconds, 1),
+            "questions_per_second": round(self.questions_per_second, 2),
+            "stopped_early": self.stopped_early,
+        }
+
+
+def batch_ids(ids: list[str], seed: int, step: int, size: int) -> list[str]:
+    """The questions of a step: epochs are seeded permutations of the training set, read in order."""
+    size = min(size, len(ids))
+    out, perms = [], {}
+    for pos in range((step - 1) * size, step * size):
+        epoch, k = divmod(pos, len(ids))
+        if epoch not in perms:
+            perms[epoch] = torch.randperm(len(ids), generator=generator(seed, "epoch", epoch)).tolist()
+        out.append(ids[perms[epoch][k]])
+    return out
+
+
+def _model_overrides(model_config: Any, items: dict[str, Any]) -> None:
+    import dataclasses
+
+    kinds = {f.name: f.type for f in dataclasses.fields(model_config)}
+    for key, value in items.items():
+        if key not in kinds:
+            raise ConfigError(f"unknown model hyper-parameter {key!r}; known: {', '.join(sorted(kinds))}")
+        current = getattr(model_config, key)
+        try:
+            if isinstance(current, bool):
+                value = value if isinstance(value, bool) else str(value).lower() in ("1", "true", "yes")
+            elif isinstance(current, int):
+                value = int(value)
+            elif isinstance(current, float):
+                value = float(value)
+        except (TypeError, ValueError):
+            raise ConfigError(f"model.{key} must be {type(current).__name__}, got {value!r}") from None
+        setattr(model_config, key, value)
+
+
+def _split_overrides(overrides: dict[str, Any] | None) -> tuple[dict[str, Any], dict[str, Any]]:
+    train, model = {}, {}
+    for key, value in (overrides or {}).items():
+        key = key.replace("-", "_")
+        if key.startswith("model."):
+            model[key[len("model.") :]] = value
+        else:
+            train[key] = value
+    return train, model
+
+
+def train(
+    data: Path | str,
+    out: Path | str,
+    *,
+    programs: Path | str | None = None,
+    algo: str = "mapo",
+    overrides: dict[str, Any] | None = None,
+    resume: bool = False,
+    device: str = "cpu",
+    actors: int = 0,
+    kit: ModelKit | None = None,
+    progress: Any = None,
+    stop_after: int | None = None,
+    on_log: Callable[[dict], None] | None = None,
+) -> TrainResult:
+    """Train (or resume) a run in `out` on a preprocessed dataset. `overrides` are TrainConfig fields, or
+    `model.<field>` for the model config; on resume only `n_steps` may change. `stop_after` ends the call
+    after that step without writing anything more (what a kill does; tests use it)."""
+    kit = kit or default_kit()
+    dataset = load_dataset(data)
+    rundir = RunDir(out)
+    if device.startswith("cuda") and not torch.cuda.is_available():
+        raise DataError("--device cuda was asked for but no CUDA device is available")
+
+    # ----- set up: a new run, or the state of the last checkpoint ---------------------------------------
+    train_over, model_over = _split_overrides(overrides)
+    if resume:
+        record = rundir.read_config()
+        if record["language"] != dataset.language:
+            raise DataError(f"{out} was trained on {record['language']}; {data} is {dataset.language}")
+        config = TrainConfig.from_json(record["train"])
+        unknown = set(train_over) - {"n_steps"}
+        if unknown or model_over:
+            raise ConfigError(
+                f"a resumed run keeps its config; only n_steps may change (got {sorted(unknown)})"
+            )
+        if "n_steps" in train_over:
+            config.set("n_steps", train_over["n_steps"])
+        model_json, vocab_json, limits = record["model"], rundir.read_vocab(), record["limits"]
+        ckpt = rundir.load_checkpoint() if rundir.has_checkpoint() else None
+        if ckpt is None:
+            raise CheckpointError(f"{out} has no checkpoint to resume from")
+        programs_path = record.get("programs")
+    else:
+        if rundir.exists() or (rundir.path.is_dir() and any(rundir.path.iterdir())):
+            raise CheckpointError(
+                f"{out} already exists; pass --resume to continue it, or choose another --out"
+            )
+        config = resolve_config(dataset.language, algo, train_over)
+        model_config = kit.ModelConfig()
+        _model_overrides(model_config, {**MODEL_PRESETS.get(dataset.language, {}), **model_over})
+        counts = _vocab_counts(dataset, config.train_split)
+        vocab_json = plain(kit.Vocab.from_counts(counts, model_config.min_word_count).to_json())
+        model_json = plain(model_config.to_json())
+        limits = get_language(dataset.language).limits.to_json()
+        if config.max_expressions:
+            limits["max_expressions"] = config.max_expressions
+        ckpt = None
+        loaded = (0, 0)
+        programs_path = str(Path(programs).resolve()) if programs else None
+    for split in (config.train_split, config.dev_split):
+        if split not in dataset.splits:
+            raise DataError(f"split {split!r} not in {dataset.path}; available: {', '.join(dataset.splits)}")
+
+    torch.manual_seed(derive_seed(config.seed, "init"))
+    model = build_model(kit, model_json, vocab_json)
+    train_pool = QuestionPool(dataset, dataset.examples(config.train_split), limits_from_json(limits), model)
+    dev_pool = QuestionPool(dataset, dataset.examples(config.dev_split), limits_from_json(limits), model)
+    train_ids = train_pool.order
+    dev_ids = dev_pool.order[: config.eval_max_questions or None]
+    if not train_ids:
+        raise DataError(f"split {config.train_split} of {dataset.path} has no examples")
+    buffer, cache = ProgramBuffer(), ExploreCache()
+    metrics: list[dict] = []
+    step, best, best_step, seconds = 0, None, None, 0.0
+    if ckpt is None:
+        if programs_path:
+            loaded = buffer.load_records(
+                read_program_file(programs_path), _env_of(train_pool), check=_consistent(train_pool)
+            )
+            for qid in train_ids:
+                cache.add_many(qid, train_pool.env(qid), buffer.programs(qid))  # OFF: saved programs = cache
+        rundir.path.mkdir(parents=True, exist_ok=True)
+        rundir.write_vocab(vocab_json)
+        rundir.write_config(
+            {
+                "train": config.to_json(),
+                "model": model_json,
+                "limits": limits,
+                "language": dataset.language,
+                "dataset": {"path": str(dataset.path.resolve()), "meta": _meta_summary(dataset.meta)},
+                "programs": programs_path,
+                "programs_loaded": {"added": loaded[0], "skipped": loaded[1]} if programs_path else None,
+                "model_class": f"{kit.ProgramModel.__module__}.{kit.ProgramModel.__qualname__}",
+                "code": code_version(),
+                "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+            }
+        )
+    else:
+        model.load_state_dict(ckpt.model)
+        buffer.load_records(ckpt.buffer, _env_of(train_pool))
+        cache = ExploreCache.from_records(ckpt.explored)
+        step, best, best_step = ckpt.state["step"], ckpt.state.get("best_dev"), ckpt.state.get("best_step")
+        seconds = float(ckpt.state.get("seconds", 0.0))
+        metrics = [m for m in rundir.read_metrics() if m.get("step", 0) <= step]
+
+    model.to(device)
+    model.train()
+    params = [p for p in model.parameters() if p.requires_grad]
+    optimizer = torch.optim.Adam(params, lr=config.learning_rate, betas=(0.9, 0.999))
+    if ckpt is not None:
+        optimizer.load_state_dict(ckpt.optimizer)
+    # the actor samples on the CPU: the learner's own model, or a CPU copy when the learner is on a GPU
+    actor_model = model
+    if device != "cpu" and actors == 0:
+        actor_model = build_model(kit, model_json, vocab_json)
+    actor_pool = (
+        train_pool
+        if actor_model is model
+        else QuestionPool(
+            dataset, dataset.examples(config.train_split), limits_from_json(limits), actor_model
+        )
+    )
+    workers = None
+    if actors > 0:
+        spec = WorkerSpec(kit, model_json, vocab_json, str(dataset.path), config.train_split, limits)
+        workers = ActorPool(actors, spec)
+
+    def request(at: int) -> ActRequest:
+        ids = batch_ids(train_ids, config.seed, at, config.questions_per_step)
+        n_explore = []
+        for qid in ids:
+            n = 0
+            if config.n_explore and not cache.exhausted(qid, train_pool.env(qid)):
+                n = config.n_explore + (0 if buffer.programs(qid) else config.n_extra_explore_for_hard)
+            n_explore.append(n)
+        return ActRequest(
+            at,
+            config.seed,
+            ids,
+            [buffer.programs(q) for q in ids],
+            [cache.table(q) for q in ids],
+            n_explore,
+            config.n_policy,
+            config.algo == "self-critical",
+            config.max_decode_steps,
+        )
+
+    def cpu_state() -> dict:
+        return {k: v.detach().to("cpu", copy=True) for k, v in model.state_dict().items()}
+
+    # ----- the loop ------------------------------------------------------------------------------------
+    task = progress.add_task("training", total=config.n_steps, status="") if progress else None
+    if progress:
+        progress.update(task, completed=step)
+    window: list[dict] = []
+    window_start = time.perf_counter()
+    stopped = False
+    try:
+        if workers is not None and step < config.n_steps:
+            workers.submit(step + 1, model.state_dict(), request(step + 1))
+        while step < config.n_steps:
+            step += 1
+            t0 = time.perf_counter()
+
+            # 1. act: exploration samples, buffer scores, on-policy samples (weights as of the last step)
+            if workers is not None:
+                result = workers.collect(step)
+            else:
+                req = request(step)
+                if actor_model is not model:
+                    actor_model.load_state_dict(cpu_state())
+                result = act(actor_model, [actor_pool.get(q) for q in req.ids], req)
+            ids = batch_ids(train_ids, config.seed, step, config.questions_per_step)
+
+            # 2. the buffer grows with every new consistent program; the exploration cache with every sample
+            new_programs = 0
+            questions: list[objectives.QuestionData] = []
+            for i, qid in enumerate(ids):
+                env = train_pool.env(qid)
+                for tokens, r in result.explored[i]:
+                    cache.add(qid, env, tokens)
+                    if r > 0.5:
+                        new_programs += buffer.add(qid, env, tokens)
+                scored = result.scored[i]
+                if config.truncate_buffer_at and len(scored) > config.truncate_buffer_at:
+                    scored = sorted(scored, key=lambda s: -s[1])[: config.truncate_buffer_at]
+                    buffer.keep(
+                        qid, [buffer.programs(qid).index(t) for t, _ in scored if t in buffer.programs(qid)]
+                    )
+                questions.append(
+                    objectives.QuestionData(
+                        [t for t, _ in scored],
+                        [lp for _, lp in scored],
+                        [objectives.Sample(t, r) for t, r in result.policy[i]],
+                        result.greedy_reward[i],
+                    )
+                )
+            if workers is not None and step < config.n_steps:
+                workers.submit(step + 1, model.state_dict(), request(step + 1))  # overlaps with learning
+            for i, qid in enumerate(ids):  # after weighting in OFF; the weights below use `questions`
+                for tokens, r in result.policy[i]:
+                    if r > 0.5:
+                        new_programs += buffer.add(qid, train_pool.env(qid), tokens)
+
+            # 3. weights
+            items, stats = objectives.weigh(config, questions, generator(config.seed, step, "replay"))
+
+            # 4. loss, backward, clip, step
+            loss_value = _learn(
+                model, optimizer, params, config, items, [train_pool.get(q) for q in ids], step
+            )
+
+            # 5. log
+            policy_rewards = [r for p in result.policy for _, r in p]
+            drawn = policy_rewards or [r for e in result.explored for _, r in e]
+            window.append(
+                {
+                    "loss": loss_value,
+                    "reward": sum(drawn) / len(drawn) if drawn else None,
+                    "new_programs": new_programs,
+                    "samples": len(items),
+                    "clip_frac": stats.clipped / len(ids),
+                    "pi_b": stats.pi_b / stats.with_buffer if stats.with_buffer else None,
+                    "questions": len(ids),
+                }
+            )
+            seconds += time.perf_counter() - t0
+            if progress:
+                progress.update(task, completed=step, status=f"loss {loss_value:.4f}")
+            line = None
+            if step % max(1, config.log_every) == 0 or step == config.n_steps or _eval_due(config, step):
+                elapsed = time.perf_counter() - window_start
+                line = _metrics_line(step, window, buffer.coverage(train_ids), len(buffer), elapsed)
+                window, window_start = [], time.perf_counter()
+
+            # 6. evaluate on dev, keep the best weights
+            if _eval_due(config, step):
+                acc = accuracy(model, dev_pool, dev_ids, config.eval_beam, config.eval_batch_size)
+                assert line is not None
+                line["dev_accuracy"] = round(acc, 6)
+                if best is None or acc > best:
+                    best, best_step = acc, step
+                    rundir.save_best(
+                        cpu_state(), {"step": step, "dev_accuracy": acc, "split": config.dev_split}
+                    )
+                if progress:
+                    progress.update(task, status=f"loss {loss_value:.4f} dev {acc:.3f} (best {best:.3f})")
+            if line is not None:
+                metrics.append(line)
+                if on_log:
+                    on_log(line)
+
+            if stop_after is not None and step >= stop_after and step < config.n_steps:
+                stopped = True
+                break
+
+            # 7. checkpoint: metrics first, so they never run ahead of the checkpoint a resume reads
+            if step % config.checkpoint_every == 0 or step == config.n_steps:
+                rundir.write_metrics(metrics)
+                rundir.save_checkpoint(
+                    Checkpoint(
+                        cpu_state(),
+                        optimizer.state_dict(),
+                        {"step": step, "best_dev": best, "best_step": best_step, "seconds": seconds},
+                        list(buffer.to_records()),
+                        list(cache.to_records()),
+                    )
+                )
+    finally:
+        if workers is not None:
+            workers.close()
+    n_questions = sum(m.get("questions", 0) for m in metrics)
+    return TrainResult(
+        str(rundir.path),
+        step,
+        best,
+        best_step,
+        buffer.coverage(train_ids),
+        len(buffer),
+        seconds,
+        n_questions / seconds if seconds else 0.0,
+        stopped,
+        metrics[-1] if metrics else {},
+    )
+
+
+def _eval_due(config: TrainConfig, step: int) -> bool:
+    return step == config.n_steps or bool(config.eval_every and step % config.eval_every == 0)
+
+
+def _learn(
+    model: Any,
+    optimizer: torch.optim.Optimizer,
+    params: list,
+    config: TrainConfig,
+    items: list[objectives.Item],
+    questions: list,
+    step: int,
+) -> float:
+    """One optimizer step on the weighted items; returns the loss. Dropout masks derive from (seed, step)."""
+    if not items:
+        return 0.0
+    use_entropy = config.entropy_coeff != 0.0
+    exact_entropy = use_entropy and hasattr(model, "log_probs_and_entropy")
+    needed = [
+        j
+        for j, it in enumerate(items)
+        if it.weight != 0.0
+        or (use_entropy and (exact_entropy or it.kind != "replay"))
+        or (config.trainer_prob and it.kind == "replay")
+    ]
+    if not needed:
+        return 0.0
+    torch.manual_seed(derive_seed(config.seed, step, "learn"))
+    model.train()
+    chosen = [items[j] for j in needed]
+    contexts = [questions[it.question].context for it in chosen]
+    envs = [questions[it.question].env for it in chosen]
+    programs = [it.tokens for it in chosen]
+    entropy = None
+    if exact_entropy:
+        logps, entropy = model.log_probs_and_entropy(contexts, envs, programs)
+    else:
+        logps = model.log_probs(contexts, envs, programs)
+        if use_entropy:
+            on_policy = torch.tensor([it.kind != "replay" for it in chosen], device=logps.device)
+            entropy = objectives.entropy_estimate(logps[on_policy])
+    if config.trainer_prob and config.algo == "mapo":
+        weights = objectives.reweigh_with_learner(chosen, logps, config)
+    else:
+        weights = [it.weight for it in chosen]
+    total = objectives.loss(
+        torch.tensor(weights, dtype=logps.dtype, device=logps.device), logps, entropy, config, len(items)
+    )
+    optimizer.zero_grad(set_to_none=True)
+    total.backward()
+    if config.max_grad_norm > 0:
+        torch.nn.utils.clip_grad_norm_(params, config.max_grad_norm)
+    optimizer.step()
+    value = float(total.detach())
+    return value if math.isfinite(value) else float("nan")
+
+
+def _metrics_line(step: int, window: list[dict], coverage: float, n_programs: int, elapsed: float) -> dict:
+    def mean(key: str) -> float | None:
+        values = [w[key] for w in window if w[key] is not None]
+        return round(sum(values) / len(values), 6) if values else None
+
+    questions = sum(w["questions"] for w in window)
+    return {
+        "step": step,
+        "loss": mean("loss"),
+        "train_reward": mean("reward"),
+        "buffer_coverage": round(coverage, 6),
+        "buffer_programs": n_programs,
+        "new_programs": sum(w["new_programs"] for w in window),
+        "samples": sum(w["samples"] for w in window),
+        "clip_frac": mean("clip_frac"),
+        "pi_b": mean("pi_b"),
+        "questions": questions,
+        "questions_per_second": round(questions / elapsed, 3) if elapsed > 0 else None,
+    }
+
+
+def _vocab_counts(dataset: Dataset, split: str) -> dict[str, int]:
+    import json
+
+    path = dataset.path / "vocab.json"
+    try:
+        record = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise DataError(f"{path} is missing or corrupt: {exc}") from None
+    if split not in record:
+        raise DataError(f"{path} has no counts for split {split!r}")
+    return record[split]
+
+
+def _env_of(pool: QuestionPool) -> Callable[[str], Any]:
+    return lambda qid: pool.env(qid) if qid in pool.examples else None
+
+
+def _consistent(pool: QuestionPool) -> Callable[[str, Any, tuple], bool]:
+    def check(qid: str, env: Any, tokens: tuple) -> bool:
+        example = pool.examples[qid]
+        return reward(env, tokens, lambda a: pool.dataset.is_correct(example, a))[0] > 0.5
+
+    return check
+
+
+def _meta_summary(meta: dict) -> dict:
+    keep = ("format", "preprocess_version", "nsm_version", "dataset", "language", "created", "examples")
+    return {k: meta[k] for k in keep if k in meta}

@@ -1,0 +1,85 @@
+"""What training, actors and evaluation share: building the model from plain JSON, and per-question data.
+
+`ModelKit` names the three classes of the model contract (config, vocabulary, model); the default is
+`nsmcli.model`'s. Classes are passed by reference (never read from a run directory), so rebuilding a model
+from a run never imports anything the run names.
+
+`QuestionPool` binds each example's environment once, with the run's interpreter limits, and caches the
+model's per-question context, so replaying programs and re-encoding questions cost nothing after the first
+time.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, NamedTuple
+
+from nsmcli.data.preprocess import Dataset, Example, load_dataset
+from nsmcli.errors import NsmError
+from nsmcli.lang.interpreter import Environment, bind
+from nsmcli.lang.spec import Limits
+from nsmcli.train.actors import QuestionEnv
+
+
+class ModelKit(NamedTuple):
+    ModelConfig: Any
+    Vocab: Any
+    ProgramModel: Any
+
+
+def default_kit() -> ModelKit:
+    try:
+        from nsmcli import model as m
+    except ImportError as exc:
+        raise NsmError(f"the model package nsmcli.model is not available: {exc}") from None
+    return ModelKit(m.ModelConfig, m.Vocab, m.ProgramModel)
+
+
+def plain(value: Any) -> Any:
+    """A to_json() result as a JSON value (accepts implementations that return a string)."""
+    return json.loads(value) if isinstance(value, str) else value
+
+
+def build_model(kit: ModelKit, model_config: dict, vocab: Any) -> Any:
+    return kit.ProgramModel.build(kit.ModelConfig.from_json(model_config), kit.Vocab.from_json(vocab))
+
+
+def limits_from_json(record: dict) -> Limits:
+    return Limits(int(record["max_expressions"]), int(record["max_variables"]))
+
+
+class QuestionPool:
+    """Examples of one split by id, each with its environment and model context built on first use."""
+
+    def __init__(self, dataset: Dataset, examples: list[Example], limits: Limits, model: Any):
+        self.dataset = dataset
+        self.examples = {e.id: e for e in examples}
+        self.order = [e.id for e in examples]
+        self.limits = limits
+        self.model = model
+        self._cache: dict[str, QuestionEnv] = {}
+        self._envs: dict[str, Environment] = {}
+
+    @classmethod
+    def open(cls, path: str, split: str, limits: dict, model: Any) -> QuestionPool:
+        dataset = load_dataset(path)
+        return cls(dataset, dataset.examples(split), limits_from_json(limits), model)
+
+    def env(self, qid: str) -> Environment:
+        env = self._envs.get(qid)
+        if env is None:
+            example = self.examples[qid]
+            table = self.dataset.tables[example.table_id]
+            env = self._envs[qid] = bind(self.dataset.language, table, example.question.entities, self.limits)
+        return env
+
+    def get(self, qid: str) -> QuestionEnv:
+        hit = self._cache.get(qid)
+        if hit is None:
+            example, env = self.examples[qid], self.env(qid)
+
+            def correct(answer: list, example: Example = example) -> bool:
+                return self.dataset.is_correct(example, answer)
+
+            hit = self._cache[qid] = QuestionEnv(env, self.model.context(example, env), correct)
+        return hit

@@ -1,0 +1,218 @@
+"""The run directory is the checkpoint: plain files, each written atomically, tensors loaded weights_only.
+
+    RUN/config.json       every hyper-parameter (train + model), interpreter limits, language, dataset meta,
+                          the model class, code version (nsm version + git commit)
+    RUN/vocab.json        the question vocabulary
+    RUN/metrics.jsonl     one line per logged step (loss, rewards, buffer coverage, dev accuracy, q/s)
+    RUN/checkpoint/       the resumable state, swapped in as one directory so its files always agree:
+        model.pt          weights (torch.save of a state_dict)
+        optimizer.pt      Adam state
+        state.json        step, best dev accuracy, seconds trained. There is no RNG stream to save:
+                          every draw derives from (seed, step, example ids)
+        buffer.jsonl      the program buffer as canonical program texts
+        explored.jsonl    the exploration cache (explored token paths per question)
+    RUN/best/             best-on-dev weights: model.pt + info.json (step, accuracy)
+
+A `.pt` file is read only with `torch.load(..., weights_only=True)`: a file that carries a pickle payload
+(anything but tensors and plain containers) is refused with a CheckpointError, so a checkpoint can never run
+code.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import pickle
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import torch
+
+import nsmcli
+from nsmcli.errors import CheckpointError
+from nsmcli.fileio import (
+    atomic_write_bytes,
+    atomic_write_json,
+    atomic_write_jsonl,
+    read_jsonl,
+    staged_directory,
+)
+
+RUN_FORMAT = "nsm-run"
+RUN_VERSION = 1
+
+
+def save_tensors(path: Path, obj: Any) -> None:
+    buffer = io.BytesIO()
+    torch.save(obj, buffer)
+    atomic_write_bytes(path, buffer.getvalue())
+
+
+def load_tensors(path: Path) -> Any:
+    """Load a tensor file safely (weights_only). Refuses pickled objects with a clear CheckpointError."""
+    if not path.is_file():
+        raise CheckpointError(f"{path} is missing")
+    try:
+        return torch.load(path, map_location="cpu", weights_only=True)
+    except pickle.UnpicklingError as exc:
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else "unsupported content"
+        raise CheckpointError(
+            f"{path} carries a pickle payload that is not plain tensors ({first[:120]}); refusing to load it "
+            "because it could run code"
+        ) from None
+    except (RuntimeError, EOFError, OSError, ValueError) as exc:
+        raise CheckpointError(f"{path} is not a readable tensor file: {str(exc)[:160]}") from None
+
+
+def code_version() -> dict[str, str | None]:
+    """nsm's version and the git commit of the source tree, when it is a git checkout."""
+    commit = None
+    try:
+        root = Path(nsmcli.__file__).resolve().parents[1]
+        done = subprocess.run(
+            ["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True, timeout=5, check=False
+        )
+        if done.returncode == 0:
+            commit = done.stdout.strip() or None
+    except (OSError, subprocess.SubprocessError):
+        pass
+    return {"nsm": nsmcli.__version__, "git": commit}
+
+
+@dataclass
+class Checkpoint:
+    model: dict
+    optimizer: dict
+    state: dict
+    buffer: list[dict]
+    explored: list[dict]
+
+
+class RunDir:
+    """Reads and writes one run directory."""
+
+    def __init__(self, path: Path | str):
+        self.path = Path(path)
+
+    @property
+    def config_path(self) -> Path:
+        return self.path / "config.json"
+
+    @property
+    def checkpoint_dir(self) -> Path:
+        return self.path / "checkpoint"
+
+    @property
+    def best_dir(self) -> Path:
+        return self.path / "best"
+
+    @property
+    def metrics_path(self) -> Path:
+        return self.path / "metrics.jsonl"
+
+    def exists(self) -> bool:
+        return self.config_path.is_file()
+
+    def has_checkpoint(self) -> bool:
+        return (self._checkpoint_source() / "state.json").is_file()
+
+    # ----- static files --------------------------------------------------------------------------------
+
+    def write_config(self, record: dict) -> None:
+        atomic_write_json(self.config_path, {"format": RUN_FORMAT, "run_version": RUN_VERSION, **record})
+
+    def read_config(self) -> dict:
+        if not self.path.is_dir():
+            raise CheckpointError(f"run directory {self.path} does not exist")
+        record = _read_json(self.config_path, "run config")
+        if not isinstance(record, dict) or record.get("format") != RUN_FORMAT:
+            raise CheckpointError(f"{self.config_path} is not an nsm run config")
+        if record.get("run_version") != RUN_VERSION:
+            raise CheckpointError(f"{self.config_path} was written by another nsm run format")
+        for key in ("train", "model", "limits", "language"):
+            if key not in record:
+                raise CheckpointError(f"{self.config_path} is corrupt: no {key!r}")
+        return record
+
+    def write_vocab(self, record: Any) -> None:
+        atomic_write_json(self.path / "vocab.json", record)
+
+    def read_vocab(self) -> Any:
+        return _read_json(self.path / "vocab.json", "vocabulary")
+
+    # ----- metrics -------------------------------------------------------------------------------------
+
+    def write_metrics(self, lines: list[dict]) -> None:
+        atomic_write_jsonl(self.metrics_path, lines)
+
+    def read_metrics(self) -> list[dict]:
+        if not self.metrics_path.is_file():
+            return []
+        try:
+            return list(read_jsonl(self.metrics_path))
+        except (ValueError, UnicodeDecodeError) as exc:
+            raise CheckpointError(f"{self.metrics_path} is corrupt: {exc}") from None
+
+    # ----- checkpoint ----------------------------------------------------------------------------------
+
+    def save_checkpoint(self, ckpt: Checkpoint) -> None:
+        with staged_directory(self.checkpoint_dir) as stage:
+            save_tensors(stage / "model.pt", ckpt.model)
+            save_tensors(stage / "optimizer.pt", ckpt.optimizer)
+            atomic_write_jsonl(stage / "buffer.jsonl", ckpt.buffer)
+            atomic_write_jsonl(stage / "explored.jsonl", ckpt.explored)
+            atomic_write_json(stage / "state.json", ckpt.state)
+
+    def _checkpoint_source(self) -> Path:
+        """The checkpoint directory, or the previous one left aside if a swap was interrupted."""
+        if self.checkpoint_dir.is_dir():
+            return self.checkpoint_dir
+        old = sorted(self.path.glob(".checkpoint.old-*"))
+        return old[-1] if old else self.checkpoint_dir
+
+    def load_checkpoint(self) -> Checkpoint:
+        src = self._checkpoint_source()
+        if not (src / "state.json").is_file():
+            raise CheckpointError(f"{self.path} has no checkpoint to resume from")
+        try:
+            buffer = list(read_jsonl(src / "buffer.jsonl"))
+            explored = list(read_jsonl(src / "explored.jsonl"))
+        except (OSError, ValueError, UnicodeDecodeError) as exc:
+            raise CheckpointError(f"{src} is corrupt: {exc}") from None
+        return Checkpoint(
+            load_tensors(src / "model.pt"),
+            load_tensors(src / "optimizer.pt"),
+            _read_json(src / "state.json", "checkpoint state"),
+            buffer,
+            explored,
+        )
+
+    def save_best(self, model_state: dict, info: dict) -> None:
+        with staged_directory(self.best_dir) as stage:
+            save_tensors(stage / "model.pt", model_state)
+            atomic_write_json(stage / "info.json", info)
+
+    def load_weights(self, which: str = "best") -> tuple[dict, dict]:
+        """(state_dict, info) of `best` (falling back to the last checkpoint when no evaluation ran yet) or
+        `last`."""
+        if which not in ("best", "last"):
+            raise CheckpointError(f"weights must be best or last, not {which!r}")
+        if which == "best" and (self.best_dir / "model.pt").is_file():
+            info = _read_json(self.best_dir / "info.json", "best-model info")
+            return load_tensors(self.best_dir / "model.pt"), {"weights": "best", **info}
+        src = self._checkpoint_source()
+        if not (src / "model.pt").is_file():
+            raise CheckpointError(f"{self.path} has no weights (neither best/ nor checkpoint/)")
+        state = _read_json(src / "state.json", "checkpoint state")
+        return load_tensors(src / "model.pt"), {"weights": "last", "step": state.get("step")}
+
+
+def _read_json(path: Path, what: str) -> Any:
+    if not path.is_file():
+        raise CheckpointError(f"{what} {path} is missing")
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise CheckpointError(f"{what} {path} is corrupt: {exc}") from None

@@ -1,0 +1,572 @@
+"""Training, run directories and evaluation on a tiny hand-made WTQ-style dataset, with a tabular stand-in
+policy (same methods as `nsmcli.model.ProgramModel`) so every test runs in seconds and is deterministic."""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+import zlib
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import pytest
+import torch
+from typer.testing import CliRunner
+
+from nsmcli.data.preprocess import load_dataset, preprocess
+from nsmcli.errors import CheckpointError
+from nsmcli.lang.interpreter import has_unused_result
+from nsmcli.train import objectives
+from nsmcli.train.config import TrainConfig, resolve_config
+from nsmcli.train.evaluate import evaluate
+from nsmcli.train.explore_cache import ExploreCache
+from nsmcli.train.loop import train
+from nsmcli.train.questions import ModelKit
+from nsmcli.train.rundir import RunDir, load_tensors
+
+# ----- a tabular stand-in policy ----------------------------------------------------------------------------
+
+
+@dataclass
+class StubConfig:
+    dropout: float = 0.0
+    min_word_count: int = 1
+    buckets: int = 1 << 16
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, record: dict) -> StubConfig:
+        return cls(**record)
+
+
+class StubVocab:
+    def __init__(self, words: list[str]):
+        self.words = words
+
+    @classmethod
+    def from_counts(cls, counts: dict, min_count: int = 1) -> StubVocab:
+        return cls(sorted(w for w, c in counts.items() if c >= min_count))
+
+    def to_json(self) -> dict:
+        return {"words": self.words}
+
+    @classmethod
+    def from_json(cls, record: dict) -> StubVocab:
+        return cls(list(record["words"]))
+
+
+class StubModel(torch.nn.Module):
+    """One learned logit per (question, prefix, token), softmax over the environment's valid tokens."""
+
+    def __init__(self, config: StubConfig, vocab: StubVocab):
+        super().__init__()
+        self.config = config
+        self.table = torch.nn.Embedding(config.buckets, 1)
+        torch.nn.init.zeros_(self.table.weight)
+
+    @classmethod
+    def build(cls, config: StubConfig, vocab: StubVocab) -> StubModel:
+        return cls(config, vocab)
+
+    def context(self, example, env) -> str:
+        return example.id
+
+    def _logits(self, ctx: str, prefix: tuple, valid: tuple) -> torch.Tensor:
+        idx = [zlib.crc32(f"{ctx}|{prefix}|{t}".encode()) % self.config.buckets for t in valid]
+        return self.table(torch.tensor(idx)).squeeze(-1)
+
+    def log_probs(self, contexts, envs, programs) -> torch.Tensor:
+        keys, segments = [], []  # one embedding lookup for the whole batch (one dense gradient)
+        for ctx, env, program in zip(contexts, envs, programs, strict=True):
+            state, steps = env.initial_state(), []
+            for t in program:
+                valid = env.valid_tokens(state)
+                steps.append((len(keys), len(valid), valid.index(t)))
+                keys += [
+                    zlib.crc32(f"{ctx}|{state.tokens}|{v}".encode()) % self.config.buckets for v in valid
+                ]
+                state = env.step(state, t)
+            segments.append(steps)
+        if not segments:
+            return torch.zeros(0)
+        logits = self.table(torch.tensor(keys, dtype=torch.long)).squeeze(-1)
+        out = []
+        for steps in segments:
+            total = torch.zeros(())
+            for start, n, pick in steps:
+                total = total + torch.log_softmax(logits[start : start + n], 0)[pick]
+            out.append(total)
+        return torch.stack(out)
+
+    @torch.no_grad()
+    def sample(self, contexts, envs, n, generator, temperature=1.0, exclude=None, max_steps=30):
+        results = []
+        for i, (ctx, env) in enumerate(zip(contexts, envs, strict=True)):
+            found = []
+            for _ in range(n):
+                state, logp = env.initial_state(), 0.0
+                for _ in range(max_steps):
+                    valid = env.valid_tokens(state)
+                    hidden = exclude(i, state.tokens) if exclude is not None else ()
+                    allowed = [k for k, t in enumerate(valid) if t not in hidden]
+                    if not allowed:
+                        break
+                    lp = torch.log_softmax(self._logits(ctx, state.tokens, valid), 0)
+                    pick = allowed[int(torch.multinomial(lp[allowed].exp(), 1, generator=generator))]
+                    logp += float(lp[pick])
+                    state = env.step(state, valid[pick])
+                    if state.done:
+                        break
+                if state.done and state.error is None:
+                    found.append((state.tokens, logp))
+            results.append(found)
+        return results
+
+    @torch.no_grad()
+    def beam_search(self, contexts, envs, beam_size=5, max_steps=30):
+        results = []
+        for ctx, env in zip(contexts, envs, strict=True):
+            beam, finished = [(0.0, env.initial_state())], []
+            for _ in range(max_steps):
+                grown = []
+                for lp0, state in beam:
+                    valid = env.valid_tokens(state)
+                    lp = torch.log_softmax(self._logits(ctx, state.tokens, valid), 0).tolist()
+                    grown += [(lp0 + lp[k], env.step(state, t)) for k, t in enumerate(valid)]
+                grown.sort(key=lambda c: -c[0])
+                beam = []
+                for lp, state in grown[:beam_size]:
+                    if state.done:
+                        if state.error is None:
+                            finished.append((state.tokens, lp))
+                    else:
+                        beam.append((lp, state))
+                if not beam:
+                    break
+            finished.sort(key=lambda f: -f[1])
+            results.append(finished[:beam_size])
+        return results
+
+    @torch.no_grad()
+    def greedy(self, contexts, envs):
+        return [f[0] if f else ((), float("-inf")) for f in self.beam_search(contexts, envs, 1)]
+
+
+KIT = ModelKit(StubConfig, StubVocab, StubModel)
+
+# ----- the fixture dataset ------------------------------------------------------------------------------
+
+TABLES = {
+    "0": [
+        ["Nation", "Gold", "Silver", "Year"],
+        ["United States", "10", "3", "1990"],
+        ["Turkey", "5", "7", "1992"],
+        ["Japan", "4", "1", "1994"],
+        ["France", "2", "6", "1996"],
+    ],
+    "1": [
+        ["Player", "Team", "Goals"],
+        ["Smith", "Reds", "12"],
+        ["Jones", "Blues", "7"],
+        ["Brown", "Reds", "3"],
+    ],
+}
+TRAIN = [
+    ("nt-1", "which nation won the most gold?", "0", "United States"),
+    ("nt-2", "how many gold medals did turkey win?", "0", "5"),
+    ("nt-3", "which nation had the fewest silver?", "0", "Japan"),
+    ("nt-4", "how many players are there?", "1", "3"),
+    ("nt-5", "which player scored the most goals?", "1", "Smith"),
+    ("nt-6", "what team does jones play for?", "1", "Blues"),
+]
+#: Questions whose programs a uniform-ish policy hits often: what pure on-policy learning can find in seconds
+#: (the paper's REINFORCE stays under 10% on the real data, where programs are rare).
+EASY = [
+    ("nt-9", "how many players are there?", "1", "3"),
+    ("nt-10", "what is the highest number of goals?", "1", "12"),
+    ("nt-11", "which team has the most players?", "1", "Reds"),
+    ("nt-12", "how many goals were scored in total?", "1", "22"),
+]
+DEV = [
+    ("nt-7", "which nation won the least gold?", "0", "France"),
+    ("nt-8", "which player scored the fewest goals?", "1", "Brown"),
+]
+FAST = {
+    "questions_per_step": 6,
+    "learning_rate": 0.1,
+    "eval_every": 0,
+    "eval_beam": 0,
+    "checkpoint_every": 1000,
+    "log_every": 1,
+}
+
+
+def _enumerate_consistent(dataset, example, max_exprs: int = 2) -> list[str]:
+    """All consistent programs of up to two expressions (what nsm explore would find, exhaustively)."""
+    env = dataset.environment(example)
+    found, stack = [], [env.initial_state()]
+    while stack:
+        state = stack.pop()
+        if state.done:
+            if not state.error and not has_unused_result(state, env):
+                if dataset.is_correct(example, env.result(state).answer):
+                    found.append(str(env.decode(state.tokens)))
+            continue
+        valid = env.valid_tokens(state)
+        if len(state.computed) >= max_exprs and state.func == -1:
+            valid = tuple(t for t in valid if t == 0)
+        stack.extend(env.step(state, t) for t in valid)
+    return sorted(found)
+
+
+@pytest.fixture(scope="module")
+def tiny(tmp_path_factory) -> tuple[Path, Path]:
+    """(preprocessed dataset dir, programs file)."""
+    root = tmp_path_factory.mktemp("tiny")
+    raw = root / "raw"
+    (raw / "data").mkdir(parents=True)
+    (raw / "csv" / "200-csv").mkdir(parents=True)
+    for k, rows in TABLES.items():
+        with open(raw / "csv" / "200-csv" / f"{k}.csv", "w", newline="", encoding="utf-8") as f:
+            csv.writer(f, quoting=csv.QUOTE_ALL).writerows(rows)
+    for name, questions in (
+        ("random-split-1-train", TRAIN),
+        ("random-split-1-dev", DEV),
+        ("easy-train", EASY),
+    ):
+        with open(raw / "data" / f"{name}.tsv", "w", encoding="utf-8") as f:
+            f.write("id\tutterance\tcontext\ttargetValue\n")
+            for qid, text, t, answer in questions:
+                f.write(f"{qid}\t{text}\tcsv/200-csv/{t}.csv\t{answer}\n")
+    preprocess("wtq", raw, root / "pre")
+    dataset = load_dataset(root / "pre")
+    programs = root / "programs.jsonl"
+    with open(programs, "w", encoding="utf-8") as f:
+        for ex in dataset.examples("random-split-1-train"):
+            found = _enumerate_consistent(dataset, ex)
+            f.write(json.dumps({"id": ex.id, "programs": found, "n_found": len(found)}) + "\n")
+    return root / "pre", programs
+
+
+def _train_accuracy(run: Path, data: Path, weights: str = "last") -> float:
+    result = evaluate([run], load_dataset(data), "train", beam=0, weights=weights, kit=KIT)
+    return result.accuracy
+
+
+# ----- every algorithm learns the training set ----------------------------------------------------------
+
+ON_POLICY = {"train_split": "easy-train", "max_expressions": 2, "questions_per_step": 4}
+ALGO_SETTINGS = {
+    "mapo": {"n_steps": 40},
+    "mml": {"n_steps": 40},
+    "iml": {"n_steps": 60},
+    "hard-em": {"n_steps": 40},
+    "reinforce": {"n_steps": 120, "n_policy": 8, "use_baseline": True, **ON_POLICY},
+    "self-critical": {"n_steps": 120, "n_policy": 8, **ON_POLICY},
+}
+
+
+@pytest.mark.parametrize("algo", list(ALGO_SETTINGS))
+def test_every_algorithm_reaches_full_training_accuracy(tiny, tmp_path, algo):
+    data, programs = tiny
+    run = tmp_path / algo
+    result = train(
+        data, run, programs=programs, algo=algo, overrides={**FAST, **ALGO_SETTINGS[algo]}, kit=KIT
+    )
+    assert result.step == ALGO_SETTINGS[algo]["n_steps"]
+    assert _train_accuracy(run, data) == 1.0
+    lines = RunDir(run).read_metrics()
+    assert len(lines) == result.step and lines[-1]["dev_accuracy"] is not None
+
+
+def test_mapo_without_programs_fills_its_buffer_by_exploration(tiny, tmp_path):
+    data, _ = tiny
+    settings = {**FAST, **ON_POLICY, "n_steps": 40, "n_explore": 4}
+    result = train(data, tmp_path / "run", overrides=settings, kit=KIT)
+    assert result.buffer_coverage == 1.0  # systematic exploration found a program for every question
+    assert _train_accuracy(tmp_path / "run", data) == 1.0
+
+
+# ----- MAPO's weights, exactly --------------------------------------------------------------------------
+
+
+def _cfg(**kw) -> TrainConfig:
+    cfg = resolve_config("wtq", "mapo")
+    for k, v in kw.items():
+        cfg.set(k, v)
+    return cfg
+
+
+A, B, C, D = (1, 0), (2, 0), (3, 0), (4, 0)
+GEN = torch.Generator().manual_seed(0)
+
+
+def test_mapo_clips_small_buffer_probability_at_alpha():
+    q = objectives.QuestionData(
+        [A, B], [math.log(0.02), math.log(0.03)], [objectives.Sample(C, 1.0), objectives.Sample(A, 1.0)]
+    )
+    items, stats = objectives.weigh(_cfg(n_replay=2), [q], GEN)
+    weights = {(it.tokens, it.kind): it.weight for it in items}
+    assert weights[(A, "replay")] == pytest.approx(
+        0.1 * 0.4
+    )  # enumerated: w * p_i / pi_B, w = max(0.05, 0.1)
+    assert weights[(B, "replay")] == pytest.approx(0.1 * 0.6)
+    assert weights[(C, "nonreplay")] == pytest.approx(0.9)  # new correct program: (1 - w) * R
+    assert (A, "nonreplay") not in weights  # in the buffer: rejected, not redrawn
+    assert stats.clipped == 1 and stats.pi_b == pytest.approx(0.05)
+
+
+def test_mapo_weights_above_alpha_and_without_buffer():
+    q1 = objectives.QuestionData(
+        [A, B], [math.log(0.5), math.log(0.3)], [objectives.Sample(C, 1.0), objectives.Sample(D, 0.0)]
+    )
+    q2 = objectives.QuestionData([], [], [objectives.Sample(C, 1.0)])
+    items, stats = objectives.weigh(_cfg(n_replay=2), [q1, q2], GEN)
+    got = [(it.question, it.tokens, it.kind, round(it.weight, 12)) for it in items]
+    assert got == [
+        (0, A, "replay", 0.5),
+        (0, B, "replay", 0.3),
+        (0, C, "nonreplay", 0.2),
+        (0, D, "nonreplay", 0.0),
+        (1, C, "nonreplay", 1.0),  # no buffer: the on-policy sample carries the whole weight
+    ]
+    assert stats.clipped == 0
+
+
+def test_mapo_samples_one_buffer_program_in_proportion_to_pi():
+    q = objectives.QuestionData([A, B, C], [math.log(0.6), math.log(0.3), math.log(0.1)], [])
+    gen = torch.Generator().manual_seed(1)
+    counts = {A: 0, B: 0, C: 0}
+    for _ in range(3000):
+        (item,), _ = objectives.weigh(_cfg(n_replay=1), [q], gen)
+        assert item.weight == pytest.approx(1.0)  # pi_B = 1 >= alpha, all of it on the one sample
+        counts[item.tokens] += 1
+    assert counts[A] / 3000 == pytest.approx(0.6, abs=0.04)
+    assert counts[C] / 3000 == pytest.approx(0.1, abs=0.03)
+
+
+def test_trainer_prob_reweighting_and_the_squared_quirk():
+    items = [
+        objectives.Item(0, A, 0.0, "replay", 1.0, 0.1),
+        objectives.Item(0, B, 0.0, "replay", 1.0, 0.1),
+        objectives.Item(0, C, 0.9, "nonreplay", 1.0, 0.1),
+    ]
+    logps = torch.tensor([math.log(0.02), math.log(0.03), math.log(0.5)])
+    fixed = objectives.reweigh_with_learner(items, logps, _cfg())
+    assert fixed == pytest.approx([0.04, 0.06, 0.9])
+    quirk = objectives.reweigh_with_learner(items, logps, _cfg(squared_nonreplay_weight=True))
+    assert quirk[2] == pytest.approx(0.81)  # (1 - w)^2, OFF on WikiSQL
+
+
+def test_other_objectives_weights():
+    q = objectives.QuestionData(
+        [A, B], [math.log(0.2), math.log(0.6)], [objectives.Sample(C, 1.0), objectives.Sample(D, 0.0)], 1.0
+    )
+    mml, _ = objectives.weigh(_cfg(algo="mml", n_replay=2), [q], GEN)
+    assert [round(it.weight, 12) for it in mml] == [0.25, 0.75]
+    iml, _ = objectives.weigh(_cfg(algo="iml", n_replay=2, replay_mode="uniform"), [q], GEN)
+    assert [it.weight for it in iml] == [0.5, 0.5]
+    hard, _ = objectives.weigh(_cfg(algo="hard-em"), [q], GEN)
+    assert [(it.tokens, it.weight) for it in hard] == [(B, 1.0)]
+    pg, _ = objectives.weigh(_cfg(algo="reinforce", use_baseline=True), [q], GEN)
+    assert [it.weight for it in pg] == [0.5, -0.5]
+    sc, _ = objectives.weigh(_cfg(algo="self-critical"), [q], GEN)
+    assert [it.weight for it in sc] == [0.0, -1.0]
+
+
+def test_loss_normalisation_and_entropy_sign():
+    w, lp = torch.tensor([1.0, 0.5]), torch.tensor([-1.0, -2.0])
+    ent = torch.tensor([3.0])
+    fixed = objectives.loss(w, lp, ent, _cfg(entropy_coeff=0.01), n_samples=2)
+    assert float(fixed) == pytest.approx(2.0 / 2 - 0.01 * 3.0 / 2)  # maximise entropy
+    official = _cfg(entropy_coeff=0.01, normalize_by="batch_size", entropy_sign="official")
+    assert float(objectives.loss(w, lp, ent, official, n_samples=2)) == pytest.approx(
+        2.0 / 50 + 0.01 * 3.0 / 50
+    )
+
+
+def test_exploration_cache_marks_prefixes_lazily(tiny):
+    data, _ = tiny
+    dataset = load_dataset(data)
+    ex = dataset.examples("random-split-1-train")[3]
+    env = dataset.environment(ex)
+    cache = ExploreCache()
+    count_all = env.encode("(count all_rows)")
+    assert cache.add(ex.id, env, count_all) and not cache.add(ex.id, env, count_all)
+    prefix = tuple(count_all[:3])  # "( count all_rows" has one continuation: ")"
+    # the finished program is explored, so is its single-continuation prefix chain up to "( count"
+    assert count_all[1] in cache.excluded(ex.id, (count_all[0],))
+    assert prefix not in cache.table(ex.id)
+    restored = ExploreCache.from_records(json.loads(json.dumps(list(cache.to_records()))))
+    assert restored.table(ex.id) == cache.table(ex.id)
+
+
+# ----- checkpoints ----------------------------------------------------------------------------------------
+
+
+def _strip_timing(lines: list[dict]) -> list[dict]:
+    return [{k: v for k, v in line.items() if k != "questions_per_second"} for line in lines]
+
+
+def test_killed_and_resumed_run_matches_an_uninterrupted_one(tiny, tmp_path):
+    data, programs = tiny
+    settings = {**FAST, "n_steps": 12, "checkpoint_every": 4, "eval_every": 5, "questions_per_step": 4}
+    full = train(data, tmp_path / "full", programs=programs, overrides=settings, kit=KIT)
+    killed = train(data, tmp_path / "resumed", programs=programs, overrides=settings, kit=KIT, stop_after=7)
+    assert killed.stopped_early and len(RunDir(tmp_path / "resumed").read_metrics()) == 4
+    resumed = train(data, tmp_path / "resumed", resume=True, kit=KIT)
+    assert resumed.step == full.step == 12
+    a, b = RunDir(tmp_path / "full"), RunDir(tmp_path / "resumed")
+    assert _strip_timing(a.read_metrics()) == _strip_timing(b.read_metrics())
+    wa, wb = a.load_weights("last")[0], b.load_weights("last")[0]
+    assert all(torch.equal(wa[k], wb[k]) for k in wa)
+    assert (a.checkpoint_dir / "buffer.jsonl").read_text() == (b.checkpoint_dir / "buffer.jsonl").read_text()
+    assert json.loads((a.best_dir / "info.json").read_text()) == json.loads(
+        (b.best_dir / "info.json").read_text()
+    )
+
+
+def test_new_run_refuses_an_existing_directory(tiny, tmp_path):
+    data, programs = tiny
+    train(data, tmp_path / "run", programs=programs, overrides={**FAST, "n_steps": 1}, kit=KIT)
+    with pytest.raises(CheckpointError, match="--resume"):
+        train(data, tmp_path / "run", programs=programs, overrides={**FAST, "n_steps": 1}, kit=KIT)
+
+
+class _Payload:
+    def __reduce__(self):
+        return (print, ("this would run",))
+
+
+def test_checkpoint_with_a_pickle_payload_is_refused(tiny, tmp_path):
+    data, programs = tiny
+    run = tmp_path / "run"
+    train(data, run, programs=programs, overrides={**FAST, "n_steps": 2}, kit=KIT)
+    torch.save({"table.weight": torch.zeros(1), "evil": _Payload()}, run / "checkpoint" / "model.pt")
+    with pytest.raises(CheckpointError, match="pickle payload"):
+        load_tensors(run / "checkpoint" / "model.pt")
+    with pytest.raises(CheckpointError, match="pickle payload"):
+        train(data, run, resume=True, overrides={"n_steps": 3}, kit=KIT)
+
+
+# ----- evaluation -----------------------------------------------------------------------------------------
+
+
+def test_eval_writes_predictions_and_ensembles(tiny, tmp_path):
+    data, programs = tiny
+    for seed in (0, 1):
+        train(
+            data,
+            tmp_path / f"r{seed}",
+            programs=programs,
+            overrides={**FAST, "n_steps": 30, "seed": seed},
+            kit=KIT,
+        )
+    dataset = load_dataset(data)
+    single = evaluate([tmp_path / "r0"], dataset, "train", beam=3, kit=KIT)
+    assert single.n == 6 and single.accuracy == 1.0
+    p = single.predictions[0]
+    assert p.program and p.correct and 0 < p.prob <= 1 and p.question
+    both = evaluate([tmp_path / "r0", tmp_path / "r1"], dataset, "dev", beam=3, kit=KIT)
+    assert both.n == 2 and len(both.predictions) == 2 and both.split == "random-split-1-dev"
+    assert all(0 <= pr.prob <= 1 for pr in both.predictions)
+
+
+def test_cli_eval_writes_predictions(tiny, tmp_path, monkeypatch):
+    from nsmcli.cli import evaluate as eval_cmd
+    from nsmcli.train import evaluate as eval_lib
+
+    data, programs = tiny
+    train(data, tmp_path / "run", programs=programs, overrides={**FAST, "n_steps": 20}, kit=KIT)
+    monkeypatch.setattr(eval_lib, "default_kit", lambda: KIT)
+    app = _app(eval_cmd.eval_)
+    out = tmp_path / "pred.jsonl"
+    res = CliRunner().invoke(
+        app,
+        [
+            str(tmp_path / "run"),
+            "--data",
+            str(data),
+            "--split",
+            "train",
+            "--beam",
+            "2",
+            "--out",
+            str(out),
+            "--json",
+        ],
+    )
+    assert res.exit_code == 0, res.output
+    summary = json.loads(res.stdout)
+    assert summary["questions"] == 6 and summary["accuracy"] == 1.0
+    records = [json.loads(line) for line in out.read_text().splitlines()]
+    assert len(records) == 6 and {"question", "program", "answer", "correct"} <= set(records[0])
+
+
+# ----- CLI bad input --------------------------------------------------------------------------------------
+
+
+def _app(command):
+    import typer
+
+    app = typer.Typer()
+    app.command()(command)  # a one-command app: invoked without the command name
+    return app
+
+
+def _run_main(args: list[str]):
+    """The real entry point's error policy: NsmError -> one line, exit 2."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, typer\n"
+        "from nsmcli.cli import main as m\n"
+        "from nsmcli.cli.evaluate import eval_\n"
+        "from nsmcli.cli.train import train\n"
+        "m.app.command('train')(train)\n"
+        "m.app.command('eval')(eval_)\n"
+        "sys.argv = ['nsm'] + sys.argv[1:]\n"
+        "m.main()\n"
+    )
+    return subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=120)
+
+
+def test_cli_missing_run_dir_is_one_line_exit_2(tiny, tmp_path):
+    data, _ = tiny
+    done = _run_main(["eval", str(tmp_path / "nope"), "--data", str(data)])
+    assert done.returncode == 2
+    assert len(done.stderr.strip().splitlines()) == 1 and "does not exist" in done.stderr
+
+
+def test_cli_corrupt_config_is_one_line_exit_2(tiny, tmp_path):
+    data, _ = tiny
+    run = tmp_path / "run"
+    run.mkdir()
+    (run / "config.json").write_text("{not json")
+    for args in (
+        ["eval", str(run), "--data", str(data)],
+        ["train", str(data), "--out", str(run), "--resume"],
+    ):
+        done = _run_main(args)
+        assert done.returncode == 2, done.stderr
+        assert len(done.stderr.strip().splitlines()) == 1 and "corrupt" in done.stderr
+
+
+def test_cli_rejects_unknown_hyper_parameter(tiny, tmp_path):
+    data, _ = tiny
+    done = _run_main(["train", str(data), "--out", str(tmp_path / "run"), "--set", "learning_rat=0.1"])
+    assert done.returncode == 2 and "unknown hyper-parameter" in done.stderr
+
+
+def test_actor_processes_train_too(tiny, tmp_path):
+    """--actors 2: the same actor function in two spawned workers on one-step-old weights."""
+    data, programs = tiny
+    result = train(
+        data, tmp_path / "run", programs=programs, overrides={**FAST, "n_steps": 30}, actors=2, kit=KIT
+    )
+    assert result.step == 30
+    assert _train_accuracy(tmp_path / "run", data) == 1.0
