@@ -51,7 +51,7 @@ def execute(
         try:
             from nsmcli.lang.sql import program_to_sql
 
-            sql = program_to_sql(parse_program(program), table, dialect=sql_dialect)
+            sql = program_to_sql(parse_program(program), table, dialect=sql_dialect, language=spec.name)
         except GrammarError as exc:
             sql = None if json_out else f"-- {exc}"
     columns = [str(a) for a in env.constant_args if str(a).startswith("r.")]

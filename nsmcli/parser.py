@@ -1,0 +1,138 @@
+"""The Python API for answering questions with a trained model.
+
+    from nsmcli.parser import Parser
+    parser = Parser.load("runs/wtq")            # a run directory, or "wtq" / "wikisql" for a bundled model
+    result = parser.parse("which nation won the most gold?", "medals.csv")   # or a DataFrame or a Table
+    result.answer, result.program, result.steps, result.sql
+
+`nsm parse` is a thin layer over this class.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from nsmcli.data.annotate import annotate_question
+from nsmcli.data.readers import load_table, table_from_dataframe
+from nsmcli.data.table import Table
+from nsmcli.errors import CheckpointError, GrammarError
+from nsmcli.lang.interpreter import bind
+from nsmcli.lang.spec import get_language
+
+#: Bundled models live here (see `make models`); `--model wtq` and `--model wikisql` name them.
+MODELS_DIR = Path(__file__).resolve().parents[1] / "examples" / "models"
+
+
+@dataclass
+class Candidate:
+    program: str
+    probability: float
+    answer: list
+
+
+@dataclass
+class ParseResult:
+    question: str
+    answer: list
+    program: str | None
+    probability: float
+    steps: list[dict] = field(default_factory=list)  # each expression with its type and values
+    sql: str | None = None
+    candidates: list[Candidate] = field(default_factory=list)
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+
+def resolve_model(model: str | Path | None) -> Path:
+    """A run directory path, or the name of a bundled model (default `wtq`)."""
+    name = str(model) if model is not None else "wtq"
+    path = Path(name)
+    if path.is_dir():
+        return path
+    if "/" not in name and (MODELS_DIR / name).is_dir():
+        return MODELS_DIR / name
+    bundled = (
+        ", ".join(sorted(p.name for p in MODELS_DIR.iterdir() if p.is_dir())) if MODELS_DIR.is_dir() else ""
+    )
+    raise CheckpointError(
+        f"no model at {name!r}: give a run directory from nsm train"
+        + (f" or a bundled model ({bundled})" if bundled else " (no bundled models are installed)")
+    )
+
+
+def as_table(table: Table | Any, table_id: str = "table") -> Table:
+    """A Table from a Table, a pandas DataFrame, or a path to a CSV / TSV / JSONL file."""
+    if isinstance(table, Table):
+        return table
+    if isinstance(table, str | Path):
+        return load_table(table)
+    return table_from_dataframe(table, table_id)
+
+
+class Parser:
+    """A trained model ready to answer questions over any table."""
+
+    def __init__(self, model: Any, config: dict, path: Path):
+        self.model = model
+        self.config = config
+        self.path = path
+        self.language = get_language(config["language"])
+        limits = config.get("limits")
+        self.limits = None if limits is None else type(self.language.limits)(**limits)
+
+    @classmethod
+    def load(cls, model: str | Path | None = None, weights: str = "best") -> Parser:
+        from nsmcli.train.evaluate import load_run_model
+        from nsmcli.train.questions import default_kit
+
+        path = resolve_model(model)
+        loaded, config, _ = load_run_model(path, default_kit(), weights)
+        return cls(loaded, config, path)
+
+    def parse(
+        self, question: str, table: Table | Any, beam: int = 5, sql_dialect: str | None = "sqlite"
+    ) -> ParseResult:
+        """Answer one question: beam search over programs, the most probable one executed step by step."""
+        table = as_table(table)
+        annotated = annotate_question(question, table)
+        env = bind(self.language, table, annotated.entities, self.limits)
+        context = self.model.context(annotated, env)
+        if beam <= 1:
+            tokens, logprob = self.model.greedy([context], [env])[0]
+            hyps = [(tokens, logprob)] if tokens else []
+        else:
+            hyps = list(self.model.beam_search([context], [env], beam_size=beam)[0])
+        finished = []
+        for tokens, logprob in hyps:
+            state = env.run(tuple(tokens))
+            if state.done and not state.error:
+                finished.append((state, logprob))
+        candidates = []
+        if finished:  # probabilities renormalised over the finished programs of the beam
+            top = max(lp for _, lp in finished)
+            z = sum(math.exp(lp - top) for _, lp in finished)
+            for state, lp in finished:
+                candidates.append(
+                    Candidate(str(env.decode(state.tokens)), math.exp(lp - top) / z, env.result(state).answer)
+                )
+        if not candidates:
+            return ParseResult(question, [], None, 0.0)
+        best = candidates[0]
+        result = env.execute(best.program)
+        steps = [{"expression": e, "type": t, "values": v} for e, t, v in result.intermediates]
+        sql = None
+        if sql_dialect:
+            from nsmcli.lang.program import parse_program
+            from nsmcli.lang.sql import program_to_sql
+
+            try:
+                sql = program_to_sql(
+                    parse_program(best.program), table, dialect=sql_dialect, language=self.language.name
+                )
+            except GrammarError:
+                sql = None
+        return ParseResult(question, result.answer, best.program, best.probability, steps, sql, candidates)
