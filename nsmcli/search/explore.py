@@ -1,0 +1,1218 @@
+"""Systematic program exploration: find the consistent programs of one question, bottom-up by denotation.
+
+MAPO fills its replay buffer by *random* exploration (50 samples x 1000 epochs per question, trigger-word
+filter, Bloom filter of finished programs); it reaches about a third of WTQ at one CPU-second per question.
+Here the space is enumerated instead, and merged by what expressions *compute*:
+
+- Round 1 evaluates every useful expression over `all_rows` and the constants; round k every expression with
+  at least one argument first computed in round k-1 (semi-naive evaluation, so no expression is evaluated
+  twice). An expression is kept only when the interpreter would offer it: `first_arg_ok`, `apply` (no
+  error) and `useful` of `nsmcli.lang.functions.REGISTRY`, i.e. the same execution-guided pruning.
+- Intermediate results are merged by denotation: one canonical derivation per distinct (type, value), the
+  smallest, preferring question entities and columns named in the question, then discovery order. A
+  derivation is a set of earlier results, so shared sub-results (`(diff v0 v1 ..)` with `v1 = (next v0)`)
+  count once against `max_expressions`.
+- A result is kept only if some completion can still turn it into an answer within `max_expressions`: a row
+  set needs one more expression, a value list two (a filter, then `hop` or an aggregate). Programs whose
+  answer is a row set are never output (no WTQ or WikiSQL answer is a list of rows).
+- Expressions that can only be final (their size reaches the limit) are evaluated goal-directed: a checker
+  that knows the target (`WtqChecker`, `WikisqlChecker`) says which cells can match which answer item, so
+  `hop`/`maximum`/`minimum`/`mode` only run on row sets that contain a matching cell for every item, `count`
+  on row sets of a correct size, and `diff` looks up the partner row by value.
+
+Knowledge of the semantics used for speed, each checked by the tests against `apply`: the filters in
+`ROWWISE_FILTERS` are `rows & mask(list, column)` (the mask is computed once on all rows) and compare a list
+with a column of the same kind; `count` is the number of rows; `diff` is the absolute difference of two
+rows' values. Hints only skip expressions that cannot be correct: the output equals that of a plain
+callable checker. What merging by denotation gives up: a program whose sub-results are shared (`v1 =
+(next v0)`, `(diff v0 v1 ..)`) is found only if the canonical derivation of each sub-result is the one
+that shares; and of two derivations of one intermediate result, only the canonical one appears in programs.
+
+Spurious programs: every consistent program is counted (`n_found`), and at most `max_programs` are kept,
+ranked by `program_score`: fewer expressions first, then more uses of question entities, then more uses of
+columns named in the question, then discovery order (deterministic: constants in table and question order,
+functions in grammar order). Measured on 1,150 covered WikiSQL train questions, where the gold SQL says
+which columns and aggregate a non-spurious program uses: the top-ranked program has them for 52.3%
+(58.7% have such a program at all); entities-first ranking gives 53.5%, within noise, but promotes long
+spurious programs (a `diff` of two entity rows) over short correct ones. A plain `is_correct(answer) ->
+bool` callable works too, without the goal-directed pruning.
+"""
+
+from __future__ import annotations
+
+import bisect
+import json
+import math
+import multiprocessing
+import os
+import time
+from collections.abc import Callable, Collection, Iterable, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+
+from nsmcli.data.evaluate import (
+    NumberValue,
+    parse_number,
+    prediction_text,
+    to_value,
+    to_value_list,
+    wikisql_normalize_answer,
+    wikisql_process_answer,
+)
+from nsmcli.data.preprocess import load_dataset
+from nsmcli.data.values import Date
+from nsmcli.errors import DataError, GrammarError, NsmError
+from nsmcli.fileio import atomic_write_json, atomic_write_jsonl
+from nsmcli.lang import program as P
+from nsmcli.lang.functions import REGISTRY, ExecError, Prop
+from nsmcli.lang.interpreter import Environment, has_unused_result, to_plain
+from nsmcli.lang.spec import LanguageSpec
+
+__all__ = [
+    "DEFAULT_MAX_EVALUATIONS",
+    "DEFAULT_MAX_PROGRAMS",
+    "ROWWISE_FILTERS",
+    "AnswerChecker",
+    "WtqChecker",
+    "WikisqlChecker",
+    "ExploreStats",
+    "ExploreResult",
+    "ExploreSettings",
+    "allowed_functions",
+    "explore",
+    "program_score",
+    "check_program",
+    "checker_for",
+    "explore_example",
+    "run_exploration",
+]
+
+#: Consistent programs kept per question (the rest are only counted).
+DEFAULT_MAX_PROGRAMS = 20
+
+#: Filters whose result is `rows & mask(list, column)`: the mask is computed once per (list, column) on
+#: all rows, then intersected with every row set (tests check this against `apply`).
+ROWWISE_FILTERS = frozenset(
+    {
+        "filter_eq",
+        "filter_not_eq",
+        "filter_ge",
+        "filter_greater",
+        "filter_le",
+        "filter_less",
+        "filter_str_contain_any",
+        "filter_str_contain_not_any",
+    }
+)
+
+_ROW_TYPE = "entity_list"
+_VALUES_OF = {"string_property": "string_list", "num_property": "num_list", "date_property": "date_list"}
+_FULL, _FINAL = 0, 1
+#: functions whose answer is one item, aggregates over numbers, and functions whose answer items are cells
+_ONE_ITEM = frozenset({"maximum", "minimum", "sum", "average"})
+_NUMERIC = frozenset({"sum", "average"})
+_BY_TARGET = frozenset({"hop", "maximum", "minimum", "mode"})
+_ALL_ROWS = -1  # argument code of all_rows; constant i is -(2 + i); computed results are ids >= 0
+_EXEC_ERRORS = (ExecError, ArithmeticError, TypeError, ValueError)
+
+
+# ----- answer checkers ----------------------------------------------------------------------------------
+
+
+class AnswerChecker:
+    """The exact answer test, plus hints that let the search skip hopeless final expressions.
+
+    Hints must be *necessary* conditions of `__call__`, never heuristics: `item_targets(item)` is the bitmask
+    of answer items a predicted item can match (None: unknown), `n_targets` the number of answer items,
+    `ordered` whether the answer is an ordered list with duplicates (WikiSQL), `number_candidates()` the
+    numbers near which a one-number answer must lie (None: unknown).
+    """
+
+    n_targets: int | None = None
+    ordered: bool = False
+
+    def __call__(self, answer: Sequence) -> bool:
+        raise NotImplementedError
+
+    def item_targets(self, item: Any) -> int | None:
+        return None
+
+    def number_candidates(self) -> list[float] | None:
+        return None
+
+
+class _CallableChecker(AnswerChecker):
+    def __init__(self, fn: Callable[[list], bool]):
+        self._fn = fn
+
+    def __call__(self, answer: Sequence) -> bool:
+        return bool(self._fn(list(answer)))
+
+
+#: typed form of predicted items, shared by all questions of a process (answers repeat table cells)
+_TYPED: dict = {}
+_TYPED_MAX = 500_000
+
+
+def _typed(item: Any):
+    """`to_value(prediction_text(item))`, cached. Items are str, float or int (never bool), so the item
+    itself is the key: equal items type equally."""
+    v = _TYPED.get(item)
+    if v is None:
+        if len(_TYPED) >= _TYPED_MAX:
+            _TYPED.clear()
+        v = _TYPED[item] = to_value(prediction_text(item))
+    return v
+
+
+class WtqChecker(AnswerChecker):
+    """`nsmcli.data.evaluate.wtq_correct` with the target typed once and predicted items typed once each."""
+
+    def __init__(self, target_values: Sequence[str], target_canon: Sequence[str] | None = None):
+        self.targets = to_value_list(
+            list(target_values), None if target_canon is None else list(target_canon)
+        )
+        self.n_targets = len(self.targets)
+        self._all = (1 << self.n_targets) - 1
+        self._bits: dict = {}
+
+    def __call__(self, answer: Sequence) -> bool:
+        covered = 0
+        bits = self._bits
+        for p in answer:  # cheap necessary condition first: every target is matched by some item
+            b = bits.get(p)
+            covered |= self.item_targets(p) if b is None else b
+        if covered != self._all:
+            return False
+        preds = {_typed(p) for p in answer}
+        if len(preds) != self.n_targets:
+            return False
+        return all(any(t.match(p) for p in preds) for t in self.targets)
+
+    def item_targets(self, item: Any) -> int:
+        bits = self._bits.get(item)
+        if bits is None:
+            v = _typed(item)
+            bits = 0
+            for i, t in enumerate(self.targets):
+                if t.match(v):
+                    bits |= 1 << i
+            self._bits[item] = bits
+        return bits
+
+    def number_candidates(self) -> list[float]:
+        if self.n_targets != 1:
+            return []  # one number is one predicted item
+        t = self.targets[0]
+        out = [float(t.amount)] if isinstance(t, NumberValue) else []
+        text = parse_number(t.normalized)
+        if text is not None and float(text) not in out:
+            out.append(float(text))
+        return out
+
+
+class WikisqlChecker(AnswerChecker):
+    """`nsmcli.data.evaluate.wikisql_correct`: ordered list equality after MAPO's normalisation."""
+
+    ordered = True
+
+    def __init__(self, gold: Iterable):
+        self.gold = wikisql_process_answer(gold)
+        self.n_targets = len(self.gold)
+        self._bits: dict = {}
+
+    def __call__(self, answer: Sequence) -> bool:
+        return wikisql_process_answer(answer) == self.gold
+
+    def item_targets(self, item: Any) -> int:
+        key = (type(item), item)
+        bits = self._bits.get(key)
+        if bits is None:
+            v = wikisql_normalize_answer(item)
+            bits = 0
+            for i, g in enumerate(self.gold):
+                if g == v:
+                    bits |= 1 << i
+            self._bits[key] = bits
+        return bits
+
+    def number_candidates(self) -> list[float]:
+        if self.n_targets != 1 or not isinstance(self.gold[0], float):
+            return []
+        return [self.gold[0]]
+
+
+# ----- results ------------------------------------------------------------------------------------------
+
+
+@dataclass
+class ExploreStats:
+    """What one search did. `exhausted`: the whole space within the limits was enumerated (no budget hit)."""
+
+    evaluated: int = 0  # expressions evaluated (applied, or intersected for row-wise filters)
+    denotations: int = 0  # distinct intermediate results kept
+    seconds: float = 0.0
+    exhausted: bool = False
+    rounds: int = 0
+
+    def to_json(self) -> dict:
+        d = asdict(self)
+        d["seconds"] = round(self.seconds, 4)
+        return d
+
+
+@dataclass
+class ExploreResult:
+    """Consistent programs in canonical text, best first (at most `max_programs`); `n_found` counts all."""
+
+    programs: list[str] = field(default_factory=list)
+    n_found: int = 0
+    stats: ExploreStats = field(default_factory=ExploreStats)
+
+
+# ----- trigger words ------------------------------------------------------------------------------------
+
+
+def allowed_functions(
+    spec: LanguageSpec, tokens: Iterable[str], pos_tags: Iterable[str] = ()
+) -> frozenset[str]:
+    """MAPO's trigger-word filter: a function with triggers is allowed only if one of its trigger words
+    (lower-case) occurs among the question tokens or one of its trigger POS tags among the tags."""
+    present = {t.lower() for t in tokens} | set(pos_tags)
+    return frozenset(
+        f.name for f in spec.functions if not f.triggers or any(t in present for t in f.triggers)
+    )
+
+
+# ----- ranking ------------------------------------------------------------------------------------------
+
+
+def program_score(n_expressions: int, n_entity_uses: int, n_matched_column_uses: int) -> tuple[int, int, int]:
+    """Sort key of a consistent program (smaller is better): short programs first (the fewer steps, the
+    less room for a coincidence), then programs that use the question's entities, then programs over
+    columns the question names."""
+    return (n_expressions, -n_entity_uses, -n_matched_column_uses)
+
+
+def _column_slug(name: str) -> str:
+    base = name[2:] if name.startswith("r.") else name
+    return base.rsplit("-", 1)[0] if "-" in base else base
+
+
+def check_program(env: Environment, text: str, is_correct: Callable[[list], bool]) -> str | None:
+    """Why `text` is not a consistent program of `env` (None if it is): it must execute through the
+    interpreter token by token, every token must be among `valid_tokens` (the decoder could produce it),
+    the answer must be correct and no intermediate result may be unused."""
+    try:
+        tokens = env.encode(text)
+    except GrammarError as exc:
+        return str(exc)
+    state = env.initial_state()
+    for t in tokens:
+        if t not in env.valid_tokens(state):
+            return f"token {env.token_name(t)} is not valid after {len(state.tokens)} tokens"
+        state = env.step(state, t)
+        if state.error:
+            return state.error
+    if has_unused_result(state, env):
+        return "an intermediate result is unused"
+    result = env.result(state)
+    if not result.ok:
+        return result.error
+    if not is_correct(result.answer):
+        return f"wrong answer {result.answer}"
+    return None
+
+
+# ----- the search ---------------------------------------------------------------------------------------
+
+
+class _Budget(Exception):
+    pass
+
+
+def _plain_item(v: Any) -> Any:
+    return str(v) if isinstance(v, Date) else v
+
+
+_DISTANCES: dict[tuple[int, tuple[str, ...]], tuple[LanguageSpec, dict[str, float]]] = {}
+
+
+class _Search:
+    def __init__(
+        self,
+        env: Environment,
+        checker: AnswerChecker,
+        allowed: Collection[str] | None,
+        budget_seconds: float | None,
+        max_evaluations: int | None,
+        max_programs: int,
+        preferred_columns: Collection[str],
+    ):
+        self.env = env
+        self.spec = env.spec
+        self.checker = checker
+        self.max_exp = env.limits.max_expressions
+        self.max_programs = max_programs
+        self.t0 = time.perf_counter()
+        self.deadline = None if budget_seconds is None else self.t0 + budget_seconds
+        self.max_evaluations = max_evaluations
+        self.evaluated = 0
+        self.functions = [f for f in self.spec.functions if allowed is None or f.name in allowed]
+        # constants
+        preferred = {_column_slug(c) for c in preferred_columns}
+        self.props: list[tuple[int, Prop]] = []
+        self.lists: list[tuple[int, str, Any]] = []
+        self.code_ents: dict[int, int] = {}
+        self.code_cols: dict[int, int] = {}
+        for i, ((type_, value), arg) in enumerate(zip(env.constants, env.constant_args, strict=True)):
+            code = -2 - i
+            if isinstance(arg, P.Column):
+                self.props.append((code, value))
+                if _column_slug(arg.name) in preferred:
+                    self.code_cols[code] = 1
+            else:
+                self.lists.append((code, type_, value))
+                self.code_ents[code] = 1
+        # results: parallel arrays indexed by id
+        self.types: list[str] = []
+        self.values: list[Any] = []
+        self.deps: list[tuple[int, ...]] = []  # ids this result's derivation uses, itself included, ascending
+        self.exprs: list[tuple[str, tuple[int, ...]]] = []
+        self.keys: list[tuple[int, int, int]] = []
+        self.own: list[tuple[int, int]] = []  # (entity uses, matched column uses) of the expression itself
+        self.round_of: list[int] = []
+        self.index: dict[tuple[str, Any], int] = {}
+        # answers
+        self.found: list[tuple] = []
+        self.n_found = 0
+        self.seq = 0
+        self._judged: dict = {}
+        self._tmasks: dict[int, list[int] | None] = {}
+        self._filter_masks: dict[tuple[str, int, int], int | None] = {}
+        self._good_counts: set[int] | None = None
+        self.cands = checker.number_candidates()
+        # results equal to a constant are never kept: the constant itself is cheaper
+        self.atoms = {(t, v) for _, t, v in self.lists} | {(_ROW_TYPE, env.all_rows)}
+        self.round = 0
+        # distance from a result type to an answer: rows need one more expression, lists two
+        cache_key = (id(self.spec), tuple(f.name for f in self.functions))
+        cached = _DISTANCES.get(cache_key)
+        if cached is None or cached[0] is not self.spec:
+            cached = _DISTANCES[cache_key] = (self.spec, self._distances())
+        self.dist = cached[1]
+        self.store_max = {t: self.max_exp - d for t, d in self.dist.items() if d != math.inf}
+        self._mode_tables: dict[str, list[int | None]] = {}
+
+    # -- bookkeeping --------------------------------------------------------------------------------------
+
+    def _distances(self) -> dict[str, int]:
+        """Fewest expressions that turn a value of each type into a non-row answer (inf: never)."""
+        types = set(self.spec.ancestors)
+        inf = math.inf
+        dist = {t: inf for t in types}
+        for _ in range(len(types) + 1):
+            for f in self.functions:
+                outs = self._return_types(f)
+                step = min((1 if o != _ROW_TYPE else 1 + dist.get(o, inf)) for o in outs) if outs else inf
+                for a in f.args:
+                    for t in types:
+                        if self.spec.accepts(a, t) and step < dist[t]:
+                            dist[t] = step
+        return dist
+
+    def _return_types(self, f) -> list[str]:
+        if f.returns == "values_of_arg2":
+            return [t for t in ("string_list", "num_list", "date_list") if t in self.spec.ancestors]
+        return [f.returns]
+
+    def _tick(self, n: int = 1) -> None:
+        self.evaluated += n
+        if self.max_evaluations is not None and self.evaluated > self.max_evaluations:
+            raise _Budget
+        if self.deadline is not None and time.perf_counter() > self.deadline:
+            raise _Budget
+
+    def _mode(self, type_: str, size: int) -> int | None:
+        """FULL: evaluate and keep as an intermediate; FINAL: only as an answer; None: useless."""
+        if size <= self.store_max.get(type_, -1):
+            return _FULL
+        if type_ == _ROW_TYPE or size > self.max_exp:
+            return None
+        return _FINAL
+
+    def _modes(self, type_: str) -> list[int | None]:
+        """`_mode(type_, size)` for every size up to the limit (index: size)."""
+        table = self._mode_tables.get(type_)
+        if table is None:
+            table = self._mode_tables[type_] = [self._mode(type_, s) for s in range(self.max_exp + 2)]
+        return table
+
+    def _size_limit(self, f) -> int:
+        """The largest result size at which an expression of `f` is still worth evaluating."""
+        return max(
+            self.store_max.get(t, -1) if t == _ROW_TYPE else self.max_exp for t in self._return_types(f)
+        )
+
+    def _own(self, codes: tuple[int, ...]) -> tuple[int, int]:
+        ents = cols = 0
+        for c in codes:
+            if c < -1:
+                ents += self.code_ents.get(c, 0)
+                cols += self.code_cols.get(c, 0)
+        return ents, cols
+
+    def _counts_of(self, union: tuple[int, ...], codes: tuple[int, ...]) -> tuple[int, int, int]:
+        """(expressions, entity uses, matched column uses) of a derivation."""
+        ents, cols = self._own(codes)
+        for i in union:
+            e, c = self.own[i]
+            ents += e
+            cols += c
+        return len(union) + 1, ents, cols
+
+    def _key(self, union: tuple[int, ...], codes: tuple[int, ...]) -> tuple[int, int, int]:
+        """Preference among derivations of one intermediate result: the smallest (so that it can still be
+        extended), then entities, then matched columns."""
+        size, ents, cols = self._counts_of(union, codes)
+        return (size, -ents, -cols)
+
+    @staticmethod
+    def _union(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
+        if not a:
+            return b
+        if not b or a == b:
+            return a
+        return tuple(sorted(set(a) | set(b)))
+
+    def _store(
+        self, type_: str, value: Any, fname: str, codes: tuple[int, ...], union: tuple[int, ...]
+    ) -> None:
+        """Keep a result unless an earlier round computed it; within a round keep the best derivation."""
+        k = (type_, value)
+        i = self.index.get(k)
+        if (i is not None and self.round_of[i] != self.round) or k in self.atoms:
+            return
+        key = self._key(union, codes)
+        if i is None:
+            i = len(self.types)
+            self.index[k] = i
+            self.types.append(type_)
+            self.values.append(value)
+            self.deps.append(union + (i,))
+            self.exprs.append((fname, codes))
+            self.keys.append(key)
+            self.own.append(self._own(codes))
+            self.round_of.append(self.round)
+        elif key < self.keys[i]:
+            self.deps[i] = union + (i,)
+            self.exprs[i] = (fname, codes)
+            self.keys[i] = key
+            self.own[i] = self._own(codes)
+
+    def _judge(self, type_: str, value: Any) -> bool:
+        k = (type_, value)
+        ok = self._judged.get(k)
+        if ok is None:
+            ok = self._judged[k] = bool(self.checker(to_plain(type_, value)))
+        return ok
+
+    def _found(self, fname: str, codes: tuple[int, ...], union: tuple[int, ...]) -> None:
+        self.n_found += 1
+        self.found.append((program_score(*self._counts_of(union, codes)), self.seq, fname, codes, union))
+        self.seq += 1
+        if len(self.found) > 4 * self.max_programs + 64:
+            self.found.sort(key=lambda x: x[:2])
+            del self.found[self.max_programs :]
+
+    def _result(
+        self, result: tuple[str, Any], mode: int, fname: str, codes: tuple, da: tuple, db: tuple = ()
+    ) -> None:
+        """A computed, useful expression: check it as an answer, keep it as an intermediate. The derivation
+        is the union of the arguments' derivations `da` and `db`, computed only when needed."""
+        type_, value = result
+        if type_ == _ROW_TYPE:
+            if mode == _FULL:
+                i = self.index.get(result)
+                if i is None or self.round_of[i] == self.round:
+                    self._store(type_, value, fname, codes, self._union(da, db))
+            return
+        if self._judge(type_, value):
+            self._found(fname, codes, self._union(da, db))
+        if mode == _FULL:
+            i = self.index.get(result)
+            if i is None or self.round_of[i] == self.round:
+                self._store(type_, value, fname, codes, self._union(da, db))
+
+    def _apply(self, fn, args: tuple) -> tuple[str, Any] | None:
+        self._tick()
+        try:
+            result = fn.apply(self.env, args)
+        except _EXEC_ERRORS:
+            return None
+        return result if fn.useful(self.env, args, result) else None
+
+    # -- argument pools ------------------------------------------------------------------------------------
+
+    def _pools(self) -> tuple[list, list, list, list]:
+        """(frontier rows, older rows, frontier lists, older lists) as (code, type, value, deps)."""
+        if self.round == 1:
+            rows_new = [(_ALL_ROWS, _ROW_TYPE, self.env.all_rows, ())]
+            lists_new = [(c, t, v, ()) for c, t, v in self.lists]
+            return rows_new, [], lists_new, []
+        rows_new, rows_old, lists_new, lists_old = [], [(_ALL_ROWS, _ROW_TYPE, self.env.all_rows, ())], [], []
+        lists_old.extend((c, t, v, ()) for c, t, v in self.lists)
+        for i, type_ in enumerate(self.types):
+            item = (i, type_, self.values[i], self.deps[i])
+            new = self.round_of[i] == self.round - 1
+            if type_ == _ROW_TYPE:
+                (rows_new if new else rows_old).append(item)
+            else:
+                (lists_new if new else lists_old).append(item)
+        return rows_new, rows_old, lists_new, lists_old
+
+    # -- rounds -------------------------------------------------------------------------------------------
+
+    def run(self) -> ExploreResult:
+        exhausted = True
+        try:
+            for r in range(1, self.max_exp + 1):
+                self.round = r
+                if not self._round():
+                    break
+        except _Budget:
+            exhausted = False
+        return self._finish(exhausted)
+
+    def _round(self) -> bool:
+        rows_new, rows_old, lists_new, lists_old = self._pools()
+        if not rows_new and not lists_new:
+            return False
+        for f in self.functions:
+            fn = REGISTRY.get(f.name)
+            if fn is None:
+                raise GrammarError(f"function {f.name!r} has no semantics in nsmcli.lang.functions")
+            args = f.args
+            if not args or args[0] != _ROW_TYPE:
+                raise GrammarError(f"explore needs an entity_list first argument ({f.name})")
+            if len(args) == 1:
+                self._unary(f, fn, rows_new)
+            elif len(args) == 2 and args[1].endswith("property"):
+                self._rows_prop(f, fn, rows_new)
+            elif len(args) == 3 and args[2].endswith("property") and args[1] == _ROW_TYPE:
+                self._pair(f, fn, rows_new, rows_old)
+            elif len(args) == 3 and args[2].endswith("property"):
+                self._filter(f, fn, rows_new, rows_old, lists_new, lists_old)
+            else:
+                raise GrammarError(f"explore does not support the signature of {f.name}: {args}")
+        return True
+
+    def _return_type_of(self, f, prop: Prop) -> str:
+        return _VALUES_OF[prop.type] if f.returns == "values_of_arg2" else f.returns
+
+    def _unary(self, f, fn, rows_new) -> None:
+        name = f.name
+        env = self.env
+        for code, _, rows, deps in rows_new:
+            if not fn.first_arg_ok(env, rows):
+                continue
+            mode = self._mode(f.returns, len(deps) + 1)
+            if mode is None:
+                continue
+            if mode == _FINAL and name == "count" and rows.bit_count() not in self._counts():
+                self._tick()
+                continue
+            result = self._apply(fn, (rows,))
+            if result is not None:
+                self._result(result, mode, name, (code,), deps)
+
+    def _counts(self) -> set[int]:
+        if self._good_counts is None:
+            cands = self.cands
+            n = self.env.n_rows
+            ks = range(1, n + 1) if cands is None else sorted({round(c) for c in cands if 1 <= round(c) <= n})
+            self._good_counts = {k for k in ks if self._judge("num", float(k))}
+        return self._good_counts
+
+    def _targets(self, prop: Prop) -> list[int] | None:
+        """Per answer item, the rows of `prop` whose value can match it; [] when unknown (no pruning);
+        None when some item matches no row (nothing computed from this column can be the answer)."""
+        code = id(prop)
+        if code in self._tmasks:
+            return self._tmasks[code]
+        n = self.checker.n_targets
+        masks: list[int] | None = [] if n is None else [0] * n
+        for value, rows in prop.index.items() if masks else ():
+            bits = self.checker.item_targets(_plain_item(value))
+            if bits is None:  # no hint: no pruning
+                masks = []
+                break
+            t = 0
+            while bits:
+                if bits & 1:
+                    masks[t] |= rows
+                bits >>= 1
+                t += 1
+        if masks and not all(masks):
+            masks = None
+        self._tmasks[code] = masks
+        return masks
+
+    def _rows_prop(self, f, fn, rows_new) -> None:
+        """(rows, property) functions: hop, superlatives, aggregates, same."""
+        name = f.name
+        env = self.env
+        rows_ok = [r for r in rows_new if fn.first_arg_ok(env, r[2])]
+        if not rows_ok:
+            return
+        n_targets = self.checker.n_targets
+        one_item = name in _ONE_ITEM and n_targets is not None and n_targets != 1
+        numeric = name in _NUMERIC
+        by_target = name in _BY_TARGET
+        keep_order = self.checker.ordered and self.spec.keep_duplicates and name == "hop"
+        for pcode, prop in self.props:
+            if not self.spec.accepts(f.args[1], prop.type):
+                continue
+            rtype = self._return_type_of(f, prop)
+            masks: list[int] | None = []
+            final_ok = not one_item and not (numeric and self.cands == [])
+            if final_ok and by_target:
+                masks = self._targets(prop)
+                final_ok = masks is not None
+            codes_tail = (pcode,)
+            modes = self._modes(rtype)
+            for code, _, rows, deps in rows_ok:
+                size = len(deps) + 1
+                mode = modes[size] if size < len(modes) else None
+                if mode is None:
+                    continue
+                if mode == _FINAL:
+                    if not final_ok:
+                        continue
+                    if masks:
+                        self._tick()
+                        if not all(rows & m for m in masks):  # type: ignore[union-attr]
+                            continue
+                        if keep_order and (rows & prop.present).bit_count() != n_targets:
+                            continue
+                result = self._apply(fn, (rows, prop))
+                if result is not None:
+                    self._result(result, mode, name, (code, *codes_tail), deps)
+
+    def _filter(self, f, fn, rows_new, rows_old, lists_new, lists_old) -> None:
+        """(rows, list, property) functions: every pair with at least one argument from the last round.
+
+        Row sets are bucketed by derivation size, so a list is only paired with row sets whose combined
+        derivation can fit; row sets sharing part of the list's derivation are found through their ancestors.
+        """
+        name = f.name
+        env = self.env
+        rowwise = name in ROWWISE_FILTERS
+        props = [(c, p) for c, p in self.props if self.spec.accepts(f.args[2], p.type)]
+        limit = self._size_limit(f)
+        if not props or limit < 1:
+            return
+        useful = fn.useful
+        modes: dict[tuple[str, int], int | None] = {}
+        # a filter compares a list with a column of the same kind (otherwise `apply` raises ExecError)
+        same_kind = rowwise
+        for rows_pool, lists_pool in ((rows_new, lists_new + lists_old), (rows_old, lists_new)):
+            rows_ok = [r for r in rows_pool if fn.first_arg_ok(env, r[2])]
+            if not rows_ok or not lists_pool:
+                continue
+            longest = max(len(r[3]) for r in rows_ok)
+            fitting: list[list[int]] = [[] for _ in range(longest + 1)]  # positions with len(deps) <= k
+            ancestors: dict[int, list[int]] = {}
+            for pos, r in enumerate(rows_ok):
+                fitting[len(r[3])].append(pos)
+                for a in r[3]:
+                    ancestors.setdefault(a, []).append(pos)
+            for k in range(1, longest + 1):
+                fitting[k] = fitting[k - 1] + fitting[k]
+                fitting[k].sort()
+            for lcode, ltype, lvalue, ldeps in lists_pool:
+                nl = len(ldeps)
+                if nl + 1 > limit or not self.spec.accepts(f.args[1], ltype):
+                    continue
+                budget = limit - 1 - nl
+                todo = [(pos, len(rows_ok[pos][3]) + nl + 1) for pos in fitting[min(budget, longest)]]
+                shared = {}
+                for a in ldeps:
+                    for pos in ancestors.get(a, ()):
+                        if len(rows_ok[pos][3]) > budget and pos not in shared:
+                            size = len(self._union(rows_ok[pos][3], ldeps)) + 1
+                            if size <= limit:
+                                shared[pos] = size
+                if shared:
+                    todo = sorted(todo + list(shared.items()))
+                if not todo:
+                    continue
+                larg = (ltype, lvalue)
+                for pcode, prop in props:
+                    if same_kind and _VALUES_OF.get(prop.type) != ltype:
+                        continue
+                    if rowwise:
+                        mask = self._filter_mask(name, fn, lcode, larg, pcode, prop)
+                        if mask is None:
+                            continue
+                    rtype = self._return_type_of(f, prop)
+                    codes_tail = (lcode, pcode)
+                    if rowwise:
+                        self._tick(len(todo))
+                    for pos, size in todo:
+                        mk = (rtype, size)
+                        mode = modes[mk] if mk in modes else modes.setdefault(mk, self._mode(rtype, size))
+                        if mode is None:
+                            continue
+                        code, _, rows, deps = rows_ok[pos]
+                        args = (rows, larg, prop)
+                        if rowwise:
+                            result = (_ROW_TYPE, rows & mask)
+                            if not useful(env, args, result):
+                                continue
+                        else:
+                            result = self._apply(fn, args)
+                            if result is None:
+                                continue
+                        if mode == _FINAL and result[0] == _ROW_TYPE:
+                            continue
+                        self._result(result, mode, name, (code, *codes_tail), deps, ldeps)
+
+    def _filter_mask(self, name: str, fn, lcode: int, larg: tuple, pcode: int, prop: Prop) -> int | None:
+        key = (name, lcode, pcode)
+        if key in self._filter_masks:
+            return self._filter_masks[key]
+        self._tick()
+        try:
+            mask = fn.apply(self.env, (self.env.all_rows, larg, prop))[1]
+        except _EXEC_ERRORS:
+            mask = None
+        self._filter_masks[key] = mask
+        return mask
+
+    def _pair(self, f, fn, rows_new, rows_old) -> None:
+        """(rows, rows, property) functions such as `diff`: pairs with at least one new row set."""
+        name = f.name
+        props = [(c, p) for c, p in self.props if self.spec.accepts(f.args[2], p.type)]
+        if not props or self._size_limit(f) < 1:
+            return
+        cands = self.cands
+        if cands == [] and f.returns == "num":
+            return  # the answer is no number, and a number is only ever an answer
+        firsts = [r for r in rows_new + rows_old if fn.first_arg_ok(self.env, r[2])]
+        new_codes = {r[0] for r in rows_new}
+        for pcode, prop in props:
+            if cands is not None and name == "diff" and prop.type == "num_property":
+                self._diff_lookup(f, fn, firsts, new_codes, pcode, prop, cands)
+                continue
+            for a in firsts:
+                for b in firsts:
+                    if a[0] in new_codes or b[0] in new_codes:
+                        self._pair_one(f, fn, a, b, pcode, prop)
+
+    def _pair_one(self, f, fn, a, b, pcode: int, prop: Prop) -> None:
+        union = self._union(a[3], b[3])
+        mode = self._mode(self._return_type_of(f, prop), len(union) + 1)
+        if mode is None:
+            return
+        result = self._apply(fn, (a[2], b[2], prop))
+        if result is None or (mode == _FINAL and result[0] == _ROW_TYPE):
+            return
+        self._result(result, mode, f.name, (a[0], b[0], pcode), union)
+
+    def _diff_lookup(self, f, fn, firsts, new_codes, pcode: int, prop: Prop, cands: list[float]) -> None:
+        """`diff` toward a known number: for each row, look its partner up by value instead of trying all.
+        The pairs are then evaluated in the order of the plain double loop, so ranking ties break the same."""
+        vals = prop.values
+        keyed = []
+        for pos, r in enumerate(firsts):
+            v = vals[r[2].bit_length() - 1]
+            if v is not None:
+                keyed.append((v, pos))
+        keyed.sort()
+        xs = [k[0] for k in keyed]
+        pairs = set()
+        for x, i in keyed:
+            for c in cands:
+                tol = 1e-6 + 1e-9 * abs(c)
+                for centre in (x + c, x - c) if c else (x,):
+                    lo = bisect.bisect_left(xs, centre - tol)
+                    hi = bisect.bisect_right(xs, centre + tol)
+                    for j in range(lo, hi):
+                        pairs.add((i, keyed[j][1]))
+        for i, j in sorted(pairs):
+            a, b = firsts[i], firsts[j]
+            if a[0] in new_codes or b[0] in new_codes:
+                self._pair_one(f, fn, a, b, pcode, prop)
+
+    # -- output -------------------------------------------------------------------------------------------
+
+    def _finish(self, exhausted: bool) -> ExploreResult:
+        found = sorted(self.found, key=lambda x: x[:2])[: self.max_programs]
+        programs = []
+        seen = set()
+        for _, _, fname, codes, union in found:
+            text = self._text(fname, codes, union)
+            if text not in seen:
+                seen.add(text)
+                programs.append(text)
+        stats = ExploreStats(
+            self.evaluated, len(self.types), time.perf_counter() - self.t0, exhausted, self.round
+        )
+        return ExploreResult(programs, self.n_found, stats)
+
+    def _text(self, fname: str, codes: tuple[int, ...], union: tuple[int, ...]) -> str:
+        position = {i: k for k, i in enumerate(union)}
+        exprs = [self._expr(*self.exprs[i], position) for i in union]
+        exprs.append(self._expr(fname, codes, position))
+        return str(P.Program(tuple(exprs)))
+
+    def _expr(self, fname: str, codes: tuple[int, ...], position: dict[int, int]) -> P.Expr:
+        args: list[P.Arg] = []
+        for c in codes:
+            if c == _ALL_ROWS:
+                args.append(P.ALL_ROWS)
+            elif c < 0:
+                args.append(self.env.constant_args[-2 - c])
+            else:
+                args.append(P.Ref(position[c]))
+        return P.Expr(fname, tuple(args))
+
+
+def explore(
+    env: Environment,
+    is_correct: AnswerChecker | Callable[[list], bool],
+    *,
+    allowed_functions: Collection[str] | None = None,
+    budget_seconds: float | None = None,
+    max_evaluations: int | None = None,
+    max_programs: int = DEFAULT_MAX_PROGRAMS,
+    preferred_columns: Collection[str] = (),
+) -> ExploreResult:
+    """Find the consistent programs of one question by exhaustive bottom-up search (see the module doc).
+
+    `is_correct` takes an answer as `Environment.execute` returns it (`Result.answer`); pass a `WtqChecker`
+    or `WikisqlChecker` for goal-directed pruning. `allowed_functions` restricts the functions (e.g. the
+    trigger-word filter), `budget_seconds` / `max_evaluations` stop the search early (`max_evaluations` is
+    deterministic, time is not), `preferred_columns` (property names or column slugs named in the question)
+    break ranking ties.
+    """
+    checker = is_correct if isinstance(is_correct, AnswerChecker) else _CallableChecker(is_correct)
+    search = _Search(
+        env, checker, allowed_functions, budget_seconds, max_evaluations, max_programs, preferred_columns
+    )
+    return search.run()
+
+
+# ----- whole splits -------------------------------------------------------------------------------------
+
+#: Default per-question work budget (expressions evaluated). Deterministic, unlike a time budget; on WTQ
+#: train the largest search needs about 60k, so this only stops pathological questions.
+DEFAULT_MAX_EVALUATIONS = 500_000
+_FSYNC_EVERY_SECONDS = 2.0
+
+# set in the parent before the worker processes fork (or by `_init_worker` where processes are spawned)
+_WORKER: dict[str, Any] = {}
+
+
+@dataclass(frozen=True)
+class ExploreSettings:
+    """Everything besides the dataset that decides a run's output; a resumed run must use the same."""
+
+    dataset: str
+    split: str
+    max_programs: int = DEFAULT_MAX_PROGRAMS
+    max_evaluations: int | None = DEFAULT_MAX_EVALUATIONS
+    budget_seconds: float | None = None
+    trigger_words: bool = False
+    limit: int | None = None
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+
+def checker_for(dataset: Any, example: Any) -> AnswerChecker | Callable[[list], bool]:
+    """The answer test of a preprocessed example: the fast checkers for WTQ and WikiSQL, else the
+    dataset's own `is_correct`."""
+    name = dataset.format.name
+    if name == "wtq":
+        return WtqChecker(example.answer, example.answer_canon)
+    if name == "wikisql":
+        return WikisqlChecker(example.answer)
+    return lambda answer: dataset.is_correct(example, answer)
+
+
+def explore_example(dataset: Any, example: Any, settings: ExploreSettings) -> tuple[dict, float]:
+    """One output record (id, programs, n_found, deterministic statistics) and the seconds it took."""
+
+    q = example.question
+    try:
+        env = dataset.environment(example)
+        allowed = None
+        if settings.trigger_words:
+            allowed = allowed_functions(env.spec, q.tokens, q.pos_tags)
+        result = explore(
+            env,
+            checker_for(dataset, example),
+            allowed_functions=allowed,
+            budget_seconds=settings.budget_seconds,
+            max_evaluations=settings.max_evaluations,
+            max_programs=settings.max_programs,
+            preferred_columns=[c for c, score in q.column_match.items() if score > 0],
+        )
+    except NsmError as exc:
+        return {"id": example.id, "programs": [], "n_found": 0, "error": str(exc)}, 0.0
+    stats = result.stats
+    record = {
+        "id": example.id,
+        "programs": result.programs,
+        "n_found": result.n_found,
+        "stats": {
+            "evaluated": stats.evaluated,
+            "denotations": stats.denotations,
+            "exhausted": stats.exhausted,
+        },
+    }
+    return record, stats.seconds
+
+
+def _init_worker(dataset_dir: str, split: str, settings: ExploreSettings) -> None:
+    if not _WORKER:
+        dataset = load_dataset(dataset_dir)
+        _WORKER.update(dataset=dataset, examples=dataset.examples(split), settings=settings)
+
+
+def _work(index: int) -> tuple[int, dict, float]:
+    record, seconds = explore_example(_WORKER["dataset"], _WORKER["examples"][index], _WORKER["settings"])
+    return index, record, seconds
+
+
+def _paths(out_path: Path) -> tuple[Path, Path, Path]:
+    """(partial output, its settings, report) beside the output file."""
+    stem = out_path.name[: -len(".jsonl")] if out_path.name.endswith(".jsonl") else out_path.name
+    return (
+        out_path.with_name(out_path.name + ".partial"),
+        out_path.with_name(out_path.name + ".partial.settings.json"),
+        out_path.with_name(stem + ".report.json"),
+    )
+
+
+def _read_partial(partial: Path, valid_ids: set[str]) -> dict[str, dict]:
+    """Complete records of an interrupted run; a trailing partial line (killed mid-write) is cut off."""
+
+    done: dict[str, dict] = {}
+    if not partial.exists():
+        return done
+    data = partial.read_bytes()
+    good = 0
+    pos = 0
+    while pos < len(data):
+        end = data.find(b"\n", pos)
+        if end < 0:
+            break
+        try:
+            record = json.loads(data[pos:end].decode("utf-8"))
+        except (ValueError, UnicodeDecodeError):
+            break
+        if isinstance(record, dict) and record.get("id") in valid_ids:
+            done[record["id"]] = record
+        pos = good = end + 1
+    if good != len(data):
+        with open(partial, "r+b") as f:
+            f.truncate(good)
+    return done
+
+
+def run_exploration(
+    dataset_dir: Path | str,
+    split: str,
+    out_path: Path | str,
+    *,
+    workers: int = 1,
+    budget_seconds_per_question: float | None = None,
+    max_evaluations_per_question: int | None = DEFAULT_MAX_EVALUATIONS,
+    max_programs: int = DEFAULT_MAX_PROGRAMS,
+    trigger_words: bool = False,
+    limit: int | None = None,
+    quiet: bool = False,
+    overwrite: bool = False,
+) -> dict:
+    """Explore every question of a split of a preprocessed dataset; write one JSON line per question.
+
+    The output (`out_path`, JSON lines in split order: id, programs, n_found, stats) is written at the end
+    in one atomic rename. Until then records are appended, as complete lines, to `<out>.partial` (flushed
+    per line, fsynced every few seconds) beside `<out>.partial.settings.json`; killing the run loses at
+    most the questions in flight, and running the same command again skips the questions already done
+    (a torn last line is cut off). The output depends only on the dataset and the settings, never on
+    `workers` or interruptions, unless `budget_seconds_per_question` (wall time) stops a search: prefer the
+    deterministic `max_evaluations_per_question`. A different setting on resume is refused unless
+    `overwrite`. Returns the coverage report, also written to `<out stem>.report.json`; on a split that is
+    not a training split its coverage is the oracle coverage (questions whose answer some program reaches).
+    """
+
+    start = time.perf_counter()
+    out_path = Path(out_path)
+    partial, settings_path, report_path = _paths(out_path)
+    dataset = load_dataset(dataset_dir)
+    examples = dataset.examples(split)
+    if limit is not None:
+        examples = examples[:limit]
+    settings = ExploreSettings(
+        dataset.format.name,
+        split,
+        max_programs,
+        max_evaluations_per_question,
+        budget_seconds_per_question,
+        trigger_words,
+        limit,
+    )
+    ids = [e.id for e in examples]
+    if len(set(ids)) != len(ids):
+        raise DataError(f"split {split} has duplicate question ids")
+
+    if not overwrite and out_path.exists() and report_path.exists() and not partial.exists():
+        try:
+            previous_report = json.loads(report_path.read_text(encoding="utf-8"))
+        except ValueError:
+            previous_report = None
+        if previous_report is not None and previous_report.get("settings") == settings.to_json():
+            return previous_report  # already complete
+    if partial.exists() or settings_path.exists():
+        previous = json.loads(settings_path.read_text(encoding="utf-8")) if settings_path.exists() else None
+        if previous != settings.to_json():
+            if not overwrite:
+                raise DataError(
+                    f"{partial} holds an interrupted run with other settings ({previous}); "
+                    "use the same settings to resume, or overwrite to start again"
+                )
+            partial.unlink(missing_ok=True)
+    atomic_write_json(settings_path, settings.to_json())
+    done = _read_partial(partial, set(ids))
+    todo = [i for i, e in enumerate(examples) if e.id not in done]
+
+    n_covered = sum(1 for r in done.values() if r["programs"])
+    explore_seconds = 0.0
+    progress = None
+    if not quiet:
+        progress = Progress(
+            TextColumn("[bold]explore[/] {task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("coverage {task.fields[coverage]}"),
+            TimeElapsedColumn(),
+            TimeRemainingColumn(),
+            console=Console(stderr=True),
+        )
+        progress.start()
+    task = None
+    if progress is not None:
+        task = progress.add_task(
+            split, total=len(examples), completed=len(done), coverage=_pct(n_covered, len(done))
+        )
+
+    with open(partial, "a", encoding="utf-8") as f:
+        last_sync = time.monotonic()
+
+        def write(record: dict) -> None:
+            nonlocal last_sync, n_covered
+            f.write(json.dumps(record, ensure_ascii=False) + "\n")
+            f.flush()
+            if time.monotonic() - last_sync > _FSYNC_EVERY_SECONDS:
+                os.fsync(f.fileno())
+                last_sync = time.monotonic()
+            done[record["id"]] = record
+            n_covered += bool(record["programs"])
+            if progress is not None:
+                progress.update(task, advance=1, coverage=_pct(n_covered, len(done)))
+
+        try:
+            if workers <= 1 or len(todo) <= 1:
+                for i in todo:
+                    record, seconds = explore_example(dataset, examples[i], settings)
+                    explore_seconds += seconds
+                    write(record)
+            else:
+                methods = multiprocessing.get_all_start_methods()
+                ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+                if ctx.get_start_method() == "fork":
+                    _ = dataset.tables  # load once; the workers share it
+                    _WORKER.update(dataset=dataset, examples=examples, settings=settings)
+                try:
+                    with ctx.Pool(workers, _init_worker, (str(dataset_dir), split, settings)) as pool:
+                        for _, record, seconds in pool.imap_unordered(_work, todo, chunksize=4):
+                            explore_seconds += seconds
+                            write(record)
+                finally:
+                    _WORKER.clear()
+            f.flush()
+            os.fsync(f.fileno())
+        finally:
+            if progress is not None:
+                progress.stop()
+
+    records = [done[i] for i in ids]
+    atomic_write_jsonl(out_path, records)
+    report = _report(
+        records,
+        settings,
+        dataset.format.name,
+        workers,
+        time.perf_counter() - start,
+        explore_seconds,
+        len(todo),
+    )
+    report["output"] = str(out_path)
+    atomic_write_json(report_path, report)
+    partial.unlink(missing_ok=True)
+    settings_path.unlink(missing_ok=True)
+    return report
+
+
+def _pct(k: int, n: int) -> str:
+    return f"{100 * k / n:.1f}%" if n else "-"
+
+
+def _report(
+    records: list[dict],
+    settings: ExploreSettings,
+    dataset: str,
+    workers: int,
+    seconds: float,
+    explore_seconds: float,
+    n_explored: int,
+) -> dict:
+    n = len(records)
+    covered = [r for r in records if r["programs"]]
+    kept = sum(len(r["programs"]) for r in records)
+    found = sum(r["n_found"] for r in records)
+    report = {
+        "dataset": dataset,
+        "split": settings.split,
+        "questions": n,
+        "covered": len(covered),
+        "coverage": round(len(covered) / n, 4) if n else 0.0,
+        "programs_per_question": round(kept / n, 2) if n else 0.0,
+        "programs_per_covered_question": round(kept / len(covered), 2) if covered else 0.0,
+        "found_per_covered_question": round(found / len(covered), 1) if covered else 0.0,
+        "exhausted": sum(1 for r in records if r.get("stats", {}).get("exhausted")),
+        "errors": sum(1 for r in records if "error" in r),
+        "explored_this_run": n_explored,
+        "seconds": round(seconds, 1),
+        "explore_cpu_seconds_this_run": round(explore_seconds, 1),
+        "workers": workers,
+        "settings": settings.to_json(),
+    }
+    if "train" not in settings.split:
+        report["oracle_coverage"] = report["coverage"]
+    return report
