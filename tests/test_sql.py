@@ -424,7 +424,7 @@ def _same(expected: list, actual: list) -> bool:
         return False
     for e, a in zip(expected, actual, strict=True):
         if isinstance(e, str):
-            if not isinstance(a, str) or normalize(a) != e:
+            if not isinstance(a, str) or normalize(a) != normalize(e):
                 return False
         elif isinstance(a, str) or not math.isclose(float(e), float(a), rel_tol=1e-9, abs_tol=1e-9):
             return False

@@ -14,6 +14,7 @@ import typer
 from nsmcli import __version__
 from nsmcli.cli import evaluate as evaluate_cmd
 from nsmcli.cli import execute as execute_cmd
+from nsmcli.cli import explore as explore_cmd
 from nsmcli.cli import parse as parse_cmd
 from nsmcli.cli import preprocess as preprocess_cmd
 from nsmcli.cli import train as train_cmd
@@ -48,6 +49,7 @@ def _root(
 
 
 app.command("preprocess", no_args_is_help=True)(preprocess_cmd.preprocess)
+app.command("explore", no_args_is_help=True)(explore_cmd.explore)
 app.command("train", no_args_is_help=True)(train_cmd.train)
 app.command("eval", no_args_is_help=True)(evaluate_cmd.eval_)
 app.command("parse", no_args_is_help=True)(parse_cmd.parse)

@@ -33,7 +33,7 @@ from nsmcli.fileio import atomic_write_json, atomic_write_jsonl, read_jsonl, sta
 from nsmcli.lang.interpreter import Environment, bind
 
 FORMAT = "nsm-preprocessed"
-PREPROCESS_VERSION = 1
+PREPROCESS_VERSION = 2  # 2: WikiSQL string views are lower-cased cell text
 
 
 @dataclass

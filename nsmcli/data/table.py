@@ -1,6 +1,7 @@
 """The in-memory table: ordered columns, raw text for display, typed views for programs.
 
-Every column has a string view (the official normalisation of each cell). A column also offers a number,
+Every column has a string view (the official WTQ normalisation of each cell; for WikiSQL tables, whose
+column types are declared, the lower-cased cell text that WikiSQL answers are compared with). A column also offers a number,
 second-number (`num2`, e.g. the 1 of "3–1") or date view when at least `min_typed_fraction` of its cells
 parse (MAPO's 20% rule); cells that do not parse hold None in that view. Column order is the file's order.
 """
@@ -117,15 +118,19 @@ class Table:
 def _type_column(
     header: str, slug: str, raw: tuple[str, ...], declared: str | None, min_frac: float
 ) -> Column:
-    cells = [parse_cell(text) for text in raw]
     column = Column(header, slug, raw)
     if declared == "real":
         numbers = tuple(_plain_number(text) for text in raw)
         column.views["number"] = numbers
         return column
-    column.views["string"] = tuple(c.string for c in cells)
     if declared is not None:
+        # Declared types are WikiSQL's: its answers are compared as lower-cased cell text, so the string view
+        # is that text (whitespace collapsed), not the WTQ normalisation, which would drop "(17)" from
+        # "Baron Davis (17)" and turn "28–24" into "28-24" (8.9% of WikiSQL train answers unreachable).
+        column.views["string"] = tuple(" ".join(text.lower().split()) for text in raw)
         return column
+    cells = [parse_cell(text) for text in raw]
+    column.views["string"] = tuple(c.string for c in cells)
     needed = min_frac * len(cells)
     for kind in ("number", "num2", "date"):
         values = tuple(getattr(c, kind) for c in cells)

@@ -1,0 +1,89 @@
+"""`nsm explore`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from nsmcli.cli.output import print_json, stdout
+
+
+def explore(
+    preprocessed: Path = typer.Argument(..., help="A directory written by nsm preprocess."),
+    split: str = typer.Option(
+        "train", "--split", help="Split to explore; 'train'/'dev' also match e.g. random-split-1-train."
+    ),
+    out: Path = typer.Option(
+        ...,
+        "--out",
+        help="Output JSONL (one line per question); a report is written beside it as <name>.report.json.",
+    ),
+    workers: int = typer.Option(2, "--workers", min=1, help="Worker processes (questions are independent)."),
+    budget_seconds: float = typer.Option(
+        None,
+        "--budget-seconds-per-question",
+        help="Wall-clock cap per question. Off by default: the evaluation cap keeps output deterministic.",
+    ),
+    max_evaluations: int = typer.Option(
+        500_000,
+        "--max-evaluations",
+        help="Expressions evaluated per question at most (deterministic budget).",
+    ),
+    max_programs: int = typer.Option(
+        20,
+        "--max-programs",
+        help="Programs kept per question (ranked: fewer "
+        "expressions, then question entities used, then columns named in the "
+        "question); how many were found in all is recorded.",
+    ),
+    trigger_words: bool = typer.Option(
+        False,
+        "--trigger-words/--no-trigger-words",
+        help="Skip functions the question gives no hint of (MAPO's filter; 3x faster, lower coverage).",
+    ),
+    limit: int = typer.Option(None, "--limit", help="Only the first N questions of the split."),
+    overwrite: bool = typer.Option(
+        False, "--overwrite", help="Start again even if a run with other settings left partial output."
+    ),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+    json_out: bool = typer.Option(False, "--json", help="Print the coverage report as JSON."),
+) -> None:
+    """Search for the consistent programs of every question of a split (resumable, parallel).
+
+    A consistent program executes to the question's answer and uses every intermediate result. Killed part
+    way, the same command continues where it stopped; the final file is written atomically.
+
+    Examples:
+
+      nsm explore data/wtq --split random-split-1-train --out data/wtq-programs.jsonl --workers 2
+
+      nsm explore data/wtq --split random-split-1-dev --out data/wtq-dev-oracle.jsonl
+    """
+    from nsmcli.data.preprocess import load_dataset
+    from nsmcli.search.explore import run_exploration
+    from nsmcli.train.evaluate import resolve_split
+
+    split = resolve_split(load_dataset(preprocessed), split)
+    report = run_exploration(
+        preprocessed,
+        split,
+        out,
+        workers=workers,
+        budget_seconds_per_question=budget_seconds,
+        max_evaluations_per_question=max_evaluations,
+        max_programs=max_programs,
+        trigger_words=trigger_words,
+        limit=limit,
+        quiet=quiet or json_out,
+        overwrite=overwrite,
+    )
+    if json_out:
+        print_json(report)
+        return
+    label = "oracle coverage" if "oracle_coverage" in report else "coverage"
+    stdout.print(
+        f"[bold]{report['split']}[/]: {label} {report['coverage']:.1%} ({report['covered']:,}/{report['questions']:,}), "
+        f"{report['programs_per_covered_question']} programs kept and {report['found_per_covered_question']} "
+        f"found per covered question, {report['seconds']} s -> {out}"
+    )
