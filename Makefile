@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed-stamp
 NSM := $(BIN)/nsm
 DEMO_OUT := $(or $(TMPDIR),/tmp)/nsm-demo
 
-.PHONY: install test lint demo bench clean
+.PHONY: install test lint demo models bench clean
 
 $(STAMP): setup.cfg pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -24,16 +24,37 @@ test: lint
 	$(BIN)/pytest
 
 demo: install
-	@echo "== preprocess a bundled mini WikiTableQuestions release"
-	$(NSM) preprocess wtq --data-dir examples/mini-wtq --out $(DEMO_OUT)/mini-wtq
-	@echo "== execute programs on a bundled table (answer, each intermediate result, SQL)"
-	$(NSM) execute '(argmax all_rows r.gold-number) (hop v0 r.nation-string)' examples/tables/medals.csv
-	$(NSM) execute '(filter_str_contain_any all_rows "kenya" r.nation-string) (previous v0) (hop v1 r.nation-string)' \
-		examples/tables/medals.csv --question "which nation ranked right before kenya?"
+	@echo "== answer the example questions with the bundled WTQ model (answer, program, SQL)"
+	$(NSM) parse --questions examples/questions.tsv
+	@echo "== one question, with every intermediate result"
+	$(NSM) parse "which nation ranked right before kenya?" examples/tables/medals.csv
+	@echo "== execute a hand-written program on a table"
 	$(NSM) execute '(filter_greater all_rows 1000000 r.population-number) (count v0)' \
 		examples/tables/cities.csv --question "how many cities have more than 1,000,000 people?"
-	$(NSM) execute '(filter_ge all_rows 2000 r.year-number) (sum v0 r.sales-number)' \
-		examples/tables/discography.csv --question "total sales of albums since 2000?"
+	@echo "== preprocess a bundled mini WikiTableQuestions release"
+	$(NSM) preprocess wtq --data-dir examples/mini-wtq --out $(DEMO_OUT)/mini-wtq
+
+# The bundled models: every step is an nsm command with a fixed seed (one process, so the result is
+# reproducible). DATA points at the official releases; the step counts are those of the shipped models.
+DATA ?= ../shared/data
+WTQ_STEPS ?= 7000
+WIKISQL_STEPS ?= 2000
+models: install
+	$(NSM) preprocess wtq --data-dir $(DATA)/wtq --out data/wtq
+	$(NSM) explore data/wtq --split random-split-1-train --out data/wtq-programs.jsonl --workers 2
+	OMP_NUM_THREADS=1 $(NSM) train data/wtq --programs data/wtq-programs.jsonl --out runs/wtq-mapo-s1 \
+		--seed 1 --steps $(WTQ_STEPS) --set eval_every=500
+	$(NSM) preprocess wikisql --data-dir $(DATA)/wikisql --out data/wikisql
+	$(NSM) explore data/wikisql --split train --out data/wikisql-programs.jsonl --workers 2
+	OMP_NUM_THREADS=1 $(NSM) train data/wikisql --programs data/wikisql-programs.jsonl \
+		--out runs/wikisql-mapo-s1 --seed 1 --steps $(WIKISQL_STEPS) --set eval_every=200 --set eval_max_questions=2000
+	for m in wtq wikisql; do \
+		rm -rf examples/models/$$m && mkdir -p examples/models/$$m/best && \
+		cp runs/$$m-mapo-s1/config.json runs/$$m-mapo-s1/vocab.json examples/models/$$m/ && \
+		cp runs/$$m-mapo-s1/best/model.pt runs/$$m-mapo-s1/best/info.json examples/models/$$m/best/; \
+	done
+	$(NSM) eval examples/models/wtq --data data/wtq --split random-split-1-dev --beam 5
+	$(NSM) eval examples/models/wikisql --data data/wikisql --split dev --beam 5
 
 bench: install
 	$(BIN)/python bench/interpreter_speed.py

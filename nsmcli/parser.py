@@ -22,6 +22,41 @@ from nsmcli.errors import CheckpointError, GrammarError
 from nsmcli.lang.interpreter import bind
 from nsmcli.lang.spec import get_language
 
+
+@dataclass
+class QuestionCase:
+    """One line of a question file: a table, a question and, optionally, the expected answer."""
+
+    table: Path
+    question: str
+    answer: list[str] | None = None
+
+
+def read_question_file(path: Path | str) -> list[QuestionCase]:
+    """A TSV with a header `table<TAB>question[<TAB>answer]`: table paths are relative to the file, several
+    answers are separated by `|`."""
+    from nsmcli.errors import DataError
+
+    path = Path(path)
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise DataError(f"cannot read question file {path}: {exc}") from None
+    header = lines[0].split("\t") if lines else []
+    if header[:2] != ["table", "question"]:
+        raise DataError(f"{path}: the first line must be the header table<TAB>question[<TAB>answer]")
+    cases = []
+    for number, line in enumerate(lines[1:], start=2):
+        if not line.strip():
+            continue
+        fields = line.split("\t")
+        if len(fields) < 2:
+            raise DataError(f"{path}:{number}: expected table<TAB>question[<TAB>answer]")
+        answer = fields[2].split("|") if len(fields) > 2 and fields[2] else None
+        cases.append(QuestionCase(path.parent / fields[0], fields[1], answer))
+    return cases
+
+
 #: Bundled models live here (see `make models`); `--model wtq` and `--model wikisql` name them.
 MODELS_DIR = Path(__file__).resolve().parents[1] / "examples" / "models"
 
@@ -92,6 +127,22 @@ class Parser:
         path = resolve_model(model)
         loaded, config, _ = load_run_model(path, default_kit(), weights)
         return cls(loaded, config, path)
+
+    def parse_file(self, path: Path | str, beam: int = 5, sql_dialect: str | None = "sqlite"):
+        """Answer every question of a question file; yields (case, result, correct or None)."""
+        from nsmcli.data.annotate import canonicalize_answer
+        from nsmcli.data.evaluate import wtq_correct
+
+        tables: dict[Path, Table] = {}
+        for case in read_question_file(path):
+            if case.table not in tables:
+                tables[case.table] = load_table(case.table)
+            result = self.parse(case.question, tables[case.table], beam=beam, sql_dialect=sql_dialect)
+            correct = None
+            if case.answer is not None:  # the official WTQ answer check
+                canon = [canonicalize_answer(a) for a in case.answer]
+                correct = result.program is not None and wtq_correct(case.answer, canon, result.answer)
+            yield case, result, correct
 
     def parse(
         self, question: str, table: Table | Any, beam: int = 5, sql_dialect: str | None = "sqlite"

@@ -1,4 +1,4 @@
-"""`nsm parse`: answer a question about any table with a trained model."""
+"""`nsm parse`: answer questions about any table with a trained model."""
 
 from __future__ import annotations
 
@@ -8,15 +8,20 @@ import typer
 from rich.table import Table as RichTable
 
 from nsmcli.cli.output import print_json, safe, stdout
+from nsmcli.errors import DataError
 
 
 def parse(
-    question: str = typer.Argument(..., help="The question, in English."),
-    table_path: Path = typer.Argument(..., metavar="TABLE", help="A CSV, TSV or JSONL table."),
+    question: str = typer.Argument(None, help="The question, in English."),
+    table_path: Path = typer.Argument(None, metavar="TABLE", help="A CSV, TSV or JSONL table."),
     model: str = typer.Option(
+        None, "--model", help="A run directory from nsm train, or a bundled model: wtq (default) or wikisql."
+    ),
+    questions: Path = typer.Option(
         None,
-        "--model",
-        help="A run directory from nsm train, or the name of a bundled model: wtq (default) or wikisql.",
+        "--questions",
+        help="Answer every line of a TSV file (table, question[, answer]) instead; "
+        "with answers, also count how many are right.",
     ),
     beam: int = typer.Option(5, "--beam", min=1, help="Beam size (1 = greedy)."),
     sql_dialect: str = typer.Option(
@@ -31,26 +36,66 @@ def parse(
       nsm parse "which nation won the most gold medals?" examples/tables/medals.csv
 
       nsm parse "how many cities are in spain?" examples/tables/cities.csv --model wikisql --json
+
+      nsm parse --questions examples/questions.tsv
     """
     from nsmcli.parser import Parser
 
+    if questions is None and (question is None or table_path is None):
+        raise DataError("give a QUESTION and a TABLE, or --questions FILE")
     parser = Parser.load(model)
+    if questions is not None:
+        _parse_file(parser, questions, beam, sql_dialect, json_out)
+        return
     result = parser.parse(question, table_path, beam=beam, sql_dialect=sql_dialect)
     if json_out:
         print_json(result.to_json())
     elif result.program is None:
         stdout.print("[bold red]no program found[/] for this question on this table")
     else:
-        stdout.print(f"[bold]answer:[/] {safe(', '.join(str(a) for a in result.answer))}")
-        stdout.print(f"[bold]program:[/] {safe(result.program)}  (p = {result.probability:.2f})")
-        steps = RichTable(show_header=True, header_style="bold")
-        for column in ("#", "expression", "result"):
-            steps.add_column(column)
-        for i, step in enumerate(result.steps):
-            values = ", ".join(str(v) for v in step["values"][:8])
-            steps.add_row(f"v{i}", safe(step["expression"]), safe(f"{step['type']}: {values}"))
-        stdout.print(steps)
-        if result.sql:
-            stdout.print(f"[bold]sql:[/] {safe(result.sql)}")
+        _show(result)
     if result.program is None:
         raise typer.Exit(1)
+
+
+def _show(result) -> None:
+    stdout.print(f"[bold]answer:[/] {safe(', '.join(str(a) for a in result.answer))}")
+    stdout.print(f"[bold]program:[/] {safe(result.program)}  (p = {result.probability:.2f})")
+    steps = RichTable(show_header=True, header_style="bold")
+    for column in ("#", "expression", "result"):
+        steps.add_column(column)
+    for i, step in enumerate(result.steps):
+        values = ", ".join(str(v) for v in step["values"][:8])
+        steps.add_row(f"v{i}", safe(step["expression"]), safe(f"{step['type']}: {values}"))
+    stdout.print(steps)
+    if result.sql:
+        stdout.print(f"[bold]sql:[/] {safe(result.sql)}")
+
+
+def _parse_file(parser, path: Path, beam: int, sql_dialect: str, json_out: bool) -> None:
+    records, n_known, n_right = [], 0, 0
+    for case, result, correct in parser.parse_file(path, beam=beam, sql_dialect=sql_dialect):
+        if correct is not None:
+            n_known += 1
+            n_right += correct
+        if json_out:
+            records.append(
+                {"table": str(case.table), "expected": case.answer, "correct": correct, **result.to_json()}
+            )
+            continue
+        mark = {True: "[green]right[/]", False: "[red]wrong[/]", None: ""}[correct]
+        stdout.print(f"\n[bold]{safe(case.question)}[/]  ({safe(case.table.name)}) {mark}")
+        if result.program is None:
+            stdout.print("no program found")
+        else:
+            stdout.print(
+                f"  answer: {safe(', '.join(str(a) for a in result.answer))}"
+                + (f"   expected: {safe(' | '.join(case.answer))}" if case.answer else "")
+            )
+            stdout.print(f"  program: {safe(result.program)}")
+            if result.sql:
+                stdout.print(f"  sql: {safe(result.sql)}")
+    if json_out:
+        print_json({"questions": records, "answered_correctly": n_right, "with_answers": n_known})
+    elif n_known:
+        stdout.print(f"\n[bold]{n_right} of {n_known}[/] questions answered correctly")
