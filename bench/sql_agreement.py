@@ -16,30 +16,11 @@ import time
 from pathlib import Path
 
 from nsmcli.data.readers import iter_wikisql_tables
-from nsmcli.data.table import Table
-from nsmcli.lang.sql import AGG_OPS, COND_OPS, execute_wikisql_sql, sql_column_names, sqlite_connection
+from nsmcli.lang.sql import execute_wikisql_sql, sqlite_connection, wikisql_sqlite_query
 
 
 def _norm(values: list) -> list:
     return [float(f"{float(v):.9g}") if isinstance(v, int | float) else v for v in values if v is not None]
-
-
-def gold_sqlite(table: Table, sql: dict, lower: str = "pylower") -> tuple[str, list]:
-    names = sql_column_names(table)
-
-    def col(j: int) -> str:
-        return '"' + names[j].replace('"', '""') + '"'
-
-    target = col(sql["sel"]) if not sql["agg"] else f"{AGG_OPS[sql['agg']]}({col(sql['sel'])})"
-    where, params = [], []
-    for j, op, value in sql["conds"]:
-        if "string" in table.columns[j].views:
-            where.append(f"{lower}({col(j)}) {COND_OPS[op]} {lower}(?)")
-            params.append(value)
-        else:
-            where.append(f"{col(j)} {COND_OPS[op]} ?")
-            params.append(float(str(value).replace(",", "").replace("−", "-")))
-    return f"SELECT {target} FROM t" + (" WHERE " + " AND ".join(where) if where else ""), params
 
 
 def run(data: Path, split: str, lower: str) -> None:
@@ -53,7 +34,7 @@ def run(data: Path, split: str, lower: str) -> None:
     for ex in examples:
         table = tables[ex["table_id"]]
         conn = connections.get(table.id) or connections.setdefault(table.id, sqlite_connection(table))
-        query, params = gold_sqlite(table, ex["sql"], lower)
+        query, params = wikisql_sqlite_query(table, ex["sql"], lower)
         try:
             ref = [r[0] for r in conn.execute(query, params)]
         except ValueError:  # a condition value with no number: WikiSQL crashed, we match nothing

@@ -13,22 +13,30 @@ import tempfile
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 
-def atomic_write_bytes(path: Path | str, data: bytes) -> None:
+@contextmanager
+def atomic_open(path: Path | str, mode: str = "w") -> Iterator[IO]:
+    """Open a temporary sibling of `path` for writing; on success it is flushed, synced and renamed over
+    `path`; on failure it is removed and `path` is untouched."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
+        with os.fdopen(fd, mode, **({} if "b" in mode else {"encoding": "utf-8"})) as f:
+            yield f
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def atomic_write_bytes(path: Path | str, data: bytes) -> None:
+    with atomic_open(path, "wb") as f:
+        f.write(data)
 
 
 def atomic_write_text(path: Path | str, text: str) -> None:
@@ -41,21 +49,11 @@ def atomic_write_json(path: Path | str, payload: Any) -> None:
 
 def atomic_write_jsonl(path: Path | str, records: Iterable[Any]) -> int:
     """Write one JSON document per line; returns the number of lines."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     n = 0
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            for record in records:
-                f.write(json.dumps(record, ensure_ascii=False) + "\n")
-                n += 1
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    with atomic_open(path, "w") as f:
+        for record in records:
+            f.write(json.dumps(record, ensure_ascii=False) + "\n")
+            n += 1
     return n
 
 

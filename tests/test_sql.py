@@ -21,13 +21,13 @@ from nsmcli.lang.interpreter import bind
 from nsmcli.lang.program import ALL_ROWS, Column, Expr, Literal, Program, Ref
 from nsmcli.lang.sql import (
     AGG_OPS,
-    COND_OPS,
     execute_sql,
     execute_wikisql_sql,
     program_to_sql,
     sql_column_names,
     sqlite_connection,
     wikisql_answer,
+    wikisql_sqlite_query,
 )
 
 DIALECTS = ("sqlite", "duckdb", "postgres", "mysql", "snowflake", "tsql", "spark")
@@ -315,25 +315,6 @@ def dev(data_dir: Path) -> tuple[dict[str, Table], list[dict]]:
     return tables, examples
 
 
-def _sqlite_gold(table: Table, sql: dict) -> tuple[str, list]:
-    """The gold query as WikiSQL's dbengine wrote it, over `sqlite_connection`'s column names."""
-    names = sql_column_names(table)
-
-    def col(j: int) -> str:
-        return '"' + names[j].replace('"', '""') + '"'
-
-    target = col(sql["sel"]) if not sql["agg"] else f"{AGG_OPS[sql['agg']]}({col(sql['sel'])})"
-    where, params = [], []
-    for j, op, value in sql["conds"]:
-        if "string" in table.columns[j].views:
-            where.append(f"pylower({col(j)}) {COND_OPS[op]} pylower(?)")
-            params.append(value)
-        else:
-            where.append(f"{col(j)} {COND_OPS[op]} ?")
-            params.append(float(str(value).replace(",", "")))
-    return f"SELECT {target} FROM t" + (" WHERE " + " AND ".join(where) if where else ""), params
-
-
 def test_gold_sql_agrees_with_sqlite_on_all_dev_queries(dev: tuple[dict[str, Table], list[dict]]) -> None:
     tables, examples = dev
     connections: dict[str, object] = {}
@@ -341,7 +322,7 @@ def test_gold_sql_agrees_with_sqlite_on_all_dev_queries(dev: tuple[dict[str, Tab
     for ex in examples:
         table = tables[ex["table_id"]]
         conn = connections.setdefault(table.id, sqlite_connection(table))
-        query, params = _sqlite_gold(table, ex["sql"])
+        query, params = wikisql_sqlite_query(table, ex["sql"])
         ref = [r[0] for r in conn.execute(query, params)]  # type: ignore[attr-defined]
         ours = execute_wikisql_sql(table, ex["sql"])
         if _norm(ours) == _norm(ref):

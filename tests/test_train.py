@@ -570,3 +570,28 @@ def test_actor_processes_train_too(tiny, tmp_path):
     )
     assert result.step == 30
     assert _train_accuracy(tmp_path / "run", data) == 1.0
+
+
+# ----- the same with the real neural parser -------------------------------------------------------------
+
+REAL_MODEL = {"learning_rate": 0.01, "model.hidden_size": 32, "model.dropout": 0.0}
+REAL_SETTINGS = {
+    "mapo": {"n_steps": 60},
+    "mml": {"n_steps": 60},
+    "iml": {"n_steps": 60},
+    "hard-em": {"n_steps": 60},
+    "reinforce": {"n_steps": 150, "n_policy": 8, "use_baseline": True, **ON_POLICY},
+    "self-critical": {"n_steps": 150, "n_policy": 8, **ON_POLICY},
+}
+
+
+@pytest.mark.parametrize("algo", list(REAL_SETTINGS))
+def test_real_parser_reaches_full_training_accuracy(tiny, tmp_path, algo):
+    """`nsmcli.model.ProgramModel` (small) learns the tiny training set with every objective."""
+    torch.set_num_threads(1)
+    data, programs = tiny
+    run = tmp_path / algo
+    overrides = {**FAST, **REAL_MODEL, **REAL_SETTINGS[algo]}
+    train(data, run, programs=programs, algo=algo, overrides=overrides)
+    result = evaluate([run], load_dataset(data), "train", beam=0, weights="last")
+    assert result.accuracy == 1.0

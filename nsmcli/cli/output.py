@@ -15,14 +15,9 @@ from typing import Any, TypeVar
 
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
+from rich.progress import Progress
+
+from nsmcli.progress import make_progress
 
 T = TypeVar("T")
 stdout = Console(soft_wrap=True, highlight=False)
@@ -52,16 +47,7 @@ def progress_bar(quiet: bool) -> Iterator[Progress | None]:
     if quiet:
         yield None
         return
-    progress = Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("{task.fields[status]}"),
-        TimeElapsedColumn(),
-        TimeRemainingColumn(),
-        console=stderr,
-        transient=False,
-    )
+    progress = make_progress(stderr)
     with progress:
         yield progress
 

@@ -173,16 +173,23 @@ def hop(env, args):
     return VALUES_OF[prop.type], tuple(values)
 
 
+def _extreme_index(rows: int, prop: Prop, highest: bool) -> int:
+    """Index in `prop.sorted_values` of the highest (lowest) value on `rows`."""
+    if prop.type == "string_property":
+        raise ExecError(f"{prop.name} is not ordered")
+    masks = prop.sorted_masks
+    for i in range(len(masks) - 1, -1, -1) if highest else range(len(masks)):
+        if masks[i] & rows:
+            return i
+    raise ExecError(f"no values of {prop.name} on these rows")
+
+
 def _extreme(highest: bool):
+    """maximum / minimum: the extreme value itself, as a one-value list."""
+
     def apply(env, args):
         rows, prop = args
-        if prop.type == "string_property":
-            raise ExecError(f"{prop.name} is not ordered")
-        masks = prop.sorted_masks
-        for i in range(len(masks) - 1, -1, -1) if highest else range(len(masks)):
-            if masks[i] & rows:
-                return VALUES_OF[prop.type], (prop.sorted_values[i],)
-        raise ExecError(f"no values of {prop.name} on these rows")
+        return VALUES_OF[prop.type], (prop.sorted_values[_extreme_index(rows, prop, highest)],)
 
     return apply
 
@@ -317,13 +324,7 @@ def _superlative(highest: bool):
 
     def apply(env, args):
         rows, prop = args
-        if prop.type == "string_property":
-            raise ExecError(f"{prop.name} is not ordered")
-        masks = prop.sorted_masks
-        for i in range(len(masks) - 1, -1, -1) if highest else range(len(masks)):
-            if masks[i] & rows:
-                return "entity_list", masks[i] & rows
-        raise ExecError(f"no values of {prop.name} on these rows")
+        return "entity_list", prop.sorted_masks[_extreme_index(rows, prop, highest)] & rows
 
     return apply
 

@@ -646,3 +646,23 @@ def sqlite_connection(table: Table, table_name: str = "t") -> sqlite3.Connection
     marks = ", ".join("?" * len(columns))
     conn.executemany(f'INSERT INTO "{table_name}" VALUES ({marks})', zip(*columns, strict=True))
     return conn
+
+
+def wikisql_sqlite_query(table: Table, sql: dict, lower: str = "pylower") -> tuple[str, list]:
+    """A gold SQL dict as WikiSQL's dbengine wrote it (text compared through `lower`, numbers on REAL
+    columns), over `sqlite_connection`'s column names: the oracle our executor is checked against."""
+    names = sql_column_names(table)
+
+    def col(j: int) -> str:
+        return '"' + names[j].replace('"', '""') + '"'
+
+    target = col(sql["sel"]) if not sql["agg"] else f"{AGG_OPS[sql['agg']]}({col(sql['sel'])})"
+    where, params = [], []
+    for j, op, value in sql["conds"]:
+        if "string" in table.columns[j].views:
+            where.append(f"{lower}({col(j)}) {COND_OPS[op]} {lower}(?)")
+            params.append(value)
+        else:
+            where.append(f"{col(j)} {COND_OPS[op]} ?")
+            params.append(float(str(value).replace(",", "").replace("\u2212", "-")))
+    return f"SELECT {target} FROM t" + (" WHERE " + " AND ".join(where) if where else ""), params

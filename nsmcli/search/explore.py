@@ -51,16 +51,6 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
-
 from nsmcli.data.evaluate import (
     NumberValue,
     parse_number,
@@ -78,6 +68,7 @@ from nsmcli.lang import program as P
 from nsmcli.lang.functions import REGISTRY, ExecError, Prop
 from nsmcli.lang.interpreter import Environment, has_unused_result, to_plain
 from nsmcli.lang.spec import LanguageSpec
+from nsmcli.progress import make_progress
 
 __all__ = [
     "DEFAULT_MAX_EVALUATIONS",
@@ -1105,20 +1096,15 @@ def run_exploration(
     explore_seconds = 0.0
     progress = None
     if not quiet:
-        progress = Progress(
-            TextColumn("[bold]explore[/] {task.description}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TextColumn("coverage {task.fields[coverage]}"),
-            TimeElapsedColumn(),
-            TimeRemainingColumn(),
-            console=Console(stderr=True),
-        )
+        progress = make_progress()
         progress.start()
     task = None
     if progress is not None:
         task = progress.add_task(
-            split, total=len(examples), completed=len(done), coverage=_pct(n_covered, len(done))
+            f"explore {split}",
+            total=len(examples),
+            completed=len(done),
+            status=f"coverage {_pct(n_covered, len(done))}",
         )
 
     with open(partial, "a", encoding="utf-8") as f:
@@ -1134,7 +1120,7 @@ def run_exploration(
             done[record["id"]] = record
             n_covered += bool(record["programs"])
             if progress is not None:
-                progress.update(task, advance=1, coverage=_pct(n_covered, len(done)))
+                progress.update(task, advance=1, status=f"coverage {_pct(n_covered, len(done))}")
 
         try:
             if workers <= 1 or len(todo) <= 1:
