@@ -67,7 +67,7 @@ from nsmcli.fileio import atomic_write_json, atomic_write_jsonl
 from nsmcli.lang import program as P
 from nsmcli.lang.functions import REGISTRY, ExecError, Prop
 from nsmcli.lang.interpreter import Environment, has_unused_result, to_plain
-from nsmcli.lang.spec import LanguageSpec
+from nsmcli.lang.spec import LanguageSpec, get_language
 from nsmcli.progress import make_progress
 
 __all__ = [
@@ -928,6 +928,8 @@ class ExploreSettings:
     budget_seconds: float | None = None
     trigger_words: bool = False
     limit: int | None = None
+    #: the interpreter limits (expressions, variables) the programs were searched under
+    limits: dict | None = None
 
     def to_json(self) -> dict:
         return asdict(self)
@@ -1067,6 +1069,7 @@ def run_exploration(
         budget_seconds_per_question,
         trigger_words,
         limit,
+        get_language(dataset.language).limits.to_json(),
     )
     ids = [e.id for e in examples]
     if len(set(ids)) != len(ids):

@@ -1,0 +1,69 @@
+"""`nsm parse` latency with a bundled model: a cold command, and warm questions through the Python API.
+
+Targets (issue 4): warm <= 50 ms per question, cold command <= 3 s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import subprocess
+import sys
+import time
+
+from common import ROOT, header, write_result
+
+from nsmcli.parser import Parser, read_question_file
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--model", default="wtq")
+    parser.add_argument("--repeats", type=int, default=3)
+    args = parser.parse_args()
+    cold = []
+    for _ in range(args.repeats):
+        start = time.perf_counter()
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "nsmcli",
+                "parse",
+                "which nation won the most gold medals?",
+                "examples/tables/medals.csv",
+                "--model",
+                args.model,
+                "--json",
+            ],
+            cwd=ROOT,
+            check=False,
+            capture_output=True,
+        )
+        cold.append(time.perf_counter() - start)
+    model = Parser.load(args.model)
+    cases = read_question_file(ROOT / "examples" / "questions.tsv")
+    from nsmcli.parser import as_table
+
+    tables = {c.table: as_table(c.table) for c in cases}
+    model.parse(cases[0].question, tables[cases[0].table])  # first call warms caches
+    warm = []
+    for case in cases:
+        start = time.perf_counter()
+        model.parse(case.question, tables[case.table])
+        warm.append(time.perf_counter() - start)
+    lines = [
+        f"- cold `nsm parse ... --model {args.model}` (process start, model load, one question): median "
+        f"{statistics.median(cold):.2f} s over {args.repeats} runs",
+        f"- warm `Parser.parse` (beam 5, SQL rendering included), {len(warm)} example questions: median "
+        f"{1000 * statistics.median(warm):.0f} ms, max {1000 * max(warm):.0f} ms",
+    ]
+    text = header("Parse latency", "python bench/parse_latency.py " + " ".join(sys.argv[1:])) + "\n".join(
+        lines
+    )
+    print(text)
+    write_result(f"parse-{args.model}", text + "\n")
+
+
+if __name__ == "__main__":
+    main()
