@@ -591,3 +591,27 @@ def test_real_parser_reaches_full_training_accuracy(tiny, tmp_path, algo):
     train(data, run, programs=programs, algo=algo, overrides={**FAST, **REAL_MODEL, "n_steps": 100})
     result = evaluate([run], load_dataset(data), "train", beam=0, weights="last")
     assert result.accuracy == 1.0
+
+
+def test_cli_eval_ensemble_syntax(tiny, tmp_path, monkeypatch):
+    """`nsm eval RUN --ensemble RUN2 RUN3`, as documented; several runs without --ensemble are refused."""
+    from nsmcli.cli import evaluate as eval_cmd
+    from nsmcli.train import evaluate as eval_lib
+
+    data, programs = tiny
+    for seed in (1, 2):
+        train(
+            data,
+            tmp_path / f"run{seed}",
+            programs=programs,
+            overrides={**FAST, "n_steps": 10, "seed": seed},
+            kit=KIT,
+        )
+    monkeypatch.setattr(eval_lib, "default_kit", lambda: KIT)
+    app = _app(eval_cmd.eval_)
+    runs = [str(tmp_path / "run1"), "--ensemble", str(tmp_path / "run2"), str(tmp_path / "run1")]
+    res = CliRunner().invoke(app, [*runs, "--data", str(data), "--split", "train", "--json"])
+    assert res.exit_code == 0, res.output
+    assert len(json.loads(res.stdout)["runs"]) == 3
+    res = CliRunner().invoke(app, [str(tmp_path / "run1"), str(tmp_path / "run2"), "--data", str(data)])
+    assert res.exit_code != 0 and "--ensemble" in str(res.exception)

@@ -8,16 +8,21 @@ import typer
 
 from nsmcli.cli.output import print_json, progress_bar, safe, stdout
 from nsmcli.data.preprocess import load_dataset
+from nsmcli.errors import DataError
 from nsmcli.fileio import atomic_write_jsonl
 
 
 def eval_(
     run: Path = typer.Argument(..., help="A run directory written by nsm train."),
+    more_runs: list[Path] = typer.Argument(
+        None, metavar="[RUN2 RUN3 ...]", help="With --ensemble: the other runs of the ensemble."
+    ),
     data: Path = typer.Option(..., "--data", help="The preprocessed dataset directory."),
     split: str = typer.Option("dev", "--split", help="Split to evaluate; dev/train mean the run's splits."),
     beam: int = typer.Option(5, "--beam", help="Beam size (0: greedy)."),
-    ensemble: list[Path] = typer.Option(
-        None, "--ensemble", help="More run directories; probabilities of identical programs are summed."
+    ensemble: bool = typer.Option(
+        False, "--ensemble", help="Ensemble RUN with RUN2 RUN3 ...: probabilities of identical programs are "
+        "summed across models."
     ),
     weights: str = typer.Option("best", "--weights", help="best (best on dev) or last (last checkpoint)."),
     out: Path = typer.Option(
@@ -37,7 +42,9 @@ def eval_(
     from nsmcli.train.evaluate import evaluate
     from nsmcli.train.rundir import RunDir
 
-    runs = [run, *(ensemble or [])]
+    if more_runs and not ensemble:
+        raise DataError("several run directories given: add --ensemble to evaluate them as an ensemble")
+    runs = [run, *(more_runs or [])]
     for r in runs:
         RunDir(r).read_config()  # fail fast, one line, before loading data
     dataset = load_dataset(data)
