@@ -24,8 +24,9 @@ from nsmcli.errors import NsmError
 app = typer.Typer(
     name="nsm",
     help="Neural Symbolic Machines for tables: learn to answer questions over tables from question-answer "
-    "pairs alone.\n\nTypical flow: nsm preprocess wtq -> nsm explore -> nsm train -> nsm eval; "
-    "nsm execute runs a program on any CSV.",
+    "pairs alone, and ask questions about any CSV.\n\n"
+    "Ask a bundled model:  nsm parse \"which nation won the most gold medals?\" examples/tables/medals.csv\n\n"
+    "Train your own:  nsm preprocess wtq -> nsm explore -> nsm train -> nsm eval.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
