@@ -37,8 +37,8 @@ demo: install
 # The bundled models: every step is an nsm command with a fixed seed (one process, so the result is
 # reproducible). DATA points at the official releases; the step counts are those of the shipped models.
 DATA ?= ../shared/data
-WTQ_STEPS ?= 7000
-WIKISQL_STEPS ?= 2000
+WTQ_STEPS ?= 4500
+WIKISQL_STEPS ?= 1000
 models: install
 	$(BIN)/pip install --quiet --disable-pip-version-check -e '.[glove]'
 	$(NSM) preprocess wtq --data-dir $(DATA)/wtq --out data/wtq

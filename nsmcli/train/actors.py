@@ -173,7 +173,7 @@ def _worker(rank: int, spec: WorkerSpec, inbox: Any, outbox: Any) -> None:
     try:
         from nsmcli.train.questions import QuestionPool, build_model
 
-        model = build_model(spec.kit, spec.model_config, spec.vocab)
+        model = build_model(spec.kit, spec.model_config, spec.vocab, pretrained=False)
         pool = QuestionPool.open(spec.dataset_path, spec.split, spec.limits, model)
         while True:
             message = inbox.get()

@@ -128,7 +128,7 @@ def load_run_model(run: Path | str, kit: ModelKit, weights: str = "best") -> tup
     rundir = RunDir(run)
     config = rundir.read_config()
     try:
-        model = build_model(kit, config["model"], rundir.read_vocab())
+        model = build_model(kit, config["model"], rundir.read_vocab(), pretrained=False)
     except CheckpointError:
         raise
     except Exception as exc:  # a config the model classes cannot read

@@ -40,8 +40,13 @@ def plain(value: Any) -> Any:
     return json.loads(value) if isinstance(value, str) else value
 
 
-def build_model(kit: ModelKit, model_config: dict, vocab: Any) -> Any:
-    return kit.ProgramModel.build(kit.ModelConfig.from_json(model_config), kit.Vocab.from_json(vocab))
+def build_model(kit: ModelKit, model_config: dict, vocab: Any, pretrained: bool = True) -> Any:
+    """A model from its JSON config and vocabulary. `pretrained=False` skips reading pretrained vectors
+    (GloVe): for a model whose weights, vectors included, come from a checkpoint right after."""
+    config, vocab = kit.ModelConfig.from_json(model_config), kit.Vocab.from_json(vocab)
+    if pretrained:
+        return kit.ProgramModel.build(config, vocab)
+    return kit.ProgramModel(config, vocab)
 
 
 def limits_from_json(record: dict) -> Limits:

@@ -1,0 +1,63 @@
+"""The models shipped in examples/models answer the example questions out of the box."""
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from nsmcli.parser import MODELS_DIR, Parser
+
+ROOT = Path(__file__).resolve().parents[1]
+QUESTIONS = ROOT / "examples" / "questions.tsv"
+
+
+def stated_count() -> int:
+    """The number of example questions README.md says the bundled WTQ model answers correctly."""
+    match = re.search(r"answers (\d+) of the (\d+) example questions", (ROOT / "README.md").read_text())
+    assert match, "README.md must state how many example questions the bundled WTQ model answers"
+    return int(match.group(1))
+
+
+def test_bundled_models_are_small_plain_run_directories():
+    for name in ("wtq", "wikisql"):
+        model = MODELS_DIR / name
+        assert (model / "config.json").is_file() and (model / "best" / "model.pt").is_file()
+        size = sum(f.stat().st_size for f in model.rglob("*") if f.is_file())
+        assert size <= 25 * 2**20, f"{name}: {size} bytes"
+
+
+def test_bundled_wtq_model_answers_the_stated_number_of_example_questions():
+    parser = Parser.load()  # no argument: the bundled WTQ model
+    outcomes = [correct for _, _, correct in parser.parse_file(QUESTIONS)]
+    assert len(outcomes) >= 20
+    assert sum(outcomes) >= stated_count()
+
+
+def test_parse_without_model_uses_the_bundled_one_and_prints_json():
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "nsmcli",
+            "parse",
+            "how many nations are listed?",
+            str(ROOT / "examples" / "tables" / "medals.csv"),
+            "--json",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=300,
+    )
+    assert proc.returncode in (0, 1), proc.stderr
+    payload = json.loads(proc.stdout)
+    assert payload["question"] == "how many nations are listed?"
+    assert set(payload) >= {"answer", "program", "steps", "sql", "candidates"}
+
+
+def test_wikisql_model_by_name():
+    parser = Parser.load("wikisql")
+    assert parser.language.name == "wikisql"
+    result = parser.parse("how many cities are in spain?", ROOT / "examples" / "tables" / "cities.csv")
+    assert result.program is None or result.program.startswith("(")
