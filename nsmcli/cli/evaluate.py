@@ -21,8 +21,9 @@ def eval_(
     split: str = typer.Option("dev", "--split", help="Split to evaluate; dev/train mean the run's splits."),
     beam: int = typer.Option(5, "--beam", help="Beam size (0: greedy)."),
     ensemble: bool = typer.Option(
-        False, "--ensemble", help="Ensemble RUN with RUN2 RUN3 ...: probabilities of identical programs are "
-        "summed across models."
+        False,
+        "--ensemble",
+        help="Ensemble RUN with RUN2 RUN3 ...: probabilities of identical programs are summed across models.",
     ),
     weights: str = typer.Option("best", "--weights", help="best (best on dev) or last (last checkpoint)."),
     out: Path = typer.Option(

@@ -7,7 +7,7 @@ from pathlib import Path
 import typer
 from rich.table import Table as RichTable
 
-from nsmcli.cli.output import print_json, safe, stdout
+from nsmcli.cli.output import display_text, print_json, safe, stdout
 from nsmcli.data.annotate import annotate_question
 from nsmcli.data.readers import load_table
 from nsmcli.errors import GrammarError
@@ -88,5 +88,5 @@ def execute(
 
 
 def _preview(values: list, limit: int = 8) -> str:
-    shown = ", ".join(str(v) for v in values[:limit])
+    shown = ", ".join(display_text(v) for v in values[:limit])
     return shown + (f", ... ({len(values)} in all)" if len(values) > limit else "")

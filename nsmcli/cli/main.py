@@ -25,7 +25,7 @@ app = typer.Typer(
     name="nsm",
     help="Neural Symbolic Machines for tables: learn to answer questions over tables from question-answer "
     "pairs alone, and ask questions about any CSV.\n\n"
-    "Ask a bundled model:  nsm parse \"which nation won the most gold medals?\" examples/tables/medals.csv\n\n"
+    'Ask a bundled model:  nsm parse "which nation won the most gold medals?" examples/tables/medals.csv\n\n'
     "Train your own:  nsm preprocess wtq -> nsm explore -> nsm train -> nsm eval.",
     no_args_is_help=True,
     add_completion=False,

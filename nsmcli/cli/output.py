@@ -32,6 +32,15 @@ def safe(text: Any) -> str:
     return escape(cleaned)
 
 
+def display_text(value: Any) -> str:
+    """An answer item as a person reads it: numbers without a spurious `.0`."""
+    if isinstance(value, float):
+        from nsmcli.data.evaluate import prediction_text
+
+        return prediction_text(value)
+    return str(value)
+
+
 def print_json(payload: Any) -> None:
     sys.stdout.write(json.dumps(payload, ensure_ascii=False, indent=2, default=str) + "\n")
     sys.stdout.flush()

@@ -7,7 +7,7 @@ from pathlib import Path
 import typer
 from rich.table import Table as RichTable
 
-from nsmcli.cli.output import print_json, safe, stdout
+from nsmcli.cli.output import display_text, print_json, safe, stdout
 from nsmcli.errors import DataError
 
 
@@ -59,13 +59,13 @@ def parse(
 
 
 def _show(result) -> None:
-    stdout.print(f"[bold]answer:[/] {safe(', '.join(str(a) for a in result.answer))}")
+    stdout.print(f"[bold]answer:[/] {safe(', '.join(map(display_text, result.answer)))}")
     stdout.print(f"[bold]program:[/] {safe(result.program)}  (p = {result.probability:.2f})")
     steps = RichTable(show_header=True, header_style="bold")
     for column in ("#", "expression", "result"):
         steps.add_column(column)
     for i, step in enumerate(result.steps):
-        values = ", ".join(str(v) for v in step["values"][:8])
+        values = ", ".join(map(display_text, step["values"][:8]))
         steps.add_row(f"v{i}", safe(step["expression"]), safe(f"{step['type']}: {values}"))
     stdout.print(steps)
     if result.sql:
@@ -89,7 +89,7 @@ def _parse_file(parser, path: Path, beam: int, sql_dialect: str, json_out: bool)
             stdout.print("no program found")
         else:
             stdout.print(
-                f"  answer: {safe(', '.join(str(a) for a in result.answer))}"
+                f"  answer: {safe(', '.join(map(display_text, result.answer)))}"
                 + (f"   expected: {safe(' | '.join(case.answer))}" if case.answer else "")
             )
             stdout.print(f"  program: {safe(result.program)}")
