@@ -21,6 +21,7 @@ from nsmcli.data.table import Table
 from nsmcli.errors import CheckpointError, GrammarError
 from nsmcli.lang.interpreter import bind
 from nsmcli.lang.spec import get_language
+from nsmcli.train.questions import limits_from_json
 
 
 @dataclass
@@ -116,8 +117,7 @@ class Parser:
         self.config = config
         self.path = path
         self.language = get_language(config["language"])
-        limits = config.get("limits")
-        self.limits = None if limits is None else type(self.language.limits)(**limits)
+        self.limits = limits_from_json(config["limits"]) if config.get("limits") else None
 
     @classmethod
     def load(cls, model: str | Path | None = None, weights: str = "best") -> Parser:

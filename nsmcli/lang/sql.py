@@ -155,30 +155,28 @@ def _like_regex(pattern: str, escape: str | None) -> re.Pattern[str]:
     return re.compile("".join(out), re.DOTALL)
 
 
-def _and(tests: Sequence[RowTest]) -> RowTest:
+def _junction(tests: Sequence[RowTest], decisive: bool) -> RowTest:
+    """SQL's three-valued AND (decisive=False) / OR (decisive=True): one decisive result settles it,
+    otherwise any unknown (None) makes the whole unknown."""
+
     def test(i: int) -> bool | None:
         unknown = False
         for t in tests:
             r = t(i)
-            if r is False:
-                return False
+            if r is decisive:
+                return decisive
             unknown |= r is None
-        return None if unknown else True
+        return None if unknown else not decisive
 
     return test
+
+
+def _and(tests: Sequence[RowTest]) -> RowTest:
+    return _junction(tests, decisive=False)
 
 
 def _or(tests: Sequence[RowTest]) -> RowTest:
-    def test(i: int) -> bool | None:
-        unknown = False
-        for t in tests:
-            r = t(i)
-            if r is True:
-                return True
-            unknown |= r is None
-        return None if unknown else False
-
-    return test
+    return _junction(tests, decisive=True)
 
 
 def _not(inner: RowTest) -> RowTest:
