@@ -282,6 +282,23 @@ def test_every_algorithm_reaches_full_training_accuracy(tiny, tmp_path, algo):
     assert len(lines) == result.step and lines[-1]["dev_accuracy"] is not None
 
 
+def test_time_limit_ends_the_run_with_an_evaluation_and_a_checkpoint(tiny, tmp_path):
+    data, programs = tiny
+    run = tmp_path / "timed"
+    # a limit of ~0 minutes: the first step already reaches it, so it becomes the run's last step
+    result = train(data, run, programs=programs, overrides={**FAST, "max_minutes": 1e-9}, kit=KIT)
+    assert result.stopped_by_time and result.step == 1
+    lines = RunDir(run).read_metrics()
+    assert lines[-1]["step"] == 1 and lines[-1]["dev_accuracy"] is not None
+    assert lines[-1]["wall_seconds"] > 0 and lines[-1]["cpu_seconds"] > 0
+    assert RunDir(run).has_checkpoint()
+    # resuming with a longer limit continues from there, and the clock keeps counting
+    more = train(data, run, resume=True, overrides={"max_minutes": 60, "n_steps": 3}, kit=KIT)
+    assert more.step == 3 and not more.stopped_by_time
+    later = RunDir(run).read_metrics()
+    assert later[-1]["wall_seconds"] > lines[-1]["wall_seconds"]
+
+
 def test_mapo_without_programs_fills_its_buffer_by_exploration(tiny, tmp_path):
     data, _ = tiny
     settings = {**FAST, **ON_POLICY, "n_steps": 40, "n_explore": 4}
@@ -408,7 +425,8 @@ def test_exploration_cache_marks_prefixes_lazily(tiny):
 
 
 def _strip_timing(lines: list[dict]) -> list[dict]:
-    return [{k: v for k, v in line.items() if k != "questions_per_second"} for line in lines]
+    timing = ("questions_per_second", "wall_seconds", "cpu_seconds")
+    return [{k: v for k, v in line.items() if k not in timing} for line in lines]
 
 
 def test_killed_and_resumed_run_matches_an_uninterrupted_one(tiny, tmp_path):

@@ -86,3 +86,5 @@ def train(
     )
     if result.stopped_early:
         stderr.print("stopped before the last step")
+    if result.stopped_by_time:
+        stderr.print(f"stopped at the time limit after {result.wall_seconds / 60:.1f} minutes (max_minutes)")

@@ -35,6 +35,10 @@ class TrainConfig:
     """Every random draw derives from (seed, step, example ids), so a resumed run repeats an uninterrupted one."""
     n_steps: int = 25000
     """Optimizer steps (WTQ 25k as in run.sh; WikiSQL 15k)."""
+    max_minutes: float = 0.0
+    """Stop after the step at which the run's wall-clock time (set-up and evaluations included, summed over
+    resumes) reaches this many minutes; that step then evaluates and checkpoints as a last step. 0 = no
+    limit. For runs compared at equal time; a time limit makes where a run stops depend on the machine."""
     questions_per_step: int = 25
     """Questions per step: OFF's batch_size / (n_replay + n_policy) = 50/2 on WTQ, 750/6 on WikiSQL."""
     train_split: str = ""
@@ -173,6 +177,8 @@ class TrainConfig:
         for key in positive:
             if getattr(self, key) < 1:
                 raise ConfigError(f"{key} must be at least 1")
+        if self.max_minutes < 0:
+            raise ConfigError("max_minutes must not be negative")
         for key in (
             "n_steps",
             "n_explore",

@@ -48,6 +48,8 @@ class TrainResult:
     seconds: float
     questions_per_second: float
     stopped_early: bool = False
+    wall_seconds: float = 0.0
+    stopped_by_time: bool = False
     last: dict = field(default_factory=dict)
 
     def to_json(self) -> dict:
@@ -61,6 +63,8 @@ class TrainResult:
             "seconds": round(self.seconds, 1),
             "questions_per_second": round(self.questions_per_second, 2),
             "stopped_early": self.stopped_early,
+            "wall_seconds": round(self.wall_seconds, 1),
+            "stopped_by_time": self.stopped_by_time,
         }
 
 
@@ -125,6 +129,7 @@ def train(
     """Train (or resume) a run in `out` on a preprocessed dataset. `overrides` are TrainConfig fields, or
     `model.<field>` for the model config; on resume only `n_steps` may change. `stop_after` ends the call
     after that step without writing anything more (what a kill does; tests use it)."""
+    clock = _Clock()
     kit = kit or default_kit()
     dataset = load_dataset(data)
     rundir = RunDir(out)
@@ -138,13 +143,14 @@ def train(
         if record["language"] != dataset.language:
             raise DataError(f"{out} was trained on {record['language']}; {data} is {dataset.language}")
         config = TrainConfig.from_json(record["train"])
-        unknown = set(train_over) - {"n_steps"}
+        unknown = set(train_over) - set(RESUMABLE)
         if unknown or model_over:
             raise ConfigError(
-                f"a resumed run keeps its config; only n_steps may change (got {sorted(unknown)})"
+                f"a resumed run keeps its config; only {', '.join(RESUMABLE)} may change (got {sorted(unknown)})"
             )
-        if "n_steps" in train_over:
-            config.set("n_steps", train_over["n_steps"])
+        for key in RESUMABLE:
+            if key in train_over:
+                config.set(key, train_over[key])
         model_json, vocab_json, limits = record["model"], rundir.read_vocab(), record["limits"]
         ckpt = rundir.load_checkpoint() if rundir.has_checkpoint() else None
         if ckpt is None:
@@ -211,6 +217,7 @@ def train(
         cache = ExploreCache.from_records(ckpt.explored)
         step, best, best_step = ckpt.state["step"], ckpt.state.get("best_dev"), ckpt.state.get("best_step")
         seconds = float(ckpt.state.get("seconds", 0.0))
+        clock.resume(ckpt.state.get("wall_seconds", seconds), ckpt.state.get("cpu_seconds", 0.0))
         metrics = [m for m in rundir.read_metrics() if m.get("step", 0) <= step]
 
     model.to(device)
@@ -264,7 +271,7 @@ def train(
         progress.update(task, completed=step)
     window: list[dict] = []
     window_start = time.perf_counter()
-    stopped = False
+    stopped = out_of_time = False
     try:
         if workers is not None and step < config.n_steps:
             workers.submit(step + 1, model.state_dict(), request(step + 1))
@@ -337,14 +344,16 @@ def train(
             seconds += time.perf_counter() - t0
             if progress:
                 progress.update(task, completed=step, status=f"loss {loss_value:.4f}")
+            out_of_time = bool(config.max_minutes) and clock.wall() >= 60.0 * config.max_minutes
+            last = step == config.n_steps or out_of_time
             line = None
-            if step % max(1, config.log_every) == 0 or step == config.n_steps or _eval_due(config, step):
+            if step % max(1, config.log_every) == 0 or last or _eval_due(config, step):
                 elapsed = time.perf_counter() - window_start
                 line = _metrics_line(step, window, buffer.coverage(train_ids), len(buffer), elapsed)
                 window, window_start = [], time.perf_counter()
 
             # 6. evaluate on dev, keep the best weights
-            if _eval_due(config, step):
+            if _eval_due(config, step) or out_of_time:
                 acc = accuracy(model, dev_pool, dev_ids, config.eval_beam, config.eval_batch_size)
                 assert line is not None
                 line["dev_accuracy"] = round(acc, 6)
@@ -356,6 +365,7 @@ def train(
                 if progress:
                     progress.update(task, status=f"loss {loss_value:.4f} dev {acc:.3f} (best {best:.3f})")
             if line is not None:
+                line.update(clock.columns())  # after the evaluation, so its time is counted
                 metrics.append(line)
                 if on_log:
                     on_log(line)
@@ -365,17 +375,25 @@ def train(
                 break
 
             # 7. checkpoint: metrics first, so they never run ahead of the checkpoint a resume reads
-            if step % config.checkpoint_every == 0 or step == config.n_steps:
+            if step % config.checkpoint_every == 0 or last:
                 rundir.write_metrics(metrics)
                 rundir.save_checkpoint(
                     Checkpoint(
                         cpu_state(),
                         optimizer.state_dict(),
-                        {"step": step, "best_dev": best, "best_step": best_step, "seconds": seconds},
+                        {
+                            "step": step,
+                            "best_dev": best,
+                            "best_step": best_step,
+                            "seconds": seconds,
+                            **clock.columns(),
+                        },
                         list(buffer.to_records()),
                         list(cache.to_records()),
                     )
                 )
+            if out_of_time:
+                break
     finally:
         if workers is not None:
             workers.close()
@@ -390,8 +408,35 @@ def train(
         seconds,
         n_questions / seconds if seconds else 0.0,
         stopped,
-        metrics[-1] if metrics else {},
+        last=metrics[-1] if metrics else {},
+        wall_seconds=clock.wall(),
+        stopped_by_time=out_of_time,
     )
+
+
+#: Settings a resumed run may change: how long it goes on, nothing about how it learns.
+RESUMABLE = ("n_steps", "max_minutes")
+
+
+class _Clock:
+    """Wall-clock and CPU time of a run (this process; worker processes not included), summed over resumes.
+    Counted from the start of `train`, so loading data and evaluations are included: what a user waits."""
+
+    def __init__(self) -> None:
+        self.wall0, self.cpu0 = time.perf_counter(), time.process_time()
+        self.wall_before = self.cpu_before = 0.0
+
+    def resume(self, wall: float, cpu: float) -> None:
+        self.wall_before, self.cpu_before = float(wall), float(cpu)
+
+    def wall(self) -> float:
+        return self.wall_before + time.perf_counter() - self.wall0
+
+    def columns(self) -> dict[str, float]:
+        return {
+            "wall_seconds": round(self.wall(), 1),
+            "cpu_seconds": round(self.cpu_before + time.process_time() - self.cpu0, 1),
+        }
 
 
 def _eval_due(config: TrainConfig, step: int) -> bool:
