@@ -3,13 +3,13 @@ the interpreter's valid tokens, trigger words, ranking and the cap, and resumabl
 
 from __future__ import annotations
 
-import importlib
 import json
 import random
 from pathlib import Path
 
 import pytest
 
+from nsmcli.data.checkers import AnswerChecker, WikisqlChecker, WtqChecker
 from nsmcli.data.evaluate import wikisql_correct, wtq_correct
 from nsmcli.data.preprocess import preprocess
 from nsmcli.data.table import Table
@@ -17,20 +17,17 @@ from nsmcli.errors import DataError
 from nsmcli.lang.functions import REGISTRY
 from nsmcli.lang.interpreter import END, OPEN, bind, has_unused_result
 from nsmcli.lang.spec import Limits, get_language
+from nsmcli.search import runner as runner_module  # whose `explore_example` a test replaces
 from nsmcli.search.explore import (
     ROWWISE_FILTERS,
-    WikisqlChecker,
-    WtqChecker,
     allowed_functions,
     check_program,
     explore,
     program_score,
-    run_exploration,
 )
+from nsmcli.search.runner import run_exploration
 
 FIXTURES = Path(__file__).parent / "fixtures"
-# the module (the package re-exports the function `explore` under the same name)
-explore_module = importlib.import_module("nsmcli.search.explore")
 
 
 def medals() -> Table:
@@ -396,7 +393,7 @@ def test_run_exploration_resumes_after_a_kill(mini_dataset, tmp_path, monkeypatc
     reference = tmp_path / "ref.jsonl"
     run_exploration(mini_dataset, "mini-train", reference, quiet=True)
     out = tmp_path / "out.jsonl"
-    real = explore_module.explore_example
+    real = runner_module.explore_example
     calls = {"n": 0}
 
     def dying(*args, **kwargs):
@@ -405,10 +402,10 @@ def test_run_exploration_resumes_after_a_kill(mini_dataset, tmp_path, monkeypatc
             raise KeyboardInterrupt
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(explore_module, "explore_example", dying)
+    monkeypatch.setattr(runner_module, "explore_example", dying)
     with pytest.raises(KeyboardInterrupt):
         run_exploration(mini_dataset, "mini-train", out, quiet=True)
-    monkeypatch.setattr(explore_module, "explore_example", real)
+    monkeypatch.setattr(runner_module, "explore_example", real)
     partial = tmp_path / "out.jsonl.partial"
     assert not out.exists() and len(partial.read_text().splitlines()) == 4
     # killed in the middle of a line: the torn line is dropped and that question explored again
@@ -448,6 +445,24 @@ def test_outputs_reexecute_on_the_mini_dataset(mini_dataset, tmp_path):
         example = by_id[record["id"]]
         env = dataset.environment(example)
         assert_consistent(env, record["programs"], lambda a, e=example: dataset.is_correct(e, a))
+
+
+def test_datasets_declare_their_fast_answer_checker(mini_dataset):
+    from dataclasses import replace
+
+    from nsmcli.data.preprocess import load_dataset
+
+    dataset = load_dataset(mini_dataset)
+    example = dataset.examples("mini-train")[1]
+    fast = dataset.answer_checker(example)
+    assert isinstance(fast, WtqChecker)
+    # a dataset that declares no fast checker gets its official test, wrapped: same programs, no pruning
+    dataset.format = replace(dataset.format, make_checker=None)
+    plain = dataset.answer_checker(example)
+    assert isinstance(plain, AnswerChecker) and not isinstance(plain, WtqChecker)
+    env = dataset.environment(example)
+    a, b = explore(env, fast), explore(env, plain)
+    assert a.programs and (a.programs, a.n_found) == (b.programs, b.n_found)
 
 
 def test_tokens_of_outputs_start_and_end_properly():

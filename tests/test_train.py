@@ -607,6 +607,28 @@ def test_real_parser_reaches_full_training_accuracy(tiny, tmp_path, algo):
     assert result.accuracy == 1.0
 
 
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="no CUDA device on this machine")
+def test_learner_on_cuda_learns_and_resumes(tiny, tmp_path):
+    """--device cuda: the learner (and dev evaluation) on the GPU, sampling on a CPU copy; checkpoints load
+    on the CPU and a resumed GPU run continues."""
+    torch.set_num_threads(1)
+    data, programs = tiny
+    run = tmp_path / "cuda"
+    over = {**FAST, **REAL_MODEL, "n_steps": 100, "checkpoint_every": 50}
+    killed = train(data, run, programs=programs, overrides=over, device="cuda", stop_after=60)
+    assert killed.stopped_early
+    result = train(data, run, resume=True, device="cuda")
+    assert result.step == 100
+    assert evaluate([run], load_dataset(data), "train", beam=0, weights="last").accuracy == 1.0
+
+
+def test_cuda_without_a_device_is_a_clear_error(tiny, tmp_path, monkeypatch):
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+    data, programs = tiny
+    with pytest.raises(Exception, match="no CUDA device"):
+        train(data, tmp_path / "run", programs=programs, overrides=FAST, device="cuda", kit=KIT)
+
+
 #: On-policy objectives with the real parser: no buffer, so they need many samples, an entropy bonus and a
 #: gentler step. Even so the policy can collapse: "highest number of goals" and "goals in total" share words,
 #: a reward on one question's `sum` pulls the other's policy onto `sum`, and once all 16 samples agree the

@@ -61,7 +61,7 @@ def explore(
       nsm explore data/wtq --split random-split-1-dev --out data/wtq-dev-oracle.jsonl
     """
     from nsmcli.data.preprocess import load_dataset
-    from nsmcli.search.explore import run_exploration
+    from nsmcli.search.runner import run_exploration
     from nsmcli.train.evaluate import resolve_split
 
     split = resolve_split(load_dataset(preprocessed), split)

@@ -25,6 +25,7 @@ from typing import Any
 
 from nsmcli import __version__
 from nsmcli.data.annotate import AnnotatedQuestion, annotate_question, canonicalize_answer
+from nsmcli.data.checkers import AnswerChecker, WikisqlChecker, WtqChecker, _CallableChecker
 from nsmcli.data.evaluate import split_tsv_list, wikisql_correct, wtq_correct
 from nsmcli.data.readers import iter_wikisql_tables, load_wtq_table, wtq_table_id
 from nsmcli.data.table import Table
@@ -70,12 +71,16 @@ class RawQuestion:
 
 @dataclass
 class DatasetFormat:
-    """How one dataset's release is read, which language it uses and how answers are compared."""
+    """How one dataset's release is read, which language it uses and how answers are compared.
+
+    `correct` is the official answer test; `make_checker`, if set, builds an example's fast equivalent for
+    the program search (`nsmcli.data.checkers`), typed once and with hints for goal-directed pruning."""
 
     name: str
     language: str
     read: Callable[[Path], tuple[dict[str, list[RawQuestion | tuple[str, str]]], Callable[[str], Table]]]
     correct: Callable[[Example, list], bool]
+    make_checker: Callable[[Example], AnswerChecker] | None = None
 
 
 # ----- WikiTableQuestions --------------------------------------------------------------------------------
@@ -125,6 +130,10 @@ def _wtq_correct(example: Example, predicted: list) -> bool:
     return wtq_correct(example.answer, example.answer_canon, predicted)
 
 
+def _wtq_checker(example: Example) -> WtqChecker:
+    return WtqChecker(example.answer, example.answer_canon)
+
+
 # ----- WikiSQL -------------------------------------------------------------------------------------------
 
 
@@ -164,9 +173,13 @@ def _wikisql_correct(example: Example, predicted: list) -> bool:
     return wikisql_correct(example.answer, predicted)
 
 
+def _wikisql_checker(example: Example) -> WikisqlChecker:
+    return WikisqlChecker(example.answer)
+
+
 DATASETS = {
-    "wtq": DatasetFormat("wtq", "wtq", _read_wtq, _wtq_correct),
-    "wikisql": DatasetFormat("wikisql", "wikisql", _read_wikisql, _wikisql_correct),
+    "wtq": DatasetFormat("wtq", "wtq", _read_wtq, _wtq_correct, _wtq_checker),
+    "wikisql": DatasetFormat("wikisql", "wikisql", _read_wikisql, _wikisql_correct, _wikisql_checker),
 }
 
 
@@ -329,6 +342,13 @@ class Dataset:
 
     def is_correct(self, example: Example, predicted: list) -> bool:
         return self.format.correct(example, predicted)
+
+    def answer_checker(self, example: Example) -> AnswerChecker:
+        """The answer test of `example` for the program search: the fast checker the dataset declares
+        (`DatasetFormat.make_checker`), else `is_correct` wrapped (no goal-directed pruning)."""
+        if self.format.make_checker is not None:
+            return self.format.make_checker(example)
+        return _CallableChecker(lambda answer: self.is_correct(example, answer))
 
 
 def load_dataset(path: Path | str) -> Dataset:

@@ -1,20 +1,23 @@
-"""Program search: systematic exploration of consistent programs (`nsm explore`)."""
+"""Program search: systematic exploration of consistent programs (`nsm explore`).
 
+`explore` searches one question (`nsmcli.search.explore`), `run_exploration` a whole split
+(`nsmcli.search.runner`); the answer checkers come from `nsmcli.data.checkers`.
+"""
+
+from nsmcli.data.checkers import AnswerChecker, WikisqlChecker, WtqChecker
 from nsmcli.search.explore import (
-    DEFAULT_MAX_EVALUATIONS,
     DEFAULT_MAX_PROGRAMS,
-    AnswerChecker,
     ExploreResult,
-    ExploreSettings,
     ExploreStats,
-    WikisqlChecker,
-    WtqChecker,
     allowed_functions,
     check_program,
-    checker_for,
     explore,
-    explore_example,
     program_score,
+)
+from nsmcli.search.runner import (
+    DEFAULT_MAX_EVALUATIONS,
+    ExploreSettings,
+    explore_example,
     run_exploration,
 )
 
@@ -29,7 +32,6 @@ __all__ = [
     "WtqChecker",
     "allowed_functions",
     "check_program",
-    "checker_for",
     "explore",
     "explore_example",
     "program_score",

@@ -36,57 +36,37 @@ which columns and aggregate a non-spurious program uses: the top-ranked program 
 (58.7% have such a program at all); entities-first ranking gives 53.5%, within noise, but promotes long
 spurious programs (a `diff` of two entity rows) over short correct ones. A plain `is_correct(answer) ->
 bool` callable works too, without the goal-directed pruning.
+
+The answer checkers live in `nsmcli.data.checkers`; whole splits (`nsm explore`, resumable and parallel)
+are run by `nsmcli.search.runner`.
 """
 
 from __future__ import annotations
 
 import bisect
-import json
 import math
-import multiprocessing
-import os
 import time
-from collections.abc import Callable, Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import asdict, dataclass, field
-from pathlib import Path
 from typing import Any
 
-from nsmcli.data.evaluate import (
-    NumberValue,
-    parse_number,
-    prediction_text,
-    to_value,
-    to_value_list,
-    wikisql_normalize_answer,
-    wikisql_process_answer,
-)
-from nsmcli.data.preprocess import load_dataset
+from nsmcli.data.checkers import AnswerChecker, _CallableChecker
 from nsmcli.data.values import Date
-from nsmcli.errors import DataError, GrammarError, NsmError
-from nsmcli.fileio import atomic_write_json, atomic_write_jsonl
+from nsmcli.errors import GrammarError
 from nsmcli.lang import program as P
 from nsmcli.lang.functions import REGISTRY, ExecError, Prop
 from nsmcli.lang.interpreter import Environment, has_unused_result, to_plain
-from nsmcli.lang.spec import LanguageSpec, get_language
-from nsmcli.progress import make_progress
+from nsmcli.lang.spec import LanguageSpec
 
 __all__ = [
-    "DEFAULT_MAX_EVALUATIONS",
     "DEFAULT_MAX_PROGRAMS",
     "ROWWISE_FILTERS",
-    "AnswerChecker",
-    "WtqChecker",
-    "WikisqlChecker",
     "ExploreStats",
     "ExploreResult",
-    "ExploreSettings",
     "allowed_functions",
     "explore",
     "program_score",
     "check_program",
-    "checker_for",
-    "explore_example",
-    "run_exploration",
 ]
 
 #: Consistent programs kept per question (the rest are only counted).
@@ -116,132 +96,6 @@ _NUMERIC = frozenset({"sum", "average"})
 _BY_TARGET = frozenset({"hop", "maximum", "minimum", "mode"})
 _ALL_ROWS = -1  # argument code of all_rows; constant i is -(2 + i); computed results are ids >= 0
 _EXEC_ERRORS = (ExecError, ArithmeticError, TypeError, ValueError)
-
-
-# ----- answer checkers ----------------------------------------------------------------------------------
-
-
-class AnswerChecker:
-    """The exact answer test, plus hints that let the search skip hopeless final expressions.
-
-    Hints must be *necessary* conditions of `__call__`, never heuristics: `item_targets(item)` is the bitmask
-    of answer items a predicted item can match (None: unknown), `n_targets` the number of answer items,
-    `ordered` whether the answer is an ordered list with duplicates (WikiSQL), `number_candidates()` the
-    numbers near which a one-number answer must lie (None: unknown).
-    """
-
-    n_targets: int | None = None
-    ordered: bool = False
-
-    def __call__(self, answer: Sequence) -> bool:
-        raise NotImplementedError
-
-    def item_targets(self, item: Any) -> int | None:
-        return None
-
-    def number_candidates(self) -> list[float] | None:
-        return None
-
-
-class _CallableChecker(AnswerChecker):
-    def __init__(self, fn: Callable[[list], bool]):
-        self._fn = fn
-
-    def __call__(self, answer: Sequence) -> bool:
-        return bool(self._fn(list(answer)))
-
-
-#: typed form of predicted items, shared by all questions of a process (answers repeat table cells)
-_TYPED: dict = {}
-_TYPED_MAX = 500_000
-
-
-def _typed(item: Any):
-    """`to_value(prediction_text(item))`, cached. Items are str, float or int (never bool), so the item
-    itself is the key: equal items type equally."""
-    v = _TYPED.get(item)
-    if v is None:
-        if len(_TYPED) >= _TYPED_MAX:
-            _TYPED.clear()
-        v = _TYPED[item] = to_value(prediction_text(item))
-    return v
-
-
-class WtqChecker(AnswerChecker):
-    """`nsmcli.data.evaluate.wtq_correct` with the target typed once and predicted items typed once each."""
-
-    def __init__(self, target_values: Sequence[str], target_canon: Sequence[str] | None = None):
-        self.targets = to_value_list(
-            list(target_values), None if target_canon is None else list(target_canon)
-        )
-        self.n_targets = len(self.targets)
-        self._all = (1 << self.n_targets) - 1
-        self._bits: dict = {}
-
-    def __call__(self, answer: Sequence) -> bool:
-        covered = 0
-        bits = self._bits
-        for p in answer:  # cheap necessary condition first: every target is matched by some item
-            b = bits.get(p)
-            covered |= self.item_targets(p) if b is None else b
-        if covered != self._all:
-            return False
-        preds = {_typed(p) for p in answer}
-        if len(preds) != self.n_targets:
-            return False
-        return all(any(t.match(p) for p in preds) for t in self.targets)
-
-    def item_targets(self, item: Any) -> int:
-        bits = self._bits.get(item)
-        if bits is None:
-            v = _typed(item)
-            bits = 0
-            for i, t in enumerate(self.targets):
-                if t.match(v):
-                    bits |= 1 << i
-            self._bits[item] = bits
-        return bits
-
-    def number_candidates(self) -> list[float]:
-        if self.n_targets != 1:
-            return []  # one number is one predicted item
-        t = self.targets[0]
-        out = [float(t.amount)] if isinstance(t, NumberValue) else []
-        text = parse_number(t.normalized)
-        if text is not None and float(text) not in out:
-            out.append(float(text))
-        return out
-
-
-class WikisqlChecker(AnswerChecker):
-    """`nsmcli.data.evaluate.wikisql_correct`: ordered list equality after MAPO's normalisation."""
-
-    ordered = True
-
-    def __init__(self, gold: Iterable):
-        self.gold = wikisql_process_answer(gold)
-        self.n_targets = len(self.gold)
-        self._bits: dict = {}
-
-    def __call__(self, answer: Sequence) -> bool:
-        return wikisql_process_answer(answer) == self.gold
-
-    def item_targets(self, item: Any) -> int:
-        key = (type(item), item)
-        bits = self._bits.get(key)
-        if bits is None:
-            v = wikisql_normalize_answer(item)
-            bits = 0
-            for i, g in enumerate(self.gold):
-                if g == v:
-                    bits |= 1 << i
-            self._bits[key] = bits
-        return bits
-
-    def number_candidates(self) -> list[float]:
-        if self.n_targets != 1 or not isinstance(self.gold[0], float):
-            return []
-        return [self.gold[0]]
 
 
 # ----- results ------------------------------------------------------------------------------------------
@@ -894,7 +748,8 @@ def explore(
     """Find the consistent programs of one question by exhaustive bottom-up search (see the module doc).
 
     `is_correct` takes an answer as `Environment.execute` returns it (`Result.answer`); pass a `WtqChecker`
-    or `WikisqlChecker` for goal-directed pruning. `allowed_functions` restricts the functions (e.g. the
+    or `WikisqlChecker` (`nsmcli.data.checkers`; a dataset's is `Dataset.answer_checker`) for goal-directed
+    pruning. `allowed_functions` restricts the functions (e.g. the
     trigger-word filter), `budget_seconds` / `max_evaluations` stop the search early (`max_evaluations` is
     deterministic, time is not), `preferred_columns` (property names or column slugs named in the question)
     break ranking ties.
@@ -905,303 +760,3 @@ def explore(
     )
     return search.run()
 
-
-# ----- whole splits -------------------------------------------------------------------------------------
-
-#: Default per-question work budget (expressions evaluated). Deterministic, unlike a time budget; on WTQ
-#: train the largest search needs about 60k, so this only stops pathological questions.
-DEFAULT_MAX_EVALUATIONS = 500_000
-_FSYNC_EVERY_SECONDS = 2.0
-
-# set in the parent before the worker processes fork (or by `_init_worker` where processes are spawned)
-_WORKER: dict[str, Any] = {}
-
-
-@dataclass(frozen=True)
-class ExploreSettings:
-    """Everything besides the dataset that decides a run's output; a resumed run must use the same."""
-
-    dataset: str
-    split: str
-    max_programs: int = DEFAULT_MAX_PROGRAMS
-    max_evaluations: int | None = DEFAULT_MAX_EVALUATIONS
-    budget_seconds: float | None = None
-    trigger_words: bool = False
-    limit: int | None = None
-    #: the interpreter limits (expressions, variables) the programs were searched under
-    limits: dict | None = None
-
-    def to_json(self) -> dict:
-        return asdict(self)
-
-
-def checker_for(dataset: Any, example: Any) -> AnswerChecker | Callable[[list], bool]:
-    """The answer test of a preprocessed example: the fast checkers for WTQ and WikiSQL, else the
-    dataset's own `is_correct`."""
-    name = dataset.format.name
-    if name == "wtq":
-        return WtqChecker(example.answer, example.answer_canon)
-    if name == "wikisql":
-        return WikisqlChecker(example.answer)
-    return lambda answer: dataset.is_correct(example, answer)
-
-
-def explore_example(dataset: Any, example: Any, settings: ExploreSettings) -> tuple[dict, float]:
-    """One output record (id, programs, n_found, deterministic statistics) and the seconds it took."""
-
-    q = example.question
-    try:
-        env = dataset.environment(example)
-        allowed = None
-        if settings.trigger_words:
-            allowed = allowed_functions(env.spec, q.tokens, q.pos_tags)
-        result = explore(
-            env,
-            checker_for(dataset, example),
-            allowed_functions=allowed,
-            budget_seconds=settings.budget_seconds,
-            max_evaluations=settings.max_evaluations,
-            max_programs=settings.max_programs,
-            preferred_columns=[c for c, score in q.column_match.items() if score > 0],
-        )
-    except NsmError as exc:
-        return {"id": example.id, "programs": [], "n_found": 0, "error": str(exc)}, 0.0
-    stats = result.stats
-    record = {
-        "id": example.id,
-        "programs": result.programs,
-        "n_found": result.n_found,
-        "stats": {
-            "evaluated": stats.evaluated,
-            "denotations": stats.denotations,
-            "exhausted": stats.exhausted,
-        },
-    }
-    return record, stats.seconds
-
-
-def _init_worker(dataset_dir: str, split: str, settings: ExploreSettings) -> None:
-    if not _WORKER:
-        dataset = load_dataset(dataset_dir)
-        _WORKER.update(dataset=dataset, examples=dataset.examples(split), settings=settings)
-
-
-def _work(index: int) -> tuple[int, dict, float]:
-    record, seconds = explore_example(_WORKER["dataset"], _WORKER["examples"][index], _WORKER["settings"])
-    return index, record, seconds
-
-
-def _paths(out_path: Path) -> tuple[Path, Path, Path]:
-    """(partial output, its settings, report) beside the output file."""
-    stem = out_path.name[: -len(".jsonl")] if out_path.name.endswith(".jsonl") else out_path.name
-    return (
-        out_path.with_name(out_path.name + ".partial"),
-        out_path.with_name(out_path.name + ".partial.settings.json"),
-        out_path.with_name(stem + ".report.json"),
-    )
-
-
-def _read_partial(partial: Path, valid_ids: set[str]) -> dict[str, dict]:
-    """Complete records of an interrupted run; a trailing partial line (killed mid-write) is cut off."""
-
-    done: dict[str, dict] = {}
-    if not partial.exists():
-        return done
-    data = partial.read_bytes()
-    good = 0
-    pos = 0
-    while pos < len(data):
-        end = data.find(b"\n", pos)
-        if end < 0:
-            break
-        try:
-            record = json.loads(data[pos:end].decode("utf-8"))
-        except (ValueError, UnicodeDecodeError):
-            break
-        if isinstance(record, dict) and record.get("id") in valid_ids:
-            done[record["id"]] = record
-        pos = good = end + 1
-    if good != len(data):
-        with open(partial, "r+b") as f:
-            f.truncate(good)
-    return done
-
-
-def run_exploration(
-    dataset_dir: Path | str,
-    split: str,
-    out_path: Path | str,
-    *,
-    workers: int = 1,
-    budget_seconds_per_question: float | None = None,
-    max_evaluations_per_question: int | None = DEFAULT_MAX_EVALUATIONS,
-    max_programs: int = DEFAULT_MAX_PROGRAMS,
-    trigger_words: bool = False,
-    limit: int | None = None,
-    quiet: bool = False,
-    overwrite: bool = False,
-) -> dict:
-    """Explore every question of a split of a preprocessed dataset; write one JSON line per question.
-
-    The output (`out_path`, JSON lines in split order: id, programs, n_found, stats) is written at the end
-    in one atomic rename. Until then records are appended, as complete lines, to `<out>.partial` (flushed
-    per line, fsynced every few seconds) beside `<out>.partial.settings.json`; killing the run loses at
-    most the questions in flight, and running the same command again skips the questions already done
-    (a torn last line is cut off). The output depends only on the dataset and the settings, never on
-    `workers` or interruptions, unless `budget_seconds_per_question` (wall time) stops a search: prefer the
-    deterministic `max_evaluations_per_question`. A different setting on resume is refused unless
-    `overwrite`. Returns the coverage report, also written to `<out stem>.report.json`; on a split that is
-    not a training split its coverage is the oracle coverage (questions whose answer some program reaches).
-    """
-
-    start = time.perf_counter()
-    out_path = Path(out_path)
-    partial, settings_path, report_path = _paths(out_path)
-    dataset = load_dataset(dataset_dir)
-    examples = dataset.examples(split)
-    if limit is not None:
-        examples = examples[:limit]
-    settings = ExploreSettings(
-        dataset.format.name,
-        split,
-        max_programs,
-        max_evaluations_per_question,
-        budget_seconds_per_question,
-        trigger_words,
-        limit,
-        get_language(dataset.language).limits.to_json(),
-    )
-    ids = [e.id for e in examples]
-    if len(set(ids)) != len(ids):
-        raise DataError(f"split {split} has duplicate question ids")
-
-    if not overwrite and out_path.exists() and report_path.exists() and not partial.exists():
-        try:
-            previous_report = json.loads(report_path.read_text(encoding="utf-8"))
-        except ValueError:
-            previous_report = None
-        if previous_report is not None and previous_report.get("settings") == settings.to_json():
-            return previous_report  # already complete
-    if partial.exists() or settings_path.exists():
-        previous = json.loads(settings_path.read_text(encoding="utf-8")) if settings_path.exists() else None
-        if previous != settings.to_json():
-            if not overwrite:
-                raise DataError(
-                    f"{partial} holds an interrupted run with other settings ({previous}); "
-                    "use the same settings to resume, or overwrite to start again"
-                )
-            partial.unlink(missing_ok=True)
-    atomic_write_json(settings_path, settings.to_json())
-    done = _read_partial(partial, set(ids))
-    todo = [i for i, e in enumerate(examples) if e.id not in done]
-
-    n_covered = sum(1 for r in done.values() if r["programs"])
-    explore_seconds = 0.0
-    progress = None
-    if not quiet:
-        progress = make_progress()
-        progress.start()
-    task = None
-    if progress is not None:
-        task = progress.add_task(
-            f"explore {split}",
-            total=len(examples),
-            completed=len(done),
-            status=f"coverage {_pct(n_covered, len(done))}",
-        )
-
-    with open(partial, "a", encoding="utf-8") as f:
-        last_sync = time.monotonic()
-
-        def write(record: dict) -> None:
-            nonlocal last_sync, n_covered
-            f.write(json.dumps(record, ensure_ascii=False) + "\n")
-            f.flush()
-            if time.monotonic() - last_sync > _FSYNC_EVERY_SECONDS:
-                os.fsync(f.fileno())
-                last_sync = time.monotonic()
-            done[record["id"]] = record
-            n_covered += bool(record["programs"])
-            if progress is not None:
-                progress.update(task, advance=1, status=f"coverage {_pct(n_covered, len(done))}")
-
-        try:
-            if workers <= 1 or len(todo) <= 1:
-                for i in todo:
-                    record, seconds = explore_example(dataset, examples[i], settings)
-                    explore_seconds += seconds
-                    write(record)
-            else:
-                methods = multiprocessing.get_all_start_methods()
-                ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-                if ctx.get_start_method() == "fork":
-                    _ = dataset.tables  # load once; the workers share it
-                    _WORKER.update(dataset=dataset, examples=examples, settings=settings)
-                try:
-                    with ctx.Pool(workers, _init_worker, (str(dataset_dir), split, settings)) as pool:
-                        for _, record, seconds in pool.imap_unordered(_work, todo, chunksize=4):
-                            explore_seconds += seconds
-                            write(record)
-                finally:
-                    _WORKER.clear()
-            f.flush()
-            os.fsync(f.fileno())
-        finally:
-            if progress is not None:
-                progress.stop()
-
-    records = [done[i] for i in ids]
-    atomic_write_jsonl(out_path, records)
-    report = _report(
-        records,
-        settings,
-        dataset.format.name,
-        workers,
-        time.perf_counter() - start,
-        explore_seconds,
-        len(todo),
-    )
-    report["output"] = str(out_path)
-    atomic_write_json(report_path, report)
-    partial.unlink(missing_ok=True)
-    settings_path.unlink(missing_ok=True)
-    return report
-
-
-def _pct(k: int, n: int) -> str:
-    return f"{100 * k / n:.1f}%" if n else "-"
-
-
-def _report(
-    records: list[dict],
-    settings: ExploreSettings,
-    dataset: str,
-    workers: int,
-    seconds: float,
-    explore_seconds: float,
-    n_explored: int,
-) -> dict:
-    n = len(records)
-    covered = [r for r in records if r["programs"]]
-    kept = sum(len(r["programs"]) for r in records)
-    found = sum(r["n_found"] for r in records)
-    report = {
-        "dataset": dataset,
-        "split": settings.split,
-        "questions": n,
-        "covered": len(covered),
-        "coverage": round(len(covered) / n, 4) if n else 0.0,
-        "programs_per_question": round(kept / n, 2) if n else 0.0,
-        "programs_per_covered_question": round(kept / len(covered), 2) if covered else 0.0,
-        "found_per_covered_question": round(found / len(covered), 1) if covered else 0.0,
-        "exhausted": sum(1 for r in records if r.get("stats", {}).get("exhausted")),
-        "errors": sum(1 for r in records if "error" in r),
-        "explored_this_run": n_explored,
-        "seconds": round(seconds, 1),
-        "explore_cpu_seconds_this_run": round(explore_seconds, 1),
-        "workers": workers,
-        "settings": settings.to_json(),
-    }
-    if "train" not in settings.split:
-        report["oracle_coverage"] = report["coverage"]
-    return report
