@@ -18,7 +18,7 @@ from nsmcli.data.preprocess import load_dataset, preprocess
 from nsmcli.errors import CheckpointError
 from nsmcli.lang.interpreter import has_unused_result
 from nsmcli.train import objectives
-from nsmcli.train.config import TrainConfig, resolve_config
+from nsmcli.train.config import ConfigError, TrainConfig, resolve_config
 from nsmcli.train.evaluate import evaluate
 from nsmcli.train.explore_cache import ExploreCache
 from nsmcli.train.loop import train
@@ -334,6 +334,21 @@ def test_mapo_clips_small_buffer_probability_at_alpha():
     assert weights[(C, "nonreplay")] == pytest.approx(0.9)  # new correct program: (1 - w) * R
     assert (A, "nonreplay") not in weights  # in the buffer: rejected, not redrawn
     assert stats.clipped == 1 and stats.pi_b == pytest.approx(0.05)
+
+
+def test_alpha_schedule_moves_from_mml_like_weights_to_the_published_clipping():
+    cfg = _cfg(n_replay=2, min_replay_weight_start=1.0, min_replay_weight_steps=100)
+    assert cfg.at_step(1).min_replay_weight == 1.0
+    assert cfg.at_step(51).min_replay_weight == pytest.approx(0.55)
+    assert cfg.at_step(101).min_replay_weight == pytest.approx(0.1) == cfg.at_step(5000).min_replay_weight
+    assert _cfg().at_step(7) == _cfg()  # no schedule: the config itself
+    q = objectives.QuestionData([A], [math.log(0.02)], [objectives.Sample(C, 1.0)])
+    early = {(it.tokens, it.kind): it.weight for it in objectives.weigh(cfg.at_step(1), [q], GEN)[0]}
+    assert early[(A, "replay")] == 1.0 and early[(C, "nonreplay")] == 0.0  # MML-like at the start
+    late = {(it.tokens, it.kind): it.weight for it in objectives.weigh(cfg.at_step(101), [q], GEN)[0]}
+    assert late[(A, "replay")] == pytest.approx(0.1) and late[(C, "nonreplay")] == pytest.approx(0.9)
+    with pytest.raises(ConfigError):
+        _cfg(min_replay_weight_start=1.0).validate()  # a schedule needs a length
 
 
 def test_mapo_weights_above_alpha_and_without_buffer():

@@ -76,6 +76,13 @@ class TrainConfig:
     """Keep only the top-n buffer programs by model probability, permanently (WikiSQL: 5; 0 = never)."""
     min_replay_weight: float = 0.1
     """MAPO's memory-weight clipping alpha: the in-buffer term is weighted max(pi_B, alpha)."""
+    min_replay_weight_start: float = -1.0
+    """Anneal alpha: start at this value and move linearly to `min_replay_weight` over
+    `min_replay_weight_steps` steps (-1 = no schedule). Starting at 1 makes early MAPO train like MML (the
+    buffer term gets weight 1, on-policy samples 0), which learns faster while pi_B is still tiny; the
+    published alpha then takes over. Not in the original."""
+    min_replay_weight_steps: int = 0
+    """Length of the alpha schedule in steps."""
     trainer_prob: bool = False
     """Recompute the replay weights from the learner's own probabilities (OFF's use_trainer_prob, WikiSQL)."""
     squared_nonreplay_weight: bool = False
@@ -110,6 +117,14 @@ class TrainConfig:
 
     def to_json(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
+
+    def at_step(self, step: int) -> TrainConfig:
+        """The settings in force at `step` (1-based): scheduled values resolved, everything else as is."""
+        if self.min_replay_weight_start == -1.0:
+            return self
+        frac = min(1.0, max(0, step - 1) / self.min_replay_weight_steps)
+        alpha = self.min_replay_weight_start + frac * (self.min_replay_weight - self.min_replay_weight_start)
+        return dataclasses.replace(self, min_replay_weight=alpha)
 
     @classmethod
     def from_json(cls, record: dict[str, Any]) -> TrainConfig:
@@ -193,6 +208,10 @@ class TrainConfig:
             raise ConfigError(f"{self.algo} needs n_policy >= 1")
         if not 0.0 <= self.min_replay_weight <= 1.0:
             raise ConfigError("min_replay_weight must be in [0, 1]")
+        if self.min_replay_weight_start != -1.0 and not 0.0 <= self.min_replay_weight_start <= 1.0:
+            raise ConfigError("min_replay_weight_start must be in [0, 1], or -1 for no schedule")
+        if self.min_replay_weight_start != -1.0 and self.min_replay_weight_steps < 1:
+            raise ConfigError("an alpha schedule (min_replay_weight_start) needs min_replay_weight_steps >= 1")
 
 
 #: Per-language settings (mapo.md §5.4). Chosen from the dataset's language, never from its name.

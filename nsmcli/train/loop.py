@@ -320,12 +320,11 @@ def train(
                         new_programs += buffer.add(qid, train_pool.env(qid), tokens)
 
             # 3. weights
-            items, stats = objectives.weigh(config, questions, generator(config.seed, step, "replay"))
+            now = config.at_step(step)  # scheduled settings (alpha) resolved
+            items, stats = objectives.weigh(now, questions, generator(config.seed, step, "replay"))
 
             # 4. loss, backward, clip, step
-            loss_value = _learn(
-                model, optimizer, params, config, items, [train_pool.get(q) for q in ids], step
-            )
+            loss_value = _learn(model, optimizer, params, now, items, [train_pool.get(q) for q in ids], step)
 
             # 5. log
             policy_rewards = [r for p in result.policy for _, r in p]

@@ -1,0 +1,103 @@
+"""Dev accuracy against time for training runs, from their run directories (metrics.jsonl + config.json).
+
+The runs are made with `nsm train` (the commands are in BENCHMARKS.md); this script only reads what they
+logged, so it can be re-run at any time. Time is the run's wall clock (set-up and evaluations included,
+summed over resumes) and the CPU time of its main process: runs that shared the machine are compared
+fairly on either axis when they shared it equally, and on CPU time otherwise.
+
+    python bench/training_curves.py runs/cmp-mapo-s1 runs/cmp-mml-s1 runs/cmp-hard-em-s1 \
+        --name training-wtq --marks 30,60,90,120
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from common import header, write_result
+
+
+def read_run(path: Path) -> tuple[dict, list[dict]]:
+    config = json.loads((path / "config.json").read_text(encoding="utf-8"))
+    lines = [json.loads(x) for x in (path / "metrics.jsonl").read_text(encoding="utf-8").splitlines() if x]
+    return config, lines
+
+
+def best_by(lines: list[dict], minutes: float, axis: str) -> tuple[float | None, int | None]:
+    """Best dev accuracy evaluated within `minutes` on the axis, and the step it came from."""
+    best, step = None, None
+    for m in lines:
+        t = m.get(axis)
+        if m.get("dev_accuracy") is None or t is None or t > 60 * minutes:
+            continue
+        if best is None or m["dev_accuracy"] > best:
+            best, step = m["dev_accuracy"], m["step"]
+    return best, step
+
+
+def describe(path: Path, config: dict) -> str:
+    train = config["train"]
+    code = config.get("code", {}).get("git", "?")[:7]
+    extra = {k: train[k] for k in ("min_replay_weight_start", "min_replay_weight_steps") if k in train}
+    extra = {k: v for k, v in extra.items() if v not in (-1.0, 0)}
+    return (
+        f"`{path.name}`: {train['algo']}, seed {train['seed']}, {train['questions_per_step']} questions/step, "
+        f"lr {train['learning_rate']}, GloVe {config['model'].get('use_glove')}, code {code}"
+        + (f", {extra}" if extra else "")
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("runs", nargs="+", type=Path)
+    parser.add_argument("--name", default="training", help="result file: bench/results/NAME.md")
+    parser.add_argument("--marks", default="30,60,90,120", help="minutes at which runs are compared")
+    args = parser.parse_args()
+    marks = [float(x) for x in args.marks.split(",")]
+    runs = []
+    for path in args.runs:
+        try:
+            runs.append((path, *read_run(path)))
+        except (OSError, ValueError) as exc:
+            sys.exit(f"error: {path}: {exc}")
+    out = [header("Training curves", "python bench/" + " ".join([Path(__file__).name, *sys.argv[1:]]))]
+    out.append("Runs:\n" + "\n".join(f"- {describe(p, c)}" for p, c, _ in runs) + "\n")
+    for axis, label in (("wall_seconds", "wall-clock"), ("cpu_seconds", "CPU (main process)")):
+        out.append(f"Best dev accuracy reached within N minutes of {label} time (step in brackets):\n")
+        out.append("| run | " + " | ".join(f"{m:g} min" for m in marks) + " |")
+        out.append("|---|" + "---:|" * len(marks))
+        for path, _, lines in runs:
+            cells = []
+            reached = max((x.get(axis) or 0.0 for x in lines), default=0.0)
+            for m in marks:
+                best, step = best_by(lines, m, axis)
+                if reached < 60 * m:
+                    cells.append("not reached")
+                else:
+                    cells.append("-" if best is None else f"{100 * best:.1f}% ({step})")
+            out.append(f"| {path.name} | " + " | ".join(cells) + " |")
+        out.append("")
+    for path, _, lines in runs:
+        out.append(f"`{path.name}`, every evaluation:\n")
+        out.append("| step | wall min | CPU min | dev accuracy | train reward | buffer coverage |")
+        out.append("|---:|---:|---:|---:|---:|---:|")
+        for m in lines:
+            if m.get("dev_accuracy") is None:
+                continue
+            wall, cpu = m.get("wall_seconds"), m.get("cpu_seconds")
+            out.append(
+                f"| {m['step']} | {'-' if wall is None else f'{wall / 60:.1f}'} | "
+                f"{'-' if cpu is None else f'{cpu / 60:.1f}'} | {100 * m['dev_accuracy']:.1f}% | "
+                f"{m.get('train_reward') or 0:.3f} | {100 * m['buffer_coverage']:.1f}% |"
+            )
+        qps = [m["questions_per_second"] for m in lines if m.get("questions_per_second")]
+        if qps:
+            out.append(f"\nMedian training throughput: {sorted(qps)[len(qps) // 2]:.1f} questions/s.\n")
+    path = write_result(args.name, "\n".join(out) + "\n")
+    print(f"wrote {path}")
+
+
+if __name__ == "__main__":
+    main()
