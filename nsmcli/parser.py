@@ -19,7 +19,7 @@ from nsmcli.data.annotate import annotate_question
 from nsmcli.data.readers import load_table, table_from_dataframe
 from nsmcli.data.table import Table
 from nsmcli.errors import CheckpointError, GrammarError
-from nsmcli.lang.interpreter import bind
+from nsmcli.lang.interpreter import bind, describe_step
 from nsmcli.lang.spec import get_language
 from nsmcli.train.questions import limits_from_json
 
@@ -174,7 +174,7 @@ class Parser:
             return ParseResult(question, [], None, 0.0)
         best = candidates[0]
         result = env.execute(best.program)
-        steps = [{"expression": e, "type": t, "values": v} for e, t, v in result.intermediates]
+        steps = [describe_step(e, t, v, table) for e, t, v in result.intermediates]
         sql = None
         if sql_dialect:
             from nsmcli.lang.program import parse_program
@@ -187,3 +187,4 @@ class Parser:
             except GrammarError:
                 sql = None
         return ParseResult(question, result.answer, best.program, best.probability, steps, sql, candidates)
+

@@ -104,6 +104,26 @@ def test_preprocess_bundled_mini_release(tmp_path):
     assert meta["dataset"] == "wtq" and meta["preprocess_version"] >= 1
 
 
+def test_row_set_steps_show_the_rows_cells():
+    program = '(filter_str_contain_any all_rows "kenya" r.nation-string) (previous v0) (hop v1 r.nation-string)'
+    args = ("execute", program, str(ROOT / "examples" / "tables" / "medals.csv"), "--question", "before kenya?")
+    payload = json.loads(nsm(*args, "--json").stdout)
+    first, second = payload["steps"][0], payload["steps"][1]
+    assert first["values"] == ["row 11"] and first["rows"][0]["Nation"] == "Kenya"
+    assert second["rows"][0]["Nation"] == "Austria" and payload["answer"] == ["austria"]
+    shown = nsm(*args).stdout
+    assert "row 11: 11 | Kenya" in shown and "row 10: 10 | Austria" in shown
+
+
+def test_row_cells_are_keyed_by_unique_names_when_headers_repeat():
+    from nsmcli.data.table import Table
+    from nsmcli.lang.interpreter import describe_step
+
+    table = Table.from_rows("t", ["Team", "Team", "Score"], [["a", "b", "1"], ["c", "d", "2"]])
+    step = describe_step("(x)", "entity_list", ["row 2"], table)
+    assert len(step["rows"][0]) == 3 and list(step["rows"][0].values()) == ["c", "d", "2"]
+
+
 def test_cell_text_cannot_inject_markup_or_control_sequences(tmp_path):
     path = tmp_path / "evil.csv"
     path.write_text('Name,Score\n"[bold red]boom[/] \x1b[31mred\x1b[0m",3\nplain,4\n', encoding="utf-8")

@@ -5,13 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import typer
-from rich.table import Table as RichTable
 
-from nsmcli.cli.output import display_text, print_json, safe, stdout
+from nsmcli.cli.output import display_text, print_json, safe, stdout, steps_table
 from nsmcli.data.annotate import annotate_question
 from nsmcli.data.readers import load_table
 from nsmcli.errors import GrammarError
-from nsmcli.lang.interpreter import bind
+from nsmcli.lang.interpreter import bind, describe_step
 from nsmcli.lang.program import parse_program
 from nsmcli.lang.spec import available_languages, get_language
 
@@ -55,6 +54,7 @@ def execute(
         except GrammarError as exc:
             sql = None if json_out else f"-- {exc}"
     columns = [str(a) for a in env.constant_args if str(a).startswith("r.")]
+    steps = [describe_step(e, t, v, table) for e, t, v in result.intermediates]
     if json_out:
         print_json(
             {
@@ -64,17 +64,12 @@ def execute(
                 "error": result.error,
                 "sql": sql,
                 "columns": columns,
-                "steps": [{"expression": e, "type": t, "values": v} for e, t, v in result.intermediates],
+                "steps": steps,
             }
         )
     else:
-        steps = RichTable(show_header=True, header_style="bold")
-        steps.add_column("#")
-        steps.add_column("expression")
-        steps.add_column("result")
-        for i, (expr, type_, values) in enumerate(result.intermediates):
-            steps.add_row(f"v{i}", safe(expr), safe(f"{type_}: {_preview(values)}"))
-        stdout.print(steps)
+        if steps:
+            stdout.print(steps_table(steps))
         if result.ok:
             stdout.print(f"[bold]answer:[/] {safe(_preview(result.answer, 20))}")
             if sql:

@@ -41,6 +41,32 @@ def display_text(value: Any) -> str:
     return str(value)
 
 
+def step_text(step: dict, shown: int = 8) -> str:
+    """An intermediate result for the step table: `string_list: a, b`, or for a row set one line per row
+    with its first cells (`row 11: 11 | Kenya | 2 | 0`)."""
+    values = step["values"]
+    more = f"\n... {len(values)} in all" if len(values) > shown else ""
+    if step.get("rows"):
+        lines = [
+            f"{value}: {' | '.join(list(cells.values())[:4])[:60]}"
+            for value, cells in zip(values[:shown], step["rows"], strict=False)
+        ]
+        return f"{len(values)} row{'s' if len(values) != 1 else ''}\n" + "\n".join(lines) + more
+    return f"{step['type']}: " + ", ".join(map(display_text, values[:shown])) + more
+
+
+def steps_table(steps: list[dict]) -> Any:
+    """The rich table of a program's intermediate results (text from data made inert)."""
+    from rich.table import Table as RichTable
+
+    table = RichTable(show_header=True, header_style="bold")
+    for column in ("#", "expression", "result"):
+        table.add_column(column)
+    for i, step in enumerate(steps):
+        table.add_row(f"v{i}", safe(step["expression"]), safe(step_text(step)))
+    return table
+
+
 def print_json(payload: Any) -> None:
     sys.stdout.write(json.dumps(payload, ensure_ascii=False, indent=2, default=str) + "\n")
     sys.stdout.flush()

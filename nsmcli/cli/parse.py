@@ -5,9 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import typer
-from rich.table import Table as RichTable
 
-from nsmcli.cli.output import display_text, print_json, safe, stdout
+from nsmcli.cli.output import display_text, print_json, safe, stdout, steps_table
 from nsmcli.errors import DataError
 
 
@@ -61,13 +60,7 @@ def parse(
 def _show(result) -> None:
     stdout.print(f"[bold]answer:[/] {safe(', '.join(map(display_text, result.answer)))}")
     stdout.print(f"[bold]program:[/] {safe(result.program)}  (p = {result.probability:.2f})")
-    steps = RichTable(show_header=True, header_style="bold")
-    for column in ("#", "expression", "result"):
-        steps.add_column(column)
-    for i, step in enumerate(result.steps):
-        values = ", ".join(map(display_text, step["values"][:8]))
-        steps.add_row(f"v{i}", safe(step["expression"]), safe(f"{step['type']}: {values}"))
-    stdout.print(steps)
+    stdout.print(steps_table(result.steps))
     if result.sql:
         stdout.print(f"[bold]sql:[/] {safe(result.sql)}")
 

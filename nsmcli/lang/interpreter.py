@@ -424,3 +424,22 @@ def bind(
     if isinstance(spec, str):
         spec = get_language(spec)
     return Environment(spec, table, entities, limits)
+
+#: Rows of a row-set result shown with their cells (`--json` and the step table); more are only counted.
+MAX_STEP_ROWS = 20
+
+
+def describe_step(expression: str, type_: str, values: list, table: Table) -> dict:
+    """One intermediate result; a set of rows also carries the rows' cells (header -> raw text), so a
+    person sees which rows a filter kept rather than bare row numbers."""
+    step: dict = {"expression": expression, "type": type_, "values": values}
+    if type_ == "entity_list":
+        names = table.header
+        if len(set(names)) != len(names):  # duplicate headers would collide as keys: use the unique slugs
+            names = [c.slug for c in table.columns]
+        cells = []
+        for value in values[:MAX_STEP_ROWS]:
+            index = int(str(value).removeprefix("row ")) - 1  # to_plain's "row N", 1-based
+            cells.append({h: table.columns[j].raw[index] for j, h in enumerate(names)})
+        step["rows"] = cells
+    return step

@@ -217,7 +217,8 @@ def train(
         cache = ExploreCache.from_records(ckpt.explored)
         step, best, best_step = ckpt.state["step"], ckpt.state.get("best_dev"), ckpt.state.get("best_step")
         seconds = float(ckpt.state.get("seconds", 0.0))
-        clock.resume(ckpt.state.get("wall_seconds", seconds), ckpt.state.get("cpu_seconds", 0.0))
+        # checkpoints written before these clocks existed only know the training-loop time: start both there
+        clock.resume(ckpt.state.get("wall_seconds", seconds), ckpt.state.get("cpu_seconds", seconds))
         metrics = [m for m in rundir.read_metrics() if m.get("step", 0) <= step]
 
     model.to(device)
