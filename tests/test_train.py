@@ -595,6 +595,16 @@ def test_cli_rejects_unknown_hyper_parameter(tiny, tmp_path):
     assert done.returncode == 2 and "unknown hyper-parameter" in done.stderr
 
 
+def test_cli_minutes_limit_stops_with_a_summary(tiny, tmp_path):
+    data, programs = tiny
+    args = ["train", str(data), "--programs", str(programs), "--out", str(tmp_path / "run"), "--json", "-q"]
+    args += ["--minutes", "0.000001", "--set", "model.hidden_size=16", "--set", "eval_beam=0"]
+    done = _run_main(args)
+    assert done.returncode == 0, done.stderr
+    summary = json.loads(done.stdout)
+    assert summary["stopped_by_time"] is True and summary["step"] == 1 and summary["wall_seconds"] > 0
+
+
 def test_actor_processes_train_too(tiny, tmp_path):
     """--actors 2: the same actor function in two spawned workers on one-step-old weights."""
     data, programs = tiny

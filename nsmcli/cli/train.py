@@ -20,6 +20,9 @@ def train(
     mapo: bool = typer.Option(False, "--mapo", help="Same as --algo mapo (the default)."),
     seed: int = typer.Option(0, "--seed", help="Every random draw derives from (seed, step, example ids)."),
     steps: int = typer.Option(None, "--steps", help="Optimizer steps (default: the preset's; WTQ 25000)."),
+    minutes: float = typer.Option(
+        None, "--minutes", help="Stop after this much wall-clock time (evaluations included), with a last evaluation."
+    ),
     device: str = typer.Option(
         "cpu", "--device", help="Learner device: cpu or cuda (sampling stays on CPU)."
     ),
@@ -43,6 +46,8 @@ def train(
 
       nsm train data/wtq --programs programs.jsonl --out runs/mapo-1 --seed 1
 
+      nsm train data/wtq --programs programs.jsonl --out runs/hard-em-1 --algo hard-em --minutes 120
+
       nsm train data/wtq --out runs/mapo-1 --resume
     """
     from nsmcli.train.loop import train as run_training
@@ -63,6 +68,8 @@ def train(
         overrides.setdefault("seed", seed)
     if steps is not None:
         overrides["n_steps"] = steps
+    if minutes is not None:
+        overrides["max_minutes"] = minutes
     with progress_bar(quiet or json_out) as progress:
         result = run_training(
             preprocessed,
