@@ -598,7 +598,7 @@ def test_cli_rejects_unknown_hyper_parameter(tiny, tmp_path):
 def test_cli_minutes_limit_stops_with_a_summary(tiny, tmp_path):
     data, programs = tiny
     args = ["train", str(data), "--programs", str(programs), "--out", str(tmp_path / "run"), "--json", "-q"]
-    args += ["--minutes", "0.000001", "--set", "model.hidden_size=16", "--set", "eval_beam=0"]
+    args += ["--minutes", "0.000001", "--set", "model.hidden_size=16", "--set", "model.use_glove=false"]
     done = _run_main(args)
     assert done.returncode == 0, done.stderr
     summary = json.loads(done.stdout)
