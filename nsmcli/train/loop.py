@@ -434,8 +434,8 @@ class _Clock:
 
     def columns(self) -> dict[str, float]:
         return {
-            "wall_seconds": round(self.wall(), 1),
-            "cpu_seconds": round(self.cpu_before + time.process_time() - self.cpu0, 1),
+            "wall_seconds": round(self.wall(), 3),
+            "cpu_seconds": round(self.cpu_before + time.process_time() - self.cpu0, 3),
         }
 
 
