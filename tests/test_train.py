@@ -489,16 +489,17 @@ def test_checkpoint_with_a_pickle_payload_is_refused(tiny, tmp_path):
 # ----- evaluation -----------------------------------------------------------------------------------------
 
 
-def test_eval_writes_predictions_and_ensembles(tiny, tmp_path):
+def _train_seeds(tiny, tmp_path: Path, prefix: str, seeds: tuple[int, ...], n_steps: int) -> None:
+    """Small stand-in-policy runs `tmp_path/<prefix><seed>`, one per seed (for evaluation and ensembles)."""
     data, programs = tiny
-    for seed in (0, 1):
-        train(
-            data,
-            tmp_path / f"r{seed}",
-            programs=programs,
-            overrides={**FAST, "n_steps": 30, "seed": seed},
-            kit=KIT,
-        )
+    for seed in seeds:
+        overrides = {**FAST, "n_steps": n_steps, "seed": seed}
+        train(data, tmp_path / f"{prefix}{seed}", programs=programs, overrides=overrides, kit=KIT)
+
+
+def test_eval_writes_predictions_and_ensembles(tiny, tmp_path):
+    data, _ = tiny
+    _train_seeds(tiny, tmp_path, "r", (0, 1), n_steps=30)
     dataset = load_dataset(data)
     single = evaluate([tmp_path / "r0"], dataset, "train", beam=3, kit=KIT)
     assert single.n == 6 and single.accuracy == 1.0
@@ -696,15 +697,8 @@ def test_cli_eval_ensemble_syntax(tiny, tmp_path, monkeypatch):
     from nsmcli.cli import evaluate as eval_cmd
     from nsmcli.train import evaluate as eval_lib
 
-    data, programs = tiny
-    for seed in (1, 2):
-        train(
-            data,
-            tmp_path / f"run{seed}",
-            programs=programs,
-            overrides={**FAST, "n_steps": 10, "seed": seed},
-            kit=KIT,
-        )
+    data, _ = tiny
+    _train_seeds(tiny, tmp_path, "run", (1, 2), n_steps=10)
     monkeypatch.setattr(eval_lib, "default_kit", lambda: KIT)
     app = _app(eval_cmd.eval_)
     runs = [str(tmp_path / "run1"), "--ensemble", str(tmp_path / "run2"), str(tmp_path / "run1")]
