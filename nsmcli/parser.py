@@ -187,4 +187,3 @@ class Parser:
             except GrammarError:
                 sql = None
         return ParseResult(question, result.answer, best.program, best.probability, steps, sql, candidates)
-

@@ -46,7 +46,9 @@ class AnswerChecker:
         return None
 
 
-class _CallableChecker(AnswerChecker):
+class CallableChecker(AnswerChecker):
+    """A plain `is_correct(answer) -> bool` callable as a checker, without hints for pruning."""
+
     def __init__(self, fn: Callable[[list], bool]):
         self._fn = fn
 

@@ -25,7 +25,7 @@ from typing import Any
 
 from nsmcli import __version__
 from nsmcli.data.annotate import AnnotatedQuestion, annotate_question, canonicalize_answer
-from nsmcli.data.checkers import AnswerChecker, WikisqlChecker, WtqChecker, _CallableChecker
+from nsmcli.data.checkers import AnswerChecker, CallableChecker, WikisqlChecker, WtqChecker
 from nsmcli.data.evaluate import split_tsv_list, wikisql_correct, wtq_correct
 from nsmcli.data.readers import iter_wikisql_tables, load_wtq_table, wtq_table_id
 from nsmcli.data.table import Table
@@ -348,7 +348,7 @@ class Dataset:
         (`DatasetFormat.make_checker`), else `is_correct` wrapped (no goal-directed pruning)."""
         if self.format.make_checker is not None:
             return self.format.make_checker(example)
-        return _CallableChecker(lambda answer: self.is_correct(example, answer))
+        return CallableChecker(lambda answer: self.is_correct(example, answer))
 
 
 def load_dataset(path: Path | str) -> Dataset:

@@ -59,10 +59,20 @@ class Result:
         return self.error is None
 
 
+def row_label(index: int) -> str:
+    """How a row of a row-set result is written in plain output: `row N`, 1-based."""
+    return f"row {index + 1}"
+
+
+def row_index(label: str) -> int:
+    """The 0-based row index of a `row_label`."""
+    return int(label.removeprefix("row ")) - 1
+
+
 def to_plain(type_: str, value: Any) -> list:
     """An interpreter value as a list of JSON-friendly values (rows become `row N`, dates their text)."""
     if type_ == "entity_list":
-        return [f"row {i + 1}" for i in rows_of(value)]
+        return [row_label(i) for i in rows_of(value)]
     if type_ == "num":
         return [value]
     return [str(v) if isinstance(v, Date) else v for v in value]
@@ -425,6 +435,7 @@ def bind(
         spec = get_language(spec)
     return Environment(spec, table, entities, limits)
 
+
 #: Rows of a row-set result shown with their cells (`--json` and the step table); more are only counted.
 MAX_STEP_ROWS = 20
 
@@ -439,7 +450,7 @@ def describe_step(expression: str, type_: str, values: list, table: Table) -> di
             names = [c.slug for c in table.columns]
         cells = []
         for value in values[:MAX_STEP_ROWS]:
-            index = int(str(value).removeprefix("row ")) - 1  # to_plain's "row N", 1-based
+            index = row_index(value)
             cells.append({h: table.columns[j].raw[index] for j, h in enumerate(names)})
         step["rows"] = cells
     return step

@@ -50,7 +50,7 @@ from collections.abc import Callable, Collection, Iterable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from nsmcli.data.checkers import AnswerChecker, _CallableChecker
+from nsmcli.data.checkers import AnswerChecker, CallableChecker
 from nsmcli.data.values import Date
 from nsmcli.errors import GrammarError
 from nsmcli.lang import program as P
@@ -754,7 +754,7 @@ def explore(
     deterministic, time is not), `preferred_columns` (property names or column slugs named in the question)
     break ranking ties.
     """
-    checker = is_correct if isinstance(is_correct, AnswerChecker) else _CallableChecker(is_correct)
+    checker = is_correct if isinstance(is_correct, AnswerChecker) else CallableChecker(is_correct)
     search = _Search(
         env, checker, allowed_functions, budget_seconds, max_evaluations, max_programs, preferred_columns
     )

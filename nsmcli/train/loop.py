@@ -127,7 +127,7 @@ def train(
     on_log: Callable[[dict], None] | None = None,
 ) -> TrainResult:
     """Train (or resume) a run in `out` on a preprocessed dataset. `overrides` are TrainConfig fields, or
-    `model.<field>` for the model config; on resume only `n_steps` may change. `stop_after` ends the call
+    `model.<field>` for the model config; on resume only the `RESUMABLE` settings may change. `stop_after` ends the call
     after that step without writing anything more (what a kill does; tests use it)."""
     clock = _Clock()
     kit = kit or default_kit()
