@@ -19,6 +19,7 @@ install: $(STAMP)
 
 lint: install
 	$(BIN)/ruff check nsmcli tests bench
+	$(BIN)/ruff format --check nsmcli tests bench
 
 test: lint
 	$(BIN)/pytest

@@ -22,8 +22,8 @@ def main() -> None:
     lines = []
     with tempfile.TemporaryDirectory() as tmp:
         for dataset in args.datasets:
-            command = [sys.executable, "-m", "nsmcli", "preprocess", dataset, "--data-dir",
-                       str(DATA / dataset), "--out", str(Path(tmp) / dataset), "--quiet"]
+            command = [sys.executable, "-m", "nsmcli", "preprocess", dataset]
+            command += ["--data-dir", str(DATA / dataset), "--out", str(Path(tmp) / dataset), "--quiet"]
             start = time.perf_counter()
             proc = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, check=True)
             seconds = time.perf_counter() - start

@@ -45,7 +45,9 @@ def measure(data: Path, programs: Path, steps: int, actors: int) -> tuple[float,
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--data", type=Path, required=True, help="preprocessed WTQ (nsm preprocess wtq)")
     parser.add_argument("--programs", type=Path, required=True, help="nsm explore output for the train split")
     parser.add_argument("--steps", type=int, default=120)

@@ -50,7 +50,9 @@ def describe(path: Path, config: dict) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("runs", nargs="+", type=Path)
     parser.add_argument("--name", default="training", help="result file: bench/results/NAME.md")
     parser.add_argument("--marks", default="30,60,90,120", help="minutes at which runs are compared")

@@ -105,8 +105,11 @@ def test_preprocess_bundled_mini_release(tmp_path):
 
 
 def test_row_set_steps_show_the_rows_cells():
-    program = '(filter_str_contain_any all_rows "kenya" r.nation-string) (previous v0) (hop v1 r.nation-string)'
-    args = ("execute", program, str(ROOT / "examples" / "tables" / "medals.csv"), "--question", "before kenya?")
+    program = (
+        '(filter_str_contain_any all_rows "kenya" r.nation-string) (previous v0) (hop v1 r.nation-string)'
+    )
+    table = str(ROOT / "examples" / "tables" / "medals.csv")
+    args = ("execute", program, table, "--question", "before kenya?")
     payload = json.loads(nsm(*args, "--json").stdout)
     first, second = payload["steps"][0], payload["steps"][1]
     assert first["values"] == ["row 11"] and first["rows"][0]["Nation"] == "Kenya"

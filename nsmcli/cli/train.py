@@ -21,7 +21,9 @@ def train(
     seed: int = typer.Option(0, "--seed", help="Every random draw derives from (seed, step, example ids)."),
     steps: int = typer.Option(None, "--steps", help="Optimizer steps (default: the preset's; WTQ 25000)."),
     minutes: float = typer.Option(
-        None, "--minutes", help="Stop after this much wall-clock time (evaluations included), with a last evaluation."
+        None,
+        "--minutes",
+        help="Stop after this much wall-clock time (evaluations included); evaluate once more.",
     ),
     device: str = typer.Option(
         "cpu", "--device", help="Learner device: cpu or cuda (sampling stays on CPU)."

@@ -759,4 +759,3 @@ def explore(
         env, checker, allowed_functions, budget_seconds, max_evaluations, max_programs, preferred_columns
     )
     return search.run()
-

@@ -211,7 +211,7 @@ class TrainConfig:
         if self.min_replay_weight_start != -1.0 and not 0.0 <= self.min_replay_weight_start <= 1.0:
             raise ConfigError("min_replay_weight_start must be in [0, 1], or -1 for no schedule")
         if self.min_replay_weight_start != -1.0 and self.min_replay_weight_steps < 1:
-            raise ConfigError("an alpha schedule (min_replay_weight_start) needs min_replay_weight_steps >= 1")
+            raise ConfigError("an alpha schedule needs min_replay_weight_steps >= 1")
 
 
 #: Per-language settings (mapo.md §5.4). Chosen from the dataset's language, never from its name.
