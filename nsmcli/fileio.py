@@ -16,6 +16,22 @@ from pathlib import Path
 from typing import IO, Any
 
 
+def check_output_file(path: Path | str) -> None:
+    """Fail now, with a DataError, when `path` cannot become a file: it is a directory, or its folder
+    cannot be created or written. Long commands call this before their work, not after."""
+    from nsmcli.errors import DataError
+
+    path = Path(path)
+    if path.is_dir():
+        raise DataError(f"output {path} is a directory; give a file name")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise DataError(f"cannot create the folder of output {path}: {exc.strerror or exc}") from None
+    if not os.access(path.parent, os.W_OK):
+        raise DataError(f"cannot write output {path}: its folder is not writable")
+
+
 @contextmanager
 def atomic_open(path: Path | str, mode: str = "w") -> Iterator[IO]:
     """Open a temporary sibling of `path` for writing; on success it is flushed, synced and renamed over

@@ -18,10 +18,25 @@ from typing import Any
 from nsmcli.data.annotate import annotate_question
 from nsmcli.data.readers import load_table, table_from_dataframe
 from nsmcli.data.table import Table
-from nsmcli.errors import CheckpointError, GrammarError
+from nsmcli.errors import CheckpointError, DataError, GrammarError
 from nsmcli.lang.interpreter import bind, describe_step
 from nsmcli.lang.spec import get_language
+from nsmcli.lang.sql import check_dialect, program_to_sql
 from nsmcli.train.questions import limits_from_json
+
+#: Longer questions are refused: real questions are a sentence or two (the longest of WTQ and WikiSQL
+#: have 352 and 275 characters), and a pasted document is a mistake, not a question.
+MAX_QUESTION_CHARS = 1000
+
+
+def check_question(question: str) -> str:
+    """The question, stripped; a DataError when it is empty or longer than `MAX_QUESTION_CHARS`."""
+    text = " ".join(str(question).split())
+    if not text:
+        raise DataError("the question is empty")
+    if len(text) > MAX_QUESTION_CHARS:
+        raise DataError(f"the question has {len(text):,} characters; at most {MAX_QUESTION_CHARS:,} are read")
+    return text
 
 
 @dataclass
@@ -31,13 +46,12 @@ class QuestionCase:
     table: Path
     question: str
     answer: list[str] | None = None
+    line: int = 0  # in the question file, for error messages
 
 
 def read_question_file(path: Path | str) -> list[QuestionCase]:
     """A TSV with a header `table<TAB>question[<TAB>answer]`: table paths are relative to the file, several
     answers are separated by `|`."""
-    from nsmcli.errors import DataError
-
     path = Path(path)
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
@@ -53,8 +67,12 @@ def read_question_file(path: Path | str) -> list[QuestionCase]:
         fields = line.split("\t")
         if len(fields) < 2:
             raise DataError(f"{path}:{number}: expected table<TAB>question[<TAB>answer]")
+        if not fields[1].strip():
+            raise DataError(f"{path}:{number}: the question is empty")
         answer = fields[2].split("|") if len(fields) > 2 and fields[2] else None
-        cases.append(QuestionCase(path.parent / fields[0], fields[1], answer))
+        cases.append(QuestionCase(path.parent / fields[0], fields[1], answer, number))
+    if not cases:
+        raise DataError(f"{path}: no questions after the header line")
     return cases
 
 
@@ -86,6 +104,8 @@ class ParseResult:
 def resolve_model(model: str | Path | None) -> Path:
     """A run directory path, or the name of a bundled model (default `wtq`)."""
     name = str(model) if model is not None else "wtq"
+    if not name.strip():
+        raise CheckpointError("the model name is empty: give a run directory or a bundled model name")
     path = Path(name)
     if path.is_dir():
         return path
@@ -136,7 +156,10 @@ class Parser:
         tables: dict[Path, Table] = {}
         for case in read_question_file(path):
             if case.table not in tables:
-                tables[case.table] = load_table(case.table)
+                try:
+                    tables[case.table] = load_table(case.table)
+                except DataError as exc:
+                    raise DataError(f"{path}:{case.line}: {exc}") from None
             result = self.parse(case.question, tables[case.table], beam=beam, sql_dialect=sql_dialect)
             correct = None
             if case.answer is not None:  # the official WTQ answer check
@@ -148,6 +171,9 @@ class Parser:
         self, question: str, table: Table | Any, beam: int = 5, sql_dialect: str | None = "sqlite"
     ) -> ParseResult:
         """Answer one question: beam search over programs, the most probable one executed step by step."""
+        question = check_question(question)
+        if sql_dialect:
+            check_dialect(sql_dialect)
         table = as_table(table)
         annotated = annotate_question(question, table)
         env = bind(self.language, table, annotated.entities, self.limits)
@@ -178,7 +204,6 @@ class Parser:
         sql = None
         if sql_dialect:
             from nsmcli.lang.program import parse_program
-            from nsmcli.lang.sql import program_to_sql
 
             try:
                 sql = program_to_sql(

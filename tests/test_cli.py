@@ -47,7 +47,7 @@ def test_execute_json(tmp_path):
 def test_execute_reports_a_bad_program_with_exit_1():
     proc = nsm("execute", "(hop all_rows r.nope-string)", str(MEDALS))
     assert proc.returncode == 1
-    assert "unknown column" in proc.stdout and "r.nation-string" in proc.stdout
+    assert "unknown column" in proc.stderr and "r.nation-string" in proc.stderr and not proc.stdout
 
 
 @pytest.mark.parametrize(
@@ -134,3 +134,40 @@ def test_cell_text_cannot_inject_markup_or_control_sequences(tmp_path):
     assert proc.returncode == 0, proc.stderr
     assert "\x1b" not in proc.stdout
     assert "[bold red]boom[/]" in proc.stdout  # shown literally, not interpreted
+
+
+def test_unknown_sql_dialect_is_refused():
+    proc = nsm("execute", "(count all_rows)", str(MEDALS), "--sql", "nosuch")
+    assert_one_line_error(proc, "unknown SQL dialect 'nosuch'", "sqlite")
+
+
+def test_empty_question_is_refused_before_parsing():
+    assert_one_line_error(nsm("parse", "  ", str(MEDALS)), "question is empty")
+
+
+def test_question_file_errors(tmp_path):
+    header_only = tmp_path / "q.tsv"
+    header_only.write_text("table\tquestion\tanswer\n", encoding="utf-8")
+    assert_one_line_error(nsm("parse", "--questions", str(header_only)), "no questions", "q.tsv")
+    assert_one_line_error(nsm("parse", "how many?", str(MEDALS), "--questions", str(header_only)), "not both")
+    missing_table = tmp_path / "m.tsv"
+    missing_table.write_text("table\tquestion\nnope.csv\thow many?\n", encoding="utf-8")
+    assert_one_line_error(nsm("parse", "--questions", str(missing_table)), "m.tsv:2", "nope.csv")
+
+
+def test_invisible_characters_are_shown_escaped_and_joiners_kept():
+    from nsmcli.cli.output import answer_text, safe
+
+    assert safe("a\u200bb\ufeffc") == "a\\u200bb\\ufeffc"
+    assert safe("\U0001f468\u200d\U0001f469") == "\U0001f468\u200d\U0001f469"  # an emoji sequence
+    assert answer_text(["x" * 5000]).endswith("(5,000 characters)") and len(answer_text(["x" * 5000])) < 400
+    assert answer_text(list(range(30))).endswith("... (30 in all)")
+
+
+def test_questions_are_checked_for_length():
+    from nsmcli.errors import DataError
+    from nsmcli.parser import MAX_QUESTION_CHARS, check_question
+
+    assert check_question("  how   many?\n") == "how many?"
+    with pytest.raises(DataError, match="at most"):
+        check_question("x" * (MAX_QUESTION_CHARS + 1))

@@ -236,6 +236,9 @@ def test_too_many_rows(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 def test_too_many_bytes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(readers, "MAX_FILE_BYTES", 10)
     assert_data_error(write(tmp_path, "big.csv", "a\n" + "1\n" * 20), "too large")
+    endless = tmp_path / "endless.csv"  # a device has no size to check: the read itself stops
+    endless.symlink_to("/dev/zero")
+    assert_data_error(endless, "too large")
 
 
 def test_bad_jsonl_line(tmp_path: Path) -> None:

@@ -6,6 +6,8 @@ from __future__ import annotations
 import csv
 import json
 import math
+import shutil
+import warnings
 import zlib
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -15,11 +17,11 @@ import torch
 from typer.testing import CliRunner
 
 from nsmcli.data.preprocess import load_dataset, preprocess
-from nsmcli.errors import CheckpointError
+from nsmcli.errors import CheckpointError, DataError
 from nsmcli.lang.interpreter import has_unused_result
 from nsmcli.train import objectives
 from nsmcli.train.config import ConfigError, TrainConfig, resolve_config
-from nsmcli.train.evaluate import evaluate
+from nsmcli.train.evaluate import evaluate, load_run_model
 from nsmcli.train.explore_cache import ExploreCache
 from nsmcli.train.loop import train
 from nsmcli.train.questions import ModelKit
@@ -480,10 +482,55 @@ def test_checkpoint_with_a_pickle_payload_is_refused(tiny, tmp_path):
     run = tmp_path / "run"
     train(data, run, programs=programs, overrides={**FAST, "n_steps": 2}, kit=KIT)
     torch.save({"table.weight": torch.zeros(1), "evil": _Payload()}, run / "checkpoint" / "model.pt")
-    with pytest.raises(CheckpointError, match="pickle payload"):
-        load_tensors(run / "checkpoint" / "model.pt")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # torch's own warning about the payload must not reach the user
+        with pytest.raises(CheckpointError, match="pickle payload"):
+            load_tensors(run / "checkpoint" / "model.pt")
     with pytest.raises(CheckpointError, match="pickle payload"):
         train(data, run, resume=True, overrides={"n_steps": 3}, kit=KIT)
+
+
+def test_damaged_run_files_get_one_clear_message(tiny, tmp_path):
+    data, programs = tiny
+    run = tmp_path / "run"
+    train(data, run, programs=programs, overrides={**FAST, "n_steps": 2}, kit=KIT)
+    weights = run / "best" / "model.pt"
+    good = weights.read_bytes()
+
+    def message(which: str = "best") -> str:
+        with pytest.raises(CheckpointError) as caught:
+            load_run_model(run, KIT, which)
+        assert "\n" not in str(caught.value)
+        return str(caught.value)
+
+    weights.write_bytes(b"")
+    assert "is empty" in message()
+    weights.write_bytes(good[: len(good) // 2])
+    assert "not a readable tensor file" in message()
+    torch.save({"bogus": torch.zeros(2)}, weights)
+    assert "do not fit the configured model" in message() and "missing" in message()
+    weights.write_bytes(good)
+    vocab = (run / "vocab.json").read_text()
+    (run / "vocab.json").write_text('{"nope": 1}')
+    assert "vocabulary" in message()
+    (run / "vocab.json").write_text(vocab)
+    shutil.rmtree(run / "checkpoint")
+    assert "no last checkpoint" in message("last")
+
+
+def test_damaged_dataset_lines_are_named(tiny, tmp_path):
+    data, _ = tiny
+    copy = tmp_path / "data"
+    shutil.copytree(data, copy)
+    lines = (copy / "tables.jsonl").read_text().splitlines()
+    lines[1] = lines[1][:20]
+    (copy / "tables.jsonl").write_text("\n".join(lines) + "\n")
+    with pytest.raises(DataError, match=r"tables.jsonl line 2 is corrupt \(invalid JSON"):
+        _ = load_dataset(copy).tables
+    split = next(iter(load_dataset(copy).splits))
+    (copy / f"{split}.jsonl").write_text('{"id": "q"}\n')
+    with pytest.raises(DataError, match=f"{split}.jsonl line 1 is corrupt \\(no 'table_id'\\)"):
+        load_dataset(copy).examples(split)
 
 
 # ----- evaluation -----------------------------------------------------------------------------------------
@@ -589,6 +636,15 @@ def test_cli_corrupt_config_is_one_line_exit_2(tiny, tmp_path):
         done = _run_main(args)
         assert done.returncode == 2, done.stderr
         assert len(done.stderr.strip().splitlines()) == 1 and "corrupt" in done.stderr
+
+
+def test_cli_eval_checks_its_output_path_before_evaluating(tiny, tmp_path):
+    data, programs = tiny
+    train(data, tmp_path / "run", programs=programs, overrides={**FAST, "n_steps": 2}, kit=KIT)
+    (tmp_path / "taken").mkdir()
+    done = _run_main(["eval", str(tmp_path / "run"), "--data", str(data), "--out", str(tmp_path / "taken")])
+    assert done.returncode == 2 and "is a directory" in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1, done.stderr
 
 
 def test_cli_rejects_unknown_hyper_parameter(tiny, tmp_path):

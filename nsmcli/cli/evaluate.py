@@ -9,17 +9,19 @@ import typer
 from nsmcli.cli.output import print_json, progress_bar, safe, stdout
 from nsmcli.data.preprocess import load_dataset
 from nsmcli.errors import DataError
-from nsmcli.fileio import atomic_write_jsonl
+from nsmcli.fileio import atomic_write_jsonl, check_output_file
 
 
 def eval_(
-    run: Path = typer.Argument(..., help="A run directory written by nsm train."),
+    run: Path = typer.Argument(
+        ..., help="A run directory written by nsm train, or a bundled model (wtq, wikisql)."
+    ),
     more_runs: list[Path] = typer.Argument(
         None, metavar="[RUN2 RUN3 ...]", help="With --ensemble: the other runs of the ensemble."
     ),
     data: Path = typer.Option(..., "--data", help="The preprocessed dataset directory."),
     split: str = typer.Option("dev", "--split", help="Split to evaluate; dev/train mean the run's splits."),
-    beam: int = typer.Option(5, "--beam", help="Beam size (0: greedy)."),
+    beam: int = typer.Option(5, "--beam", min=0, help="Beam size (0: greedy)."),
     ensemble: bool = typer.Option(
         False,
         "--ensemble",
@@ -27,7 +29,9 @@ def eval_(
     ),
     weights: str = typer.Option("best", "--weights", help="best (best on dev) or last (last checkpoint)."),
     out: Path = typer.Option(
-        None, "--out", help="Write predictions (JSONL: question, program, answer, correct)."
+        None,
+        "--out",
+        help="Write predictions (JSONL: question, program, answer, correct); missing folders are created.",
     ),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
     json_out: bool = typer.Option(False, "--json", help="Print the summary as JSON."),
@@ -45,9 +49,11 @@ def eval_(
 
     if more_runs and not ensemble:
         raise DataError("several run directories given: add --ensemble to evaluate them as an ensemble")
-    runs = [run, *(more_runs or [])]
+    runs = [_run_or_bundled(r) for r in (run, *(more_runs or []))]
     for r in runs:
         RunDir(r).read_config()  # fail fast, one line, before loading data
+    if out is not None:
+        check_output_file(out)  # before the evaluation, not after it
     dataset = load_dataset(data)
     with progress_bar(quiet or json_out) as progress:
         result = evaluate(runs, dataset, split, beam, weights=weights, progress=progress)
@@ -66,3 +72,11 @@ def eval_(
     )
     if out is not None:
         stdout.print(f"  predictions -> {safe(str(out))}")
+
+
+def _run_or_bundled(path: Path) -> Path:
+    """`path`, or the bundled model of that name when no such directory exists here."""
+    from nsmcli.parser import MODELS_DIR
+
+    bundled = MODELS_DIR / path.name
+    return bundled if not path.exists() and len(path.parts) == 1 and bundled.is_dir() else path

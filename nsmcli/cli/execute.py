@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 
-from nsmcli.cli.output import display_text, print_json, safe, stdout, steps_table
+from nsmcli.cli.output import answer_text, error, print_json, safe, stderr, stdout, steps_table
 from nsmcli.data.annotate import annotate_question
 from nsmcli.data.readers import load_table
 from nsmcli.errors import GrammarError
@@ -40,6 +40,9 @@ def execute(
 
       nsm execute '(argmax all_rows r.gold-number) (hop v0 r.nation-string)' examples/tables/medals.csv
     """
+    from nsmcli.lang.sql import check_dialect
+
+    check_dialect(sql_dialect)
     table = load_table(table_path)
     spec = get_language(language)
     entities = annotate_question(question, table).entities if question else []
@@ -71,17 +74,12 @@ def execute(
         if steps:
             stdout.print(steps_table(steps))
         if result.ok:
-            stdout.print(f"[bold]answer:[/] {safe(_preview(result.answer, 20))}")
+            stdout.print(f"[bold]answer:[/] {safe(answer_text(result.answer))}")
             if sql:
                 stdout.print(f"[bold]sql:[/] {safe(sql)}")
         else:
-            stdout.print(f"[bold red]error:[/] {safe(result.error)}")
+            error(result.error or "the program failed")
             if "unknown column" in (result.error or ""):
-                stdout.print(f"columns: {safe(', '.join(columns))}")
+                stderr.print(f"columns: {safe(', '.join(columns))}")
     if not result.ok:
         raise typer.Exit(1)
-
-
-def _preview(values: list, limit: int = 8) -> str:
-    shown = ", ".join(display_text(v) for v in values[:limit])
-    return shown + (f", ... ({len(values)} in all)" if len(values) > limit else "")

@@ -7,6 +7,7 @@ from pathlib import Path
 import typer
 
 from nsmcli.cli.output import print_json, stdout
+from nsmcli.fileio import check_output_file
 
 
 def explore(
@@ -64,6 +65,7 @@ def explore(
     from nsmcli.search.runner import run_exploration
     from nsmcli.train.evaluate import resolve_split
 
+    check_output_file(out)
     split = resolve_split(load_dataset(preprocessed), split)
     report = run_exploration(
         preprocessed,

@@ -23,13 +23,26 @@ T = TypeVar("T")
 stdout = Console(soft_wrap=True, highlight=False)
 stderr = Console(stderr=True, highlight=False, soft_wrap=True)
 
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+_CONTROL = re.compile(
+    r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]"
+)
 
 
 def safe(text: Any) -> str:
-    """Text from data, made inert: control and bidi-override characters shown as `\\x..`, markup escaped."""
-    cleaned = _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", str(text))
+    """Text from data, made inert: control, invisible and bidi-override characters shown as `\\x..` or
+    `\\u....`, markup escaped. The zero-width (non-)joiners stay: scripts and emoji need them."""
+    cleaned = _CONTROL.sub(_escape_char, str(text))
     return escape(cleaned)
+
+
+def _escape_char(match: re.Match) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def shorten(text: str, limit: int = 300) -> str:
+    """Human output of one answer: a huge cell is cut (with its length said); `--json` keeps all of it."""
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text):,} characters)"
 
 
 def display_text(value: Any) -> str:
@@ -39,6 +52,13 @@ def display_text(value: Any) -> str:
 
         return prediction_text(value)
     return str(value)
+
+
+def answer_text(values: list, limit: int = 20) -> str:
+    """An answer for human output: the first `limit` items joined by commas, each huge one cut (see
+    `shorten`), and how many there are in all."""
+    shown = ", ".join(shorten(display_text(v)) for v in values[:limit])
+    return shown + (f", ... ({len(values)} in all)" if len(values) > limit else "")
 
 
 def step_text(step: dict, shown: int = 8) -> str:

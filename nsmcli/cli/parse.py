@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 
-from nsmcli.cli.output import display_text, print_json, safe, stdout, steps_table
+from nsmcli.cli.output import answer_text, print_json, safe, stdout, steps_table
 from nsmcli.errors import DataError
 
 
@@ -42,6 +42,8 @@ def parse(
 
     if questions is None and (question is None or table_path is None):
         raise DataError("give a QUESTION and a TABLE, or --questions FILE")
+    if questions is not None and (question is not None or table_path is not None):
+        raise DataError("give either a QUESTION and a TABLE or --questions FILE, not both")
     parser = Parser.load(model)
     if questions is not None:
         _parse_file(parser, questions, beam, sql_dialect, json_out)
@@ -58,7 +60,7 @@ def parse(
 
 
 def _show(result) -> None:
-    stdout.print(f"[bold]answer:[/] {safe(', '.join(map(display_text, result.answer)))}")
+    stdout.print(f"[bold]answer:[/] {safe(answer_text(result.answer))}")
     stdout.print(f"[bold]program:[/] {safe(result.program)}  (p = {result.probability:.2f})")
     stdout.print(steps_table(result.steps))
     if result.sql:
@@ -82,7 +84,7 @@ def _parse_file(parser, path: Path, beam: int, sql_dialect: str, json_out: bool)
             stdout.print("no program found")
         else:
             stdout.print(
-                f"  answer: {safe(', '.join(map(display_text, result.answer)))}"
+                f"  answer: {safe(answer_text(result.answer))}"
                 + (f"   expected: {safe(' | '.join(case.answer))}" if case.answer else "")
             )
             stdout.print(f"  program: {safe(result.program)}")

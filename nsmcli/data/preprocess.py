@@ -30,7 +30,7 @@ from nsmcli.data.evaluate import split_tsv_list, wikisql_correct, wtq_correct
 from nsmcli.data.readers import iter_wikisql_tables, load_wtq_table, wtq_table_id
 from nsmcli.data.table import Table
 from nsmcli.errors import DataError, NsmError
-from nsmcli.fileio import atomic_write_json, atomic_write_jsonl, read_jsonl, staged_directory
+from nsmcli.fileio import atomic_write_json, atomic_write_jsonl, staged_directory
 from nsmcli.lang.interpreter import Environment, bind
 
 FORMAT = "nsm-preprocessed"
@@ -289,6 +289,10 @@ def _table_record(table: Table) -> dict:
 # ----- loading -------------------------------------------------------------------------------------------
 
 
+def _table_from_record(r: dict) -> Table:
+    return Table.from_rows(r["id"], r["header"], r["rows"], column_types=r.get("column_types"))
+
+
 class Dataset:
     """A preprocessed directory: tables, examples per split, and the dataset's language and answer check."""
 
@@ -321,24 +325,50 @@ class Dataset:
     @property
     def tables(self) -> dict[str, Table]:
         if self._tables is None:
-            self._tables = {}
-            for r in read_jsonl(self.path / "tables.jsonl"):
-                self._tables[r["id"]] = Table.from_rows(
-                    r["id"], r["header"], r["rows"], column_types=r.get("column_types")
-                )
+            tables = self._read_records("tables.jsonl", _table_from_record)
+            self._tables = {t.id: t for t in tables}
         return self._tables
 
     def examples(self, split: str) -> list[Example]:
-        path = self.path / f"{split}.jsonl"
-        if split not in self.meta["examples"] or not path.is_file():
+        if split not in self.meta["examples"] or not (self.path / f"{split}.jsonl").is_file():
             raise DataError(f"split {split!r} not in {self.path}; available: {', '.join(self.splits)}")
-        return [Example.from_json(r) for r in read_jsonl(path)]
+        return self._read_records(f"{split}.jsonl", Example.from_json)
+
+    def _read_records(self, name: str, parse: Callable[[dict], Any]) -> list:
+        """Every line of one of the dataset's files through `parse`; a damaged line is a DataError naming
+        the file and line, not a stack trace."""
+        path = self.path / name
+        if not path.is_file():
+            raise DataError(f"{path} is missing; run nsm preprocess again")
+        records = []
+        with open(path, "rb") as f:  # bytes: a decoding error is then a corrupt line like any other
+            for number, line in enumerate(f, 1):
+                if not line.strip():
+                    continue
+                try:
+                    records.append(parse(json.loads(line)))
+                except (ValueError, KeyError, TypeError, AttributeError) as exc:
+                    if isinstance(exc, json.JSONDecodeError):
+                        reason = f"invalid JSON: {exc.msg}"
+                    elif isinstance(exc, KeyError):
+                        reason = f"no {exc}"
+                    else:
+                        reason = str(exc).splitlines()[0][:100] if str(exc) else type(exc).__name__
+                    raise DataError(
+                        f"{path} line {number} is corrupt ({reason}); run nsm preprocess again"
+                    ) from None
+        return records
 
     def iter_examples(self, split: str) -> Iterator[Example]:
         yield from self.examples(split)
 
     def environment(self, example: Example) -> Environment:
-        return bind(self.language, self.tables[example.table_id], example.question.entities)
+        table = self.tables.get(example.table_id)
+        if table is None:
+            raise DataError(
+                f"{self.path}: question {example.id} names table {example.table_id!r}, which is missing"
+            )
+        return bind(self.language, table, example.question.entities)
 
     def is_correct(self, example: Example, predicted: list) -> bool:
         return self.format.correct(example, predicted)

@@ -177,14 +177,16 @@ def _read_text(path: Path) -> str:
         )
     try:
         size = path.stat().st_size
-        if size > MAX_FILE_BYTES:
-            raise DataError(
-                f"{path}: {size / 2**20:,.0f} MiB is too large; table files are limited to "
-                f"{MAX_FILE_BYTES // 2**20} MiB and {MAX_ROWS:,} rows"
-            )
-        data = path.read_bytes()
+        with open(path, "rb") as f:  # read at most one byte past the limit: a device or pipe has no size
+            data = f.read(MAX_FILE_BYTES + 1)
     except OSError as e:
         raise DataError(f"{path}: cannot read: {e.strerror or e}") from None
+    if len(data) > MAX_FILE_BYTES:
+        amount = f"{size / 2**20:,.0f} MiB" if size > MAX_FILE_BYTES else "the input"
+        raise DataError(
+            f"{path}: {amount} is too large; table files are limited to "
+            f"{MAX_FILE_BYTES // 2**20} MiB and {MAX_ROWS:,} rows"
+        )
     if b"\x00" in data:
         raise DataError(f"{path}: not a text table (it contains binary data)")
     try:

@@ -361,11 +361,13 @@ def _parse_error(exc: sqlglot.errors.SqlglotError) -> GrammarError:
     return GrammarError("cannot parse SQL: " + _TOKEN_REPR.sub(r"'\1'", first))
 
 
-def _check_dialect(dialect: str) -> None:
+def check_dialect(dialect: str) -> None:
+    """Raise a GrammarError naming the known dialects unless sqlglot writes `dialect`."""
     try:
         sqlglot.Dialect.get_or_raise(dialect)
-    except ValueError as exc:
-        raise GrammarError(f"unknown SQL dialect {dialect!r}: {exc}") from None
+    except ValueError:
+        known = ", ".join(sorted(d.value for d in sqlglot.Dialects if d.value))
+        raise GrammarError(f"unknown SQL dialect {dialect!r}; sqlglot writes: {known}") from None
 
 
 def _column_of(table: Table, node: exp.Expression) -> int:
@@ -429,7 +431,7 @@ def _where_test(table: Table, node: exp.Expression) -> RowTest:
 
 
 def _sql_query(table: Table, sql_text: str, dialect: str) -> _Query:
-    _check_dialect(dialect)
+    check_dialect(dialect)
     try:
         statements = [s for s in sqlglot.parse(sql_text, read=dialect) if s is not None]
     except sqlglot.errors.SqlglotError as exc:
@@ -571,7 +573,7 @@ def program_to_sql(
     The program must be a chain of filters from `all_rows` ending in `hop`, `count`, `maximum`, `minimum`,
     `average` or `sum` (expressions it never uses are ignored: they do not change its answer). Raises
     GrammarError("program has no SQL form: ...") otherwise."""
-    _check_dialect(dialect)
+    check_dialect(dialect)
     spec = get_language(language)
     declared = {f.name for f in spec.functions}
     for expr in program.exprs:

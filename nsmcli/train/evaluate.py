@@ -123,6 +123,25 @@ def resolve_split(dataset: Dataset, split: str, config: dict | None = None) -> s
     raise DataError(f"split {split!r} not in {dataset.path}; available: {', '.join(dataset.splits)}")
 
 
+def weights_mismatch(expected: dict, state: Any) -> str:
+    """Why `state` cannot be loaded into a model whose own state is `expected`, in a few words ("" when
+    it can): missing and unexpected tensor names and shape differences, each with a first example."""
+    if not isinstance(state, dict):
+        return "the file holds no state dictionary"
+    problems = []
+    missing = [k for k in expected if k not in state]
+    unexpected = [k for k in state if k not in expected]
+    reshaped = [
+        k
+        for k in expected
+        if k in state and (not torch.is_tensor(state[k]) or state[k].shape != expected[k].shape)
+    ]
+    for names, what in ((missing, "missing"), (unexpected, "unexpected"), (reshaped, "of another shape")):
+        if names:
+            problems.append(f"{len(names)} tensor{'s' * (len(names) > 1)} {what}, e.g. {names[0]}")
+    return "; ".join(problems)
+
+
 def load_run_model(run: Path | str, kit: ModelKit, weights: str = "best") -> tuple[Any, dict, dict]:
     """(model in eval mode, run config, weights info) of a run directory."""
     rundir = RunDir(run)
@@ -134,10 +153,10 @@ def load_run_model(run: Path | str, kit: ModelKit, weights: str = "best") -> tup
     except Exception as exc:  # a config the model classes cannot read
         raise CheckpointError(f"{rundir.config_path} does not describe a loadable model: {exc}") from None
     state, info = rundir.load_weights(weights)
-    try:
-        model.load_state_dict(state)
-    except (RuntimeError, KeyError, ValueError) as exc:
-        raise CheckpointError(f"{run}: weights do not fit the configured model: {str(exc)[:200]}") from None
+    mismatch = weights_mismatch(model.state_dict(), state)
+    if mismatch:
+        raise CheckpointError(f"{run}: weights do not fit the configured model ({mismatch})")
+    model.load_state_dict(state)
     model.eval()
     return model, config, info
 

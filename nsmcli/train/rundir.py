@@ -24,6 +24,7 @@ import io
 import json
 import pickle
 import subprocess
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -55,15 +56,26 @@ def load_tensors(path: Path) -> Any:
     if not path.is_file():
         raise CheckpointError(f"{path} is missing")
     try:
-        return torch.load(path, map_location="cpu", weights_only=True)
-    except pickle.UnpicklingError as exc:
-        first = str(exc).strip().splitlines()[0] if str(exc).strip() else "unsupported content"
+        with warnings.catch_warnings():  # torch warns about odd pickle protocols; the error below says it all
+            warnings.simplefilter("ignore")
+            return torch.load(path, map_location="cpu", weights_only=True)
+    except pickle.UnpicklingError:
         raise CheckpointError(
-            f"{path} carries a pickle payload that is not plain tensors ({first[:120]}); refusing to load it "
-            "because it could run code"
+            f"{path} carries a pickle payload that is not plain tensors; refusing to load it because it "
+            "could run code"
         ) from None
     except (RuntimeError, EOFError, OSError, ValueError) as exc:
-        raise CheckpointError(f"{path} is not a readable tensor file: {str(exc)[:160]}") from None
+        if path.stat().st_size == 0:
+            raise CheckpointError(f"{path} is empty; the run's weights are lost") from None
+        raise CheckpointError(f"{path} is not a readable tensor file ({_first_words(exc)})") from None
+
+
+def _first_words(exc: BaseException, limit: int = 100) -> str:
+    """The start of an exception's message, on one line and cut at a word boundary."""
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    if len(text) <= limit:
+        return text
+    return text[:limit].rsplit(" ", 1)[0] + " ..."
 
 
 def code_version() -> dict[str, str | None]:
@@ -140,7 +152,10 @@ class RunDir:
         atomic_write_json(self.path / "vocab.json", record)
 
     def read_vocab(self) -> Any:
-        return _read_json(self.path / "vocab.json", "vocabulary")
+        record = _read_json(self.path / "vocab.json", "vocabulary")
+        if not isinstance(record, dict) or not isinstance(record.get("words"), list):
+            raise CheckpointError(f"vocabulary {self.path / 'vocab.json'} is corrupt (no word list)")
+        return record
 
     # ----- metrics -------------------------------------------------------------------------------------
 
@@ -204,6 +219,8 @@ class RunDir:
             return load_tensors(self.best_dir / "model.pt"), {"weights": "best", **info}
         src = self._checkpoint_source()
         if not (src / "model.pt").is_file():
+            if which == "last" and (self.best_dir / "model.pt").is_file():
+                raise CheckpointError(f"{self.path} has no last checkpoint (checkpoint/); use --weights best")
             raise CheckpointError(f"{self.path} has no weights (neither best/ nor checkpoint/)")
         state = _read_json(src / "state.json", "checkpoint state")
         return load_tensors(src / "model.pt"), {"weights": "last", "step": state.get("step")}
