@@ -300,6 +300,14 @@ def test_time_limit_ends_the_run_with_an_evaluation_and_a_checkpoint(tiny, tmp_p
     later = RunDir(run).read_metrics()
     assert later[-1]["wall_seconds"] > lines[-1]["wall_seconds"]  # summed over both calls
     assert later[-1]["cpu_seconds"] >= lines[-1]["cpu_seconds"]
+    # the config records the settings now in force and the resume (step, code version, settings)
+    config = RunDir(run).read_config()
+    assert config["train"]["max_minutes"] == 60 and config["train"]["n_steps"] == 3
+    (resumed,) = config["resumes"]
+    assert resumed["step"] == 1 and resumed["max_minutes"] == 60 and "git" in resumed["code"]
+    again = train(data, run, resume=True, overrides={"n_steps": 4}, kit=KIT)  # max_minutes stays 60
+    assert again.step == 4 and not again.stopped_by_time
+    assert [r["step"] for r in RunDir(run).read_config()["resumes"]] == [1, 3]
 
 
 def test_mapo_without_programs_fills_its_buffer_by_exploration(tiny, tmp_path):

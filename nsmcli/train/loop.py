@@ -220,6 +220,13 @@ def train(
         # checkpoints written before these clocks existed only know the training-loop time: start both there
         clock.resume(ckpt.state.get("wall_seconds", seconds), ckpt.state.get("cpu_seconds", seconds))
         metrics = [m for m in rundir.read_metrics() if m.get("step", 0) <= step]
+        # the config keeps the settings in force (a later resume continues with them) and each resume's
+        # step, code version and RESUMABLE settings, so a run continued by newer code says so
+        resumed = {"step": step, "code": code_version(), "date": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
+        resumed.update({key: getattr(config, key) for key in RESUMABLE})
+        rundir.write_config(
+            {**record, "train": config.to_json(), "resumes": [*record.get("resumes", []), resumed]}
+        )
 
     model.to(device)
     model.train()

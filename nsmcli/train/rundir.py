@@ -1,7 +1,8 @@
 """The run directory is the checkpoint: plain files, each written atomically, tensors loaded weights_only.
 
     RUN/config.json       every hyper-parameter (train + model), interpreter limits, language, dataset meta,
-                          the model class, code version (nsm version + git commit)
+                          the model class, code version (nsm version + git commit); after a resume,
+                          the settings then in force and a `resumes` list (step, code version, date)
     RUN/vocab.json        the question vocabulary
     RUN/metrics.jsonl     one line per logged step (loss, rewards, buffer coverage, dev accuracy, q/s)
     RUN/checkpoint/       the resumable state, swapped in as one directory so its files always agree:
