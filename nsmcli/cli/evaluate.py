@@ -55,6 +55,7 @@ def eval_(
     if out is not None:
         check_output_file(out)  # before the evaluation, not after it
     dataset = load_dataset(data)
+    _ = dataset.tables  # read (and checked) before the progress bar starts, so an error stands alone
     with progress_bar(quiet or json_out) as progress:
         result = evaluate(runs, dataset, split, beam, weights=weights, progress=progress)
     if out is not None:
