@@ -15,3 +15,11 @@ class GrammarError(NsmError):
 
 class CheckpointError(NsmError):
     """A run directory or checkpoint is missing, corrupt or unsafe."""
+
+
+def brief(exc: BaseException, limit: int = 100) -> str:
+    """An exception's message for a one-line error: whitespace collapsed, cut at a word boundary."""
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    if len(text) <= limit:
+        return text
+    return text[:limit].rsplit(" ", 1)[0] + " ..."

@@ -67,8 +67,10 @@ def read_question_file(path: Path | str) -> list[QuestionCase]:
         fields = line.split("\t")
         if len(fields) < 2:
             raise DataError(f"{path}:{number}: expected table<TAB>question[<TAB>answer]")
-        if not fields[1].strip():
-            raise DataError(f"{path}:{number}: the question is empty")
+        try:
+            check_question(fields[1])
+        except DataError as exc:
+            raise DataError(f"{path}:{number}: {exc}") from None
         answer = fields[2].split("|") if len(fields) > 2 and fields[2] else None
         cases.append(QuestionCase(path.parent / fields[0], fields[1], answer, number))
     if not cases:
@@ -101,16 +103,24 @@ class ParseResult:
         return asdict(self)
 
 
+def find_model(name: str | Path) -> Path | None:
+    """The run directory `name`, else the bundled model of that name, else None."""
+    path = Path(name)
+    if path.is_dir():
+        return path
+    if "/" not in str(name) and (MODELS_DIR / str(name)).is_dir():
+        return MODELS_DIR / str(name)
+    return None
+
+
 def resolve_model(model: str | Path | None) -> Path:
     """A run directory path, or the name of a bundled model (default `wtq`)."""
     name = str(model) if model is not None else "wtq"
     if not name.strip():
         raise CheckpointError("the model name is empty: give a run directory or a bundled model name")
-    path = Path(name)
-    if path.is_dir():
-        return path
-    if "/" not in name and (MODELS_DIR / name).is_dir():
-        return MODELS_DIR / name
+    found = find_model(name)
+    if found is not None:
+        return found
     bundled = (
         ", ".join(sorted(p.name for p in MODELS_DIR.iterdir() if p.is_dir())) if MODELS_DIR.is_dir() else ""
     )

@@ -153,6 +153,9 @@ def test_question_file_errors(tmp_path):
     missing_table = tmp_path / "m.tsv"
     missing_table.write_text("table\tquestion\nnope.csv\thow many?\n", encoding="utf-8")
     assert_one_line_error(nsm("parse", "--questions", str(missing_table)), "m.tsv:2", "nope.csv")
+    blank = tmp_path / "b.tsv"
+    blank.write_text(f"table\tquestion\n{MEDALS}\thow many?\n{MEDALS}\t  \n", encoding="utf-8")
+    assert_one_line_error(nsm("parse", "--questions", str(blank)), "b.tsv:3", "question is empty")
 
 
 def test_invisible_characters_are_shown_escaped_and_joiners_kept():

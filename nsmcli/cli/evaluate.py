@@ -44,12 +44,13 @@ def eval_(
 
       nsm eval runs/mapo-1 --data data/wtq --ensemble runs/mapo-2 runs/mapo-3
     """
+    from nsmcli.parser import find_model
     from nsmcli.train.evaluate import evaluate
     from nsmcli.train.rundir import RunDir
 
     if more_runs and not ensemble:
         raise DataError("several run directories given: add --ensemble to evaluate them as an ensemble")
-    runs = [_run_or_bundled(r) for r in (run, *(more_runs or []))]
+    runs = [find_model(r) or r for r in (run, *(more_runs or []))]  # else read_config says it is missing
     for r in runs:
         RunDir(r).read_config()  # fail fast, one line, before loading data
     if out is not None:
@@ -73,11 +74,3 @@ def eval_(
     )
     if out is not None:
         stdout.print(f"  predictions -> {safe(str(out))}")
-
-
-def _run_or_bundled(path: Path) -> Path:
-    """`path`, or the bundled model of that name when no such directory exists here."""
-    from nsmcli.parser import MODELS_DIR
-
-    bundled = MODELS_DIR / path.name
-    return bundled if not path.exists() and len(path.parts) == 1 and bundled.is_dir() else path

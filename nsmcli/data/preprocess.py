@@ -29,7 +29,7 @@ from nsmcli.data.checkers import AnswerChecker, CallableChecker, WikisqlChecker,
 from nsmcli.data.evaluate import split_tsv_list, wikisql_correct, wtq_correct
 from nsmcli.data.readers import iter_wikisql_tables, load_wtq_table, wtq_table_id
 from nsmcli.data.table import Table
-from nsmcli.errors import DataError, NsmError
+from nsmcli.errors import DataError, NsmError, brief
 from nsmcli.fileio import atomic_write_json, atomic_write_jsonl, staged_directory
 from nsmcli.lang.interpreter import Environment, bind
 
@@ -353,7 +353,7 @@ class Dataset:
                     elif isinstance(exc, KeyError):
                         reason = f"no {exc}"
                     else:
-                        reason = str(exc).splitlines()[0][:100] if str(exc) else type(exc).__name__
+                        reason = brief(exc)
                     raise DataError(
                         f"{path} line {number} is corrupt ({reason}); run nsm preprocess again"
                     ) from None

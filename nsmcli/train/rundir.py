@@ -33,7 +33,7 @@ from typing import Any
 import torch
 
 import nsmcli
-from nsmcli.errors import CheckpointError
+from nsmcli.errors import CheckpointError, brief
 from nsmcli.fileio import (
     atomic_write_bytes,
     atomic_write_json,
@@ -68,15 +68,7 @@ def load_tensors(path: Path) -> Any:
     except (RuntimeError, EOFError, OSError, ValueError) as exc:
         if path.stat().st_size == 0:
             raise CheckpointError(f"{path} is empty; the run's weights are lost") from None
-        raise CheckpointError(f"{path} is not a readable tensor file ({_first_words(exc)})") from None
-
-
-def _first_words(exc: BaseException, limit: int = 100) -> str:
-    """The start of an exception's message, on one line and cut at a word boundary."""
-    text = " ".join(str(exc).split()) or type(exc).__name__
-    if len(text) <= limit:
-        return text
-    return text[:limit].rsplit(" ", 1)[0] + " ..."
+        raise CheckpointError(f"{path} is not a readable tensor file ({brief(exc)})") from None
 
 
 def code_version() -> dict[str, str | None]:
