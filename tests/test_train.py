@@ -23,7 +23,7 @@ from nsmcli.train import objectives
 from nsmcli.train.config import ConfigError, TrainConfig, resolve_config
 from nsmcli.train.evaluate import evaluate, load_run_model
 from nsmcli.train.explore_cache import ExploreCache
-from nsmcli.train.loop import train
+from nsmcli.train.loop import dev_subset, train
 from nsmcli.train.questions import ModelKit
 from nsmcli.train.rundir import RunDir, load_tensors
 
@@ -308,6 +308,18 @@ def test_time_limit_ends_the_run_with_an_evaluation_and_a_checkpoint(tiny, tmp_p
     again = train(data, run, resume=True, overrides={"n_steps": 4}, kit=KIT)  # max_minutes stays 60
     assert again.step == 4 and not again.stopped_by_time
     assert [r["step"] for r in RunDir(run).read_config()["resumes"]] == [1, 3]
+
+
+def test_dev_subset_first_or_a_fixed_random_sample():
+    ids = [f"q{i}" for i in range(1000)]
+    assert dev_subset(ids, 0, "random") == ids and dev_subset(ids, 5000, "random") == ids
+    assert dev_subset(ids, 10, "first") == ids[:10]
+    sample = dev_subset(ids, 200, "random")
+    assert len(sample) == 200 and sample == sorted(sample, key=ids.index)  # kept in split order
+    assert sample == dev_subset(list(ids), 200, "random")  # the same sample every time (no run seed)
+    assert max(ids.index(q) for q in sample) > 500  # spread over the split, not its head
+    with pytest.raises(ConfigError, match="eval_sample"):
+        resolve_config("wtq", "mapo", {"eval_sample": "last"})
 
 
 def test_mapo_without_programs_fills_its_buffer_by_exploration(tiny, tmp_path):

@@ -13,6 +13,7 @@ process learns (deterministic for a given N, but not equal to the one-process ru
 from __future__ import annotations
 
 import math
+import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -78,6 +79,17 @@ def batch_ids(ids: list[str], seed: int, step: int, size: int) -> list[str]:
             perms[epoch] = torch.randperm(len(ids), generator=generator(seed, "epoch", epoch)).tolist()
         out.append(ids[perms[epoch][k]])
     return out
+
+
+def dev_subset(ids: list[str], n: int, how: str = "first") -> list[str]:
+    """The dev questions evaluated during training: all (n = 0), the first n, or a fixed random n kept in
+    split order. The random sample depends only on n and the split, not on the run's seed, so runs compare."""
+    if not n or n >= len(ids):
+        return list(ids)
+    if how == "first":
+        return ids[:n]
+    keep = set(random.Random(derive_seed("dev-sample", n)).sample(range(len(ids)), n))
+    return [qid for pos, qid in enumerate(ids) if pos in keep]
 
 
 def _model_overrides(model_config: Any, items: dict[str, Any]) -> None:
@@ -182,7 +194,7 @@ def train(
     train_pool = QuestionPool(dataset, dataset.examples(config.train_split), limits_from_json(limits), model)
     dev_pool = QuestionPool(dataset, dataset.examples(config.dev_split), limits_from_json(limits), model)
     train_ids = train_pool.order
-    dev_ids = dev_pool.order[: config.eval_max_questions or None]
+    dev_ids = dev_subset(dev_pool.order, config.eval_max_questions, config.eval_sample)
     if not train_ids:
         raise DataError(f"split {config.train_split} of {dataset.path} has no examples")
     buffer, cache = ProgramBuffer(), ExploreCache()
