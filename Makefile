@@ -52,7 +52,7 @@ models: install
 	$(NSM) preprocess wikisql --data-dir $(DATA)/wikisql --out data/wikisql
 	$(NSM) explore data/wikisql --split train --out data/wikisql-programs.jsonl --workers 2
 	OMP_NUM_THREADS=1 $(NSM) train data/wikisql --programs data/wikisql-programs.jsonl \
-		--out runs/wikisql-mapo-s1 --seed 1 --steps $(WIKISQL_STEPS) --set eval_every=200 --set eval_max_questions=2000
+		--out runs/wikisql-mapo-s1 --seed 1 --steps $(WIKISQL_STEPS) --set eval_every=200 --set eval_max_questions=2000 --set eval_sample=first
 	for pair in wtq:wtq-mapo-s1 wikisql:wikisql-mapo-s1; do \
 		m=$${pair%%:*}; r=runs/$${pair#*:}; \
 		rm -rf examples/models/$$m && mkdir -p examples/models/$$m/best && \
