@@ -87,11 +87,12 @@ def make_vocab() -> Vocab:
     return Vocab.from_counts(counts, min_count=3)
 
 
-@pytest.fixture(scope="module")
-def world():
+@pytest.fixture(scope="module", params=["additive", "dot"])
+def world(request):
+    """Every model test runs with both decoder attentions (published additive, and dot product)."""
     torch.manual_seed(0)
     vocab = make_vocab()
-    model = ProgramModel(small_config(), vocab).eval()
+    model = ProgramModel(small_config(attention=request.param), vocab).eval()
     env1 = bind("wtq", TINY, Q1.entities, limits=TWO)
     env2 = bind("wtq", OTHER, Q2.entities, limits=TWO)
     ctx1 = model.context(Example("q1", "tiny", Q1), env1)
@@ -200,7 +201,8 @@ def test_invalid_program_is_refused(world):
 def test_dropout_only_in_training_mode(world):
     model, (ctx, env), _ = world
     prog = enumerate_programs(env)[5]
-    dropped = ProgramModel(ModelConfig(hidden_size=32, embedding_size=8, dropout=0.5), model.vocab)
+    config = ModelConfig(hidden_size=32, embedding_size=8, dropout=0.5, attention=model.config.attention)
+    dropped = ProgramModel(config, model.vocab)
     dropped.load_state_dict(model.state_dict())
     dropped.train()
     torch.manual_seed(1)
@@ -345,7 +347,8 @@ def test_span_mask_bug_drops_the_span_of_an_entity_at_token_zero(world):
     model, (ctx, env), _ = world
     turkey = env.var_base + [str(a) for a in env.constant_args].index('"turkey"')
     five = env.var_base + [str(a) for a in env.constant_args].index("5")
-    buggy = ProgramModel(small_config(span_mask_bug=True), model.vocab).eval()
+    buggy = ProgramModel(small_config(span_mask_bug=True, attention=model.config.attention), model.vocab)
+    buggy.eval()
     buggy.load_state_dict(model.state_dict())
     with torch.no_grad():
         fixed_mem = model._encode([ctx], drop=False).memory[0]
@@ -389,6 +392,15 @@ def test_config_json_round_trip_refuses_unknown_keys():
     assert ModelConfig.from_json(config.to_json()) == config
     with pytest.raises(ValueError, match="hidden_sise"):
         ModelConfig.from_json({"hidden_sise": 3})
+    with pytest.raises(ValueError, match="attention"):
+        ModelConfig.from_json({"attention": "multiplicative"})
+    assert ModelConfig.from_json({}).attention == "additive"  # checkpoints from before the option
+
+
+def test_dot_attention_model_has_no_additive_score_vector():
+    additive = ProgramModel(small_config(), make_vocab()).state_dict()
+    dot = ProgramModel(small_config(attention="dot"), make_vocab()).state_dict()
+    assert set(additive) - set(dot) == {"decoder.score.weight"} and set(dot) < set(additive)
 
 
 def test_glove_rows_are_kept_in_the_state_dict(tmp_path, monkeypatch):

@@ -719,6 +719,21 @@ def test_real_parser_reaches_full_training_accuracy(tiny, tmp_path, algo, withou
     assert result.accuracy == 1.0
 
 
+def test_dot_attention_parser_learns_and_its_runs_reload(tiny, tmp_path, without_glove):
+    """--set model.attention=dot trains, is saved in the run's config, and evaluation rebuilds that model."""
+    torch.set_num_threads(1)
+    data, programs = tiny
+    run = tmp_path / "dot"
+    over = {**FAST, **REAL_MODEL, "n_steps": 100, "model.attention": "dot"}
+    train(data, run, programs=programs, overrides=over)
+    assert RunDir(run).read_config()["model"]["attention"] == "dot"
+    assert evaluate([run], load_dataset(data), "train", beam=0, weights="last").accuracy == 1.0
+    with pytest.raises(ConfigError, match="attention"):
+        train(
+            data, tmp_path / "bad", programs=programs, overrides={**FAST, "model.attention": "multiplicative"}
+        )
+
+
 @pytest.mark.skipif(not torch.cuda.is_available(), reason="no CUDA device on this machine")
 def test_learner_on_cuda_learns_and_resumes(tiny, tmp_path, without_glove):
     """--device cuda: the learner (and dev evaluation) on the GPU, sampling on a CPU copy; checkpoints load

@@ -6,6 +6,8 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
+ATTENTIONS = ("additive", "dot")
+
 
 @dataclass
 class ModelConfig:
@@ -33,6 +35,10 @@ class ModelConfig:
     """Rows of the constant-type embedding (column string/number/num2/date, entity string/number/date...)."""
     init_std: float = 0.1
     """Std of the truncated-normal init of learned embeddings (built-ins, types, words without GloVe)."""
+    attention: str = "additive"
+    """Decoder attention over the question: `additive` (v·tanh(K + Wq), as published) or `dot` (scaled
+    dot product, as the PyTorch reimplementation of MAPO): cheaper, since additive builds a
+    [steps x question length x hidden] tensor at every step. Not in the original."""
     span_mask_bug: bool = False
     """Reproduce the original's span mask `start + end > 0`: an entity spanning only token 0 gets no span."""
     in_table_bug: bool = False
@@ -48,4 +54,11 @@ class ModelConfig:
         unknown = sorted(set(record) - names)
         if unknown:
             raise ValueError(f"unknown model config keys: {', '.join(unknown)}")
-        return cls(**record)
+        config = cls(**record)
+        config.validate()
+        return config
+
+    def validate(self) -> None:
+        """Raise ValueError for a value no model can be built with."""
+        if self.attention not in ATTENTIONS:
+            raise ValueError(f"attention must be one of {', '.join(ATTENTIONS)}, got {self.attention!r}")

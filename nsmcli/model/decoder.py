@@ -9,6 +9,7 @@ actions the environment says are valid take part in the softmax; everything else
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 import torch
@@ -102,9 +103,12 @@ class MemoryKeys(nn.Module):
 
 
 class MemoryDecoder(nn.Module):
-    """Residual LSTM stack + additive attention over the question + dot-product pointer into the memory."""
+    """Residual LSTM stack + attention over the question (additive as published, or scaled dot product) +
+    dot-product pointer into the memory."""
 
-    def __init__(self, hidden_size: int, n_layers: int, dropout: float, init_std: float):
+    def __init__(
+        self, hidden_size: int, n_layers: int, dropout: float, init_std: float, attention: str = "additive"
+    ):
         super().__init__()
         self.cells = nn.ModuleList(nn.LSTMCell(hidden_size, hidden_size) for _ in range(n_layers))
         for cell in self.cells:
@@ -113,7 +117,9 @@ class MemoryDecoder(nn.Module):
         self.query = nn.Linear(hidden_size, hidden_size)
         self.key = nn.Linear(hidden_size, hidden_size)
         self.value = nn.Linear(hidden_size, hidden_size)
-        self.score = nn.Linear(hidden_size, 1, bias=False)
+        self.dot = attention == "dot"
+        if not self.dot:  # a dot-product model has no score vector, so its checkpoints say which it is
+            self.score = nn.Linear(hidden_size, 1, bias=False)
         self.merge = nn.Linear(2 * hidden_size, hidden_size)
         self.feature_weight = nn.Parameter(torch.zeros(1))  # zero-initialised, as in the original
         self.dropout = dropout
@@ -137,11 +143,15 @@ class MemoryDecoder(nn.Module):
         self, top: torch.Tensor, att_keys: torch.Tensor, att_values: torch.Tensor, att_mask: torch.Tensor
     ) -> torch.Tensor:
         """Output o = W[top; context] for top [N, H] or [N, T, H] (all T steps at once), attention tensors
-        [N, L, H] and mask [N, L]. Additive attention: score_j = v·tanh(K_j + W_q top)."""
+        [N, L, H] and mask [N, L]. Additive attention: score_j = v·tanh(K_j + W_q top); dot product:
+        score_j = K_j·W_q top / sqrt(H)."""
         steps = top.dim() == 3
         t = top if steps else top.unsqueeze(1)
         q = self.query(t)  # [N, T, H]
-        scores = self.score(torch.tanh(att_keys.unsqueeze(1) + q.unsqueeze(2))).squeeze(-1)  # [N, T, L]
+        if self.dot:
+            scores = torch.bmm(q, att_keys.transpose(1, 2)) / math.sqrt(q.shape[-1])  # [N, T, L]
+        else:
+            scores = self.score(torch.tanh(att_keys.unsqueeze(1) + q.unsqueeze(2))).squeeze(-1)  # [N, T, L]
         scores = scores.masked_fill(~att_mask.unsqueeze(1), float("-inf"))
         context = torch.bmm(torch.softmax(scores, dim=-1), att_values)  # [N, T, H]
         out = self.merge(torch.cat([t, context], dim=-1))

@@ -66,7 +66,7 @@ class ProgramModel(nn.Module):
         self.memory_keys = MemoryKeys(
             h, config.n_builtins, config.n_constant_types, config.init_std, config.span_mask_bug
         )
-        self.decoder = MemoryDecoder(h, config.n_layers, config.dropout, config.init_std)
+        self.decoder = MemoryDecoder(h, config.n_layers, config.dropout, config.init_std, config.attention)
 
     @classmethod
     def build(cls, config: ModelConfig, vocab: Vocab) -> ProgramModel:
@@ -215,6 +215,8 @@ class ProgramModel(nn.Module):
     ) -> torch.Tensor:
         """Attention for every step of every row, in time chunks that bound the [N, T, L, H] intermediate."""
         n, steps, hidden = tops.shape
+        if self.decoder.dot:  # no [N, T, L, H] intermediate to bound
+            return self.decoder.attend(tops, att_keys, att_values, att_mask)
         chunk = max(1, (1 << 23) // max(1, n * att_keys.shape[1] * hidden))
         parts = [
             self.decoder.attend(tops[:, s : s + chunk], att_keys, att_values, att_mask)

@@ -110,6 +110,10 @@ def _model_overrides(model_config: Any, items: dict[str, Any]) -> None:
         except (TypeError, ValueError):
             raise ConfigError(f"model.{key} must be {type(current).__name__}, got {value!r}") from None
         setattr(model_config, key, value)
+    try:
+        getattr(model_config, "validate", lambda: None)()
+    except ValueError as exc:
+        raise ConfigError(f"model.{exc}") from None
 
 
 def _split_overrides(overrides: dict[str, Any] | None) -> tuple[dict[str, Any], dict[str, Any]]:
