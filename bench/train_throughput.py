@@ -3,9 +3,11 @@
 Each configuration trains a fresh MAPO run (published WTQ settings, GloVe when installed, seed 0) for a
 fixed number of steps with `OMP_NUM_THREADS=1` and no dev evaluation, and reports the trainer's own
 questions-per-second over the steps after the first logging window (set-up and warm-up excluded), with
-the ratio to the one-process run. Run it on an otherwise idle machine.
+the ratio to the first configuration. Run it on an otherwise idle machine.
 
     python bench/train_throughput.py --data data/wtq --programs data/wtq-programs.jsonl --steps 120
+    python bench/train_throughput.py --data data/wtq --programs data/wtq-programs.jsonl --actors 0 \
+        --attention additive,dot
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from pathlib import Path
 from common import ROOT, header, write_result
 
 
-def measure(data: Path, programs: Path, steps: int, actors: int) -> tuple[float, float]:
+def measure(data: Path, programs: Path, steps: int, actors: int, attention: str) -> tuple[float, float]:
     """(questions/s after the first window, wall seconds of the whole command)."""
     with tempfile.TemporaryDirectory() as tmp:
         run = Path(tmp) / "run"
@@ -30,6 +32,7 @@ def measure(data: Path, programs: Path, steps: int, actors: int) -> tuple[float,
             sys.executable, "-m", "nsmcli", "train", str(data), "--programs", str(programs),
             "--out", str(run), "--steps", str(steps), "--actors", str(actors), "--quiet",
             "--set", "eval_every=0", "--set", "eval_max_questions=1", "--set", "log_every=20",
+            "--set", f"model.attention={attention}",
         ]  # fmt: skip
         env = {**os.environ, "OMP_NUM_THREADS": "1"}
         start = time.perf_counter()
@@ -52,23 +55,29 @@ def main() -> None:
     parser.add_argument("--programs", type=Path, required=True, help="nsm explore output for the train split")
     parser.add_argument("--steps", type=int, default=120)
     parser.add_argument("--actors", default="0,1,2", help="actor process counts to compare")
+    parser.add_argument(
+        "--attention", default="additive", help="decoder attentions to compare (additive,dot)"
+    )
     args = parser.parse_args()
+    attentions = args.attention.split(",")
     rows, base = [], None
-    for n in (int(x) for x in args.actors.split(",")):
-        qps, wall = measure(args.data.resolve(), args.programs.resolve(), args.steps, n)
-        base = base or qps
-        rows.append(f"| {n} | {qps:.1f} | {qps / base:.2f}x | {wall:.0f} s |")
-        print(rows[-1], flush=True)
+    for attention in attentions:
+        for n in (int(x) for x in args.actors.split(",")):
+            qps, wall = measure(args.data.resolve(), args.programs.resolve(), args.steps, n, attention)
+            base = base or qps
+            rows.append(f"| {n} | {attention} | {qps:.1f} | {qps / base:.2f}x | {wall:.0f} s |")
+            print(rows[-1], flush=True)
     command = "python bench/" + " ".join([Path(__file__).name, *sys.argv[1:]])
     text = header("Training throughput (WTQ, MAPO)", command)
     text += (
         f"{args.steps} steps of 25 questions from a fresh run, OMP_NUM_THREADS=1, no dev evaluation; "
         "questions/s from the trainer's log after its first 20-step window.\n\n"
-        "| actor processes | questions/s | vs one process | whole command |\n|---:|---:|---:|---:|\n"
+        "| actor processes | attention | questions/s | vs first row | whole command |\n|---:|---|---:|---:|---:|\n"
         + "\n".join(rows)
         + "\n"
     )
-    print(f"wrote {write_result('train-throughput', text)}")
+    name = "train-throughput" if attentions == ["additive"] else "train-throughput-attention"
+    print(f"wrote {write_result(name, text)}")
 
 
 if __name__ == "__main__":
