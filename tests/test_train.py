@@ -305,6 +305,8 @@ def test_time_limit_ends_the_run_with_an_evaluation_and_a_checkpoint(tiny, tmp_p
     assert config["train"]["max_minutes"] == 60 and config["train"]["n_steps"] == 3
     (resumed,) = config["resumes"]
     assert resumed["step"] == 1 and resumed["max_minutes"] == 60 and "git" in resumed["code"]
+    assert resumed["runtime"]["actors"] == 0 and resumed["runtime"]["device"] == "cpu"
+    assert config["runtime"]["actors"] == 0 and config["runtime"]["torch"] == torch.__version__
     again = train(data, run, resume=True, overrides={"n_steps": 4}, kit=KIT)  # max_minutes stays 60
     assert again.step == 4 and not again.stopped_by_time
     assert [r["step"] for r in RunDir(run).read_config()["resumes"]] == [1, 3]
@@ -691,6 +693,7 @@ def test_actor_processes_train_too(tiny, tmp_path):
     )
     assert result.step == 30
     assert _train_accuracy(tmp_path / "run", data) == 1.0
+    assert RunDir(tmp_path / "run").read_config()["runtime"]["actors"] == 2  # the run says how it ran
 
 
 # ----- the same with the real neural parser -------------------------------------------------------------

@@ -13,6 +13,8 @@ process learns (deterministic for a given N, but not equal to the one-process ru
 from __future__ import annotations
 
 import math
+import os
+import platform
 import random
 import time
 from collections.abc import Callable
@@ -224,6 +226,7 @@ def train(
                 "programs_loaded": {"added": loaded[0], "skipped": loaded[1]} if programs_path else None,
                 "model_class": f"{kit.ProgramModel.__module__}.{kit.ProgramModel.__qualname__}",
                 "code": code_version(),
+                "runtime": _runtime(device, actors),
                 "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
             }
         )
@@ -240,6 +243,7 @@ def train(
         # step, code version and RESUMABLE settings, so a run continued by newer code says so
         resumed = {"step": step, "code": code_version(), "date": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
         resumed.update({key: getattr(config, key) for key in RESUMABLE})
+        resumed["runtime"] = _runtime(device, actors)
         rundir.write_config(
             {**record, "train": config.to_json(), "resumes": [*record.get("resumes", []), resumed]}
         )
@@ -439,6 +443,20 @@ def train(
 
 #: Settings a resumed run may change: how long it goes on, nothing about how it learns.
 RESUMABLE = ("n_steps", "max_minutes")
+
+
+def _runtime(device: str, actors: int) -> dict[str, Any]:
+    """How the run is executed: not hyper-parameters, but actor processes change which (slightly stale)
+    policy samples, and the rest explains its speed."""
+    return {
+        "device": device,
+        "actors": actors,
+        "torch_threads": torch.get_num_threads(),
+        "cpus": os.cpu_count(),
+        "host": platform.node(),
+        "python": platform.python_version(),
+        "torch": torch.__version__,
+    }
 
 
 class _Clock:
