@@ -42,10 +42,13 @@ def describe(path: Path, config: dict) -> str:
     code = config.get("code", {}).get("git", "?")[:7]
     extra = {k: train[k] for k in ("min_replay_weight_start", "min_replay_weight_steps") if k in train}
     extra = {k: v for k, v in extra.items() if v not in (-1.0, 0)}
+    runtime = config.get("runtime", {})
+    programs = Path(config["programs"]).name if config.get("programs") else "none"
     return (
         f"`{path.name}`: {train['algo']}, seed {train['seed']}, {train['questions_per_step']} questions/step, "
-        f"lr {train['learning_rate']}, GloVe {config['model'].get('use_glove')}, code {code}"
-        + (f", {extra}" if extra else "")
+        f"lr {train['learning_rate']}, GloVe {config['model'].get('use_glove')}, programs {programs}, "
+        f"attention {config['model'].get('attention', 'additive')}, "
+        f"actors {runtime.get('actors', 'not recorded')}, code {code}" + (f", {extra}" if extra else "")
     )
 
 
@@ -56,6 +59,9 @@ def main() -> None:
     parser.add_argument("runs", nargs="+", type=Path)
     parser.add_argument("--name", default="training", help="result file: bench/results/NAME.md")
     parser.add_argument("--marks", default="30,60,90,120", help="minutes at which runs are compared")
+    parser.add_argument(
+        "--step-marks", default="", help="steps at which runs are also compared (e.g. 2000,4000,8000)"
+    )
     args = parser.parse_args()
     marks = [float(x) for x in args.marks.split(",")]
     runs = []
@@ -79,6 +85,24 @@ def main() -> None:
                     cells.append("not reached")
                 else:
                     cells.append("-" if best is None else f"{100 * best:.1f}% ({step})")
+            out.append(f"| {path.name} | " + " | ".join(cells) + " |")
+        out.append("")
+    step_marks = [int(x) for x in args.step_marks.split(",") if x]
+    if step_marks:
+        out.append("Best dev accuracy up to step N (a comparison that does not depend on machine load):\n")
+        out.append("| run | " + " | ".join(f"step {n:,}" for n in step_marks) + " |")
+        out.append("|---|" + "---:|" * len(step_marks))
+        for path, _, lines in runs:
+            cells = []
+            for n in step_marks:
+                evals = [m for m in lines if m.get("dev_accuracy") is not None and m["step"] <= n]
+                if max((m["step"] for m in lines), default=0) < n:
+                    cells.append("not reached")
+                elif not evals:
+                    cells.append("-")
+                else:
+                    top = max(evals, key=lambda m: m["dev_accuracy"])
+                    cells.append(f"{100 * top['dev_accuracy']:.1f}% ({top['step']})")
             out.append(f"| {path.name} | " + " | ".join(cells) + " |")
         out.append("")
     for path, _, lines in runs:
