@@ -37,18 +37,20 @@ demo: install
 
 # The bundled models: every step is an nsm command with a fixed seed (one process, so the result is
 # reproducible). DATA points at the official releases; the step counts are those of the shipped models.
-# Both are MAPO runs; the WTQ one passed MML and hard EM (which peak at step 5,000) at about step 9,000
-# (BENCHMARKS.md). Each shipped run was stopped by a time limit and resumed (a resumed run reproduces an
+# Both are MAPO runs. The WTQ one explores with MAPO's trigger words and samples in two actor processes
+# (deterministic for a given number of actors); it was stopped by a two-hour limit at step 19,300
+# (BENCHMARKS.md). The WikiSQL one was stopped by a time limit and resumed (a resumed run reproduces an
 # uninterrupted one: tests/test_train.py).
 DATA ?= ../shared/data
-WTQ_STEPS ?= 16131
+WTQ_STEPS ?= 19300
 WIKISQL_STEPS ?= 3600
 models: install
 	$(BIN)/pip install --quiet --disable-pip-version-check -e '.[glove]'
 	$(NSM) preprocess wtq --data-dir $(DATA)/wtq --out data/wtq
-	$(NSM) explore data/wtq --split random-split-1-train --out data/wtq-programs.jsonl --workers 2
-	OMP_NUM_THREADS=1 $(NSM) train data/wtq --programs data/wtq-programs.jsonl --out runs/wtq-mapo-s1 \
-		--algo mapo --seed 1 --steps $(WTQ_STEPS) --set eval_every=1000
+	$(NSM) explore data/wtq --split random-split-1-train --out data/wtq-programs-tw.jsonl --workers 2 \
+		--trigger-words
+	OMP_NUM_THREADS=1 $(NSM) train data/wtq --programs data/wtq-programs-tw.jsonl --out runs/wtq-mapo-s1 \
+		--algo mapo --seed 1 --actors 2 --steps $(WTQ_STEPS) --set eval_every=1000
 	$(NSM) preprocess wikisql --data-dir $(DATA)/wikisql --out data/wikisql
 	$(NSM) explore data/wikisql --split train --out data/wikisql-programs.jsonl --workers 2
 	OMP_NUM_THREADS=1 $(NSM) train data/wikisql --programs data/wikisql-programs.jsonl \

@@ -694,6 +694,14 @@ def test_actor_processes_train_too(tiny, tmp_path):
     assert result.step == 30
     assert _train_accuracy(tmp_path / "run", data) == 1.0
     assert RunDir(tmp_path / "run").read_config()["runtime"]["actors"] == 2  # the run says how it ran
+    # the samples of a step depend on its weights and batch only, not on which worker or when: a second
+    # run repeats the first (what `make models` relies on to rebuild the bundled WTQ model)
+    again = train(
+        data, tmp_path / "again", programs=programs, overrides={**FAST, "n_steps": 30}, actors=2, kit=KIT
+    )
+    assert again.step == 30
+    first, second = (_strip_timing(RunDir(tmp_path / n).read_metrics()) for n in ("run", "again"))
+    assert first == second
 
 
 # ----- the same with the real neural parser -------------------------------------------------------------
