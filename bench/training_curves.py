@@ -72,7 +72,10 @@ def main() -> None:
             sys.exit(f"error: {path}: {exc}")
     out = [header("Training curves", "python bench/" + " ".join([Path(__file__).name, *sys.argv[1:]]))]
     out.append("Runs:\n" + "\n".join(f"- {describe(p, c)}" for p, c, _ in runs) + "\n")
-    for axis, label in (("wall_seconds", "wall-clock"), ("cpu_seconds", "CPU (main process; actor processes not counted)")):
+    for axis, label in (
+        ("wall_seconds", "wall-clock"),
+        ("cpu_seconds", "CPU (main process; actor processes not counted)"),
+    ):
         out.append(f"Best dev accuracy reached within N minutes of {label} time (step in brackets):\n")
         out.append("| run | " + " | ".join(f"{m:g} min" for m in marks) + " |")
         out.append("|---|" + "---:|" * len(marks))
