@@ -35,8 +35,9 @@ demo: install
 	@echo "== preprocess a bundled mini WikiTableQuestions release"
 	$(NSM) preprocess wtq --data-dir examples/mini-wtq --out $(DEMO_OUT)/mini-wtq
 
-# The bundled models: every step is an nsm command with a fixed seed (one process, so the result is
-# reproducible). DATA points at the official releases; the step counts are those of the shipped models.
+# The bundled models: every step is an nsm command with a fixed seed and a fixed number of processes, so
+# the result is reproducible. DATA points at the official releases; the step counts are those of the
+# shipped models.
 # Both are MAPO runs. The WTQ one explores with MAPO's trigger words and samples in two actor processes
 # (deterministic for a given number of actors); it was stopped by a two-hour limit at step 19,300
 # (BENCHMARKS.md). The WikiSQL one was stopped by a time limit and resumed (a resumed run reproduces an

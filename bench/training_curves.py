@@ -25,12 +25,12 @@ def read_run(path: Path) -> tuple[dict, list[dict]]:
     return config, lines
 
 
-def best_by(lines: list[dict], minutes: float, axis: str) -> tuple[float | None, int | None]:
-    """Best dev accuracy evaluated within `minutes` on the axis, and the step it came from."""
+def best_by(lines: list[dict], limit: float, axis: str) -> tuple[float | None, int | None]:
+    """Best dev accuracy evaluated at most `limit` along the axis (seconds, or steps), and its step."""
     best, step = None, None
     for m in lines:
         t = m.get(axis)
-        if m.get("dev_accuracy") is None or t is None or t > 60 * minutes:
+        if m.get("dev_accuracy") is None or t is None or t > limit:
             continue
         if best is None or m["dev_accuracy"] > best:
             best, step = m["dev_accuracy"], m["step"]
@@ -83,7 +83,7 @@ def main() -> None:
             cells = []
             reached = max((x.get(axis) or 0.0 for x in lines), default=0.0)
             for m in marks:
-                best, step = best_by(lines, m, axis)
+                best, step = best_by(lines, 60 * m, axis)
                 if reached < 60 * m:
                     cells.append("not reached")
                 else:
@@ -97,15 +97,13 @@ def main() -> None:
         out.append("|---|" + "---:|" * len(step_marks))
         for path, _, lines in runs:
             cells = []
+            last = max((m["step"] for m in lines), default=0)
             for n in step_marks:
-                evals = [m for m in lines if m.get("dev_accuracy") is not None and m["step"] <= n]
-                if max((m["step"] for m in lines), default=0) < n:
+                best, step = best_by(lines, n, "step")
+                if last < n:
                     cells.append("not reached")
-                elif not evals:
-                    cells.append("-")
                 else:
-                    top = max(evals, key=lambda m: m["dev_accuracy"])
-                    cells.append(f"{100 * top['dev_accuracy']:.1f}% ({top['step']})")
+                    cells.append("-" if best is None else f"{100 * best:.1f}% ({step})")
             out.append(f"| {path.name} | " + " | ".join(cells) + " |")
         out.append("")
     for path, _, lines in runs:

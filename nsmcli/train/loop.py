@@ -90,8 +90,8 @@ def dev_subset(ids: list[str], n: int, how: str = "first") -> list[str]:
         return list(ids)
     if how == "first":
         return ids[:n]
-    keep = set(random.Random(derive_seed("dev-sample", n)).sample(range(len(ids)), n))
-    return [qid for pos, qid in enumerate(ids) if pos in keep]
+    positions = random.Random(derive_seed("dev-sample", n)).sample(range(len(ids)), n)
+    return [ids[pos] for pos in sorted(positions)]
 
 
 def _model_overrides(model_config: Any, items: dict[str, Any]) -> None:
