@@ -675,6 +675,25 @@ def test_cli_rejects_unknown_hyper_parameter(tiny, tmp_path):
     assert done.returncode == 2 and "unknown hyper-parameter" in done.stderr
 
 
+@pytest.mark.parametrize(
+    ("assignment", "message"),
+    [
+        ("model.hiden_size=16", "unknown hyper-parameter 'model.hiden_size'"),
+        ("model.use_glove=ture", "model.use_glove must be bool"),
+        ("model.dropout=lots", "model.dropout must be float"),
+        ("model.hidden_size=1.5", "model.hidden_size must be int"),
+        ("model.attention=multiplicative", "model.attention must be one of"),
+    ],
+)
+def test_cli_rejects_bad_model_hyper_parameters(tiny, tmp_path, assignment, message):
+    data, programs = tiny
+    args = ["train", str(data), "--programs", str(programs), "--out", str(tmp_path / "run")]
+    args += ["--set", assignment]
+    done = _run_main(args)
+    assert done.returncode == 2 and message in done.stderr, done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1, done.stderr
+
+
 def test_cli_minutes_limit_stops_with_a_summary(tiny, tmp_path):
     data, programs = tiny
     args = ["train", str(data), "--programs", str(programs), "--out", str(tmp_path / "run"), "--json", "-q"]

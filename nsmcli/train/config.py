@@ -25,6 +25,38 @@ class ConfigError(NsmError):
     """An unknown hyper-parameter, a value of the wrong type, or an inconsistent combination."""
 
 
+def set_field(config: Any, key: str, value: Any, prefix: str = "") -> None:
+    """Set field `key` of the dataclass `config` from a value or its `--set` text, converted to the field's
+    declared type (bool, int, float or str); unknown names and values that do not convert are a ConfigError
+    naming the field as `prefix + key`. The one home of `--set` conversion, for training and model configs."""
+    kinds = {f.name: f.type if isinstance(f.type, str) else f.type.__name__ for f in fields(config)}
+    if key not in kinds:
+        known = ", ".join(prefix + name for name in sorted(kinds))
+        raise ConfigError(f"unknown hyper-parameter {prefix + key!r}; known: {known}")
+    kind = kinds[key]
+    try:
+        if kind == "bool":
+            if isinstance(value, str):
+                if value.lower() not in ("true", "false", "1", "0", "yes", "no"):
+                    raise ValueError(value)
+                value = value.lower() in ("true", "1", "yes")
+            elif not isinstance(value, bool):
+                raise ValueError(value)
+        elif kind == "int":
+            if isinstance(value, bool) or (isinstance(value, float) and not value.is_integer()):
+                raise ValueError(value)
+            value = int(value)
+        elif kind == "float":
+            if isinstance(value, bool):
+                raise ValueError(value)
+            value = float(value)
+        else:
+            value = str(value)
+    except (TypeError, ValueError):
+        raise ConfigError(f"{prefix + key} must be {kind}, got {value!r}") from None
+    setattr(config, key, value)
+
+
 @dataclass
 class TrainConfig:
     """Hyper-parameters of one training run. Field docstrings say what each one does and why."""
@@ -142,31 +174,7 @@ class TrainConfig:
 
     def set(self, key: str, value: Any) -> None:
         """Set one field, refusing unknown names and values that do not convert to the field's type."""
-        kinds = {f.name: f.type for f in fields(self)}
-        if key not in kinds:
-            raise ConfigError(f"unknown hyper-parameter {key!r}; known: {', '.join(sorted(kinds))}")
-        kind = kinds[key] if isinstance(kinds[key], str) else kinds[key].__name__
-        try:
-            if kind == "bool":
-                if isinstance(value, str):
-                    if value.lower() not in ("true", "false", "1", "0", "yes", "no"):
-                        raise ValueError(value)
-                    value = value.lower() in ("true", "1", "yes")
-                elif not isinstance(value, bool):
-                    raise ValueError(value)
-            elif kind == "int":
-                if isinstance(value, bool) or (isinstance(value, float) and not value.is_integer()):
-                    raise ValueError(value)
-                value = int(value)
-            elif kind == "float":
-                if isinstance(value, bool):
-                    raise ValueError(value)
-                value = float(value)
-            else:
-                value = str(value)
-        except (TypeError, ValueError):
-            raise ConfigError(f"{key} must be {kind}, got {value!r}") from None
-        setattr(self, key, value)
+        set_field(self, key, value)
 
     def override(self, assignments: list[str]) -> None:
         """Apply `key=value` strings (the CLI's --set)."""

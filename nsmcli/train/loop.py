@@ -30,7 +30,7 @@ from nsmcli.lang.spec import get_language
 from nsmcli.train import objectives
 from nsmcli.train.actors import ActorPool, ActRequest, WorkerSpec, act, derive_seed, generator
 from nsmcli.train.buffer import ProgramBuffer, read_program_file, reward
-from nsmcli.train.config import ConfigError, TrainConfig, resolve_config
+from nsmcli.train.config import ConfigError, TrainConfig, resolve_config, set_field
 from nsmcli.train.evaluate import accuracy
 from nsmcli.train.explore_cache import ExploreCache
 from nsmcli.train.questions import ModelKit, QuestionPool, build_model, default_kit, limits_from_json, plain
@@ -95,23 +95,8 @@ def dev_subset(ids: list[str], n: int, how: str = "first") -> list[str]:
 
 
 def _model_overrides(model_config: Any, items: dict[str, Any]) -> None:
-    import dataclasses
-
-    kinds = {f.name: f.type for f in dataclasses.fields(model_config)}
     for key, value in items.items():
-        if key not in kinds:
-            raise ConfigError(f"unknown model hyper-parameter {key!r}; known: {', '.join(sorted(kinds))}")
-        current = getattr(model_config, key)
-        try:
-            if isinstance(current, bool):
-                value = value if isinstance(value, bool) else str(value).lower() in ("1", "true", "yes")
-            elif isinstance(current, int):
-                value = int(value)
-            elif isinstance(current, float):
-                value = float(value)
-        except (TypeError, ValueError):
-            raise ConfigError(f"model.{key} must be {type(current).__name__}, got {value!r}") from None
-        setattr(model_config, key, value)
+        set_field(model_config, key, value, prefix="model.")
     try:
         getattr(model_config, "validate", lambda: None)()
     except ValueError as exc:
