@@ -74,7 +74,8 @@ def main() -> None:
     out.append("Runs:\n" + "\n".join(f"- {describe(p, c)}" for p, c, _ in runs) + "\n")
     for axis, label in (
         ("wall_seconds", "wall-clock"),
-        ("cpu_seconds", "CPU (main process; actor processes not counted)"),
+        # runs trained before the actors reported their CPU time (2026-11-30, 17:00 UTC) count the main only
+        ("cpu_seconds", "CPU (actor processes included in runs trained since 2026-11-30 17:00 UTC)"),
     ):
         out.append(f"Best dev accuracy reached within N minutes of {label} time (step in brackets):\n")
         out.append("| run | " + " | ".join(f"{m:g} min" for m in marks) + " |")

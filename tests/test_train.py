@@ -7,6 +7,7 @@ import csv
 import json
 import math
 import shutil
+import time
 import warnings
 import zlib
 from dataclasses import asdict, dataclass
@@ -707,10 +708,14 @@ def test_cli_minutes_limit_stops_with_a_summary(tiny, tmp_path):
 def test_actor_processes_train_too(tiny, tmp_path):
     """--actors 2: the same actor function in two spawned workers on one-step-old weights."""
     data, programs = tiny
+    main_cpu = time.process_time()
     result = train(
         data, tmp_path / "run", programs=programs, overrides={**FAST, "n_steps": 30}, actors=2, kit=KIT
     )
+    main_cpu = time.process_time() - main_cpu
     assert result.step == 30
+    # the CPU time a run reports includes its workers' (each imports torch and builds a model: > 0)
+    assert RunDir(tmp_path / "run").read_metrics()[-1]["cpu_seconds"] > main_cpu
     assert _train_accuracy(tmp_path / "run", data) == 1.0
     assert RunDir(tmp_path / "run").read_config()["runtime"]["actors"] == 2  # the run says how it ran
     # the samples of a step depend on its weights and batch only, not on which worker or when: a second

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import queue as queue_mod
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -182,9 +183,9 @@ def _worker(rank: int, spec: WorkerSpec, inbox: Any, outbox: Any) -> None:
             tag, state_dict, request = message
             model.load_state_dict(state_dict)
             result = act(model, [pool.get(q) for q in request.ids], request)
-            outbox.put((tag, rank, result, None))
+            outbox.put((tag, rank, result, None, time.process_time()))
     except Exception as exc:  # reported to the learner, which raises it as one line
-        outbox.put((None, rank, None, f"{type(exc).__name__}: {exc}"))
+        outbox.put((None, rank, None, f"{type(exc).__name__}: {exc}", 0.0))
 
 
 class ActorPool:
@@ -204,6 +205,11 @@ class ActorPool:
         for p in self.procs:
             p.start()
         self.pending: dict[Any, list[tuple[int, int]]] = {}
+        self.worker_cpu = [0.0] * n
+
+    def cpu_seconds(self) -> float:
+        """CPU time the workers have used so far (start-up included), as of their latest answers."""
+        return sum(self.worker_cpu)
 
     def submit(self, tag: Any, state_dict: dict, request: ActRequest) -> None:
         """Send one batch out; weights are cloned so the learner may keep updating its own in place."""
@@ -229,7 +235,7 @@ class ActorPool:
         parts: dict[int, ActResult] = {}
         while len(parts) < self.n:
             try:
-                got_tag, rank, result, failure = self.outbox.get(timeout=timeout)
+                got_tag, rank, result, failure, cpu = self.outbox.get(timeout=timeout)
             except queue_mod.Empty:
                 dead = [r for r, p in enumerate(self.procs) if not p.is_alive()]
                 if dead:
@@ -242,6 +248,7 @@ class ActorPool:
             if got_tag != tag:
                 raise NsmError(f"actor process {rank} answered batch {got_tag}, expected {tag}")
             parts[rank] = result
+            self.worker_cpu[rank] = cpu
         del self.pending[tag]
         merged = ActResult()
         for r in range(self.n):

@@ -377,7 +377,7 @@ def train(
                 if progress:
                     progress.update(task, status=f"loss {loss_value:.4f} dev {acc:.3f} (best {best:.3f})")
             if line is not None:
-                line.update(clock.columns())  # after the evaluation, so its time is counted
+                line.update(clock.columns(workers))  # after the evaluation, so its time is counted
                 metrics.append(line)
                 if on_log:
                     on_log(line)
@@ -398,7 +398,7 @@ def train(
                             "best_dev": best,
                             "best_step": best_step,
                             "seconds": seconds,
-                            **clock.columns(),
+                            **clock.columns(workers),
                         },
                         list(buffer.to_records()),
                         list(cache.to_records()),
@@ -445,8 +445,8 @@ def _runtime(device: str, actors: int) -> dict[str, Any]:
 
 
 class _Clock:
-    """Wall-clock and CPU time of a run (this process; worker processes not included), summed over resumes.
-    Counted from the start of `train`, so loading data and evaluations are included: what a user waits."""
+    """Wall-clock and CPU time of a run, summed over resumes. Counted from the start of `train`, so loading
+    data and evaluations are included: what a user waits. CPU time adds the actor processes' own (`actors`)."""
 
     def __init__(self) -> None:
         self.wall0, self.cpu0 = time.perf_counter(), time.process_time()
@@ -458,10 +458,11 @@ class _Clock:
     def wall(self) -> float:
         return self.wall_before + time.perf_counter() - self.wall0
 
-    def columns(self) -> dict[str, float]:
+    def columns(self, actors: ActorPool | None = None) -> dict[str, float]:
+        workers = actors.cpu_seconds() if actors is not None else 0.0
         return {
             "wall_seconds": round(self.wall(), 3),
-            "cpu_seconds": round(self.cpu_before + time.process_time() - self.cpu0, 3),
+            "cpu_seconds": round(self.cpu_before + time.process_time() - self.cpu0 + workers, 3),
         }
 
 
