@@ -37,18 +37,35 @@ def best_by(lines: list[dict], limit: float, axis: str) -> tuple[float | None, i
     return best, step
 
 
-def describe(path: Path, config: dict) -> str:
+#: Settings `describe` always prints; any other hyper-parameter is printed where the runs differ in it.
+SHOWN = {"train.algo", "train.seed", "train.questions_per_step", "train.learning_rate", "model.use_glove"}
+
+
+def settings(config: dict) -> dict[str, object]:
+    """Every hyper-parameter of a run as `train.key` / `model.key`."""
+    return {f"{part}.{k}": v for part in ("train", "model") for k, v in config.get(part, {}).items()}
+
+
+def differing(configs: list[dict]) -> set[str]:
+    """Hyper-parameters whose values are not the same in all the runs (missing counts as a value)."""
+    every = [settings(c) for c in configs]
+    keys = set().union(*every) - SHOWN
+    return {k for k in keys if len({json.dumps(s.get(k), sort_keys=True) for s in every}) > 1}
+
+
+def describe(path: Path, config: dict, keys: set[str] = frozenset()) -> str:
     train = config["train"]
     code = config.get("code", {}).get("git", "?")[:7]
-    extra = {k: train[k] for k in ("min_replay_weight_start", "min_replay_weight_steps") if k in train}
-    extra = {k: v for k, v in extra.items() if v not in (-1.0, 0)}
     runtime = config.get("runtime", {})
     programs = Path(config["programs"]).name if config.get("programs") else "none"
+    own = settings(config)
+    extra = ", ".join(f"{k.split('.', 1)[1]} {own.get(k, 'not set')}" for k in sorted(keys))
     return (
         f"`{path.name}`: {train['algo']}, seed {train['seed']}, {train['questions_per_step']} questions/step, "
         f"lr {train['learning_rate']}, GloVe {config['model'].get('use_glove')}, programs {programs}, "
         f"attention {config['model'].get('attention', 'additive')}, "
-        f"actors {runtime.get('actors', 'not recorded')}, code {code}" + (f", {extra}" if extra else "")
+        f"actors {runtime.get('actors', 'not recorded')}, code {code}"
+        + (f"; differs in: {extra}" if extra else "")
     )
 
 
@@ -71,7 +88,8 @@ def main() -> None:
         except (OSError, ValueError) as exc:
             sys.exit(f"error: {path}: {exc}")
     out = [header("Training curves", "python bench/" + " ".join([Path(__file__).name, *sys.argv[1:]]))]
-    out.append("Runs:\n" + "\n".join(f"- {describe(p, c)}" for p, c, _ in runs) + "\n")
+    keys = differing([c for _, c, _ in runs]) - {"train.max_minutes", "model.attention"}
+    out.append("Runs:\n" + "\n".join(f"- {describe(p, c, keys)}" for p, c, _ in runs) + "\n")
     for axis, label in (
         ("wall_seconds", "wall-clock"),
         # runs trained before the actors reported their CPU time (2026-11-30, 17:00 UTC) count the main only
