@@ -470,9 +470,12 @@ def _strip_timing(lines: list[dict]) -> list[dict]:
     return [{k: v for k, v in line.items() if k not in timing} for line in lines]
 
 
-def test_killed_and_resumed_run_matches_an_uninterrupted_one(tiny, tmp_path):
+@pytest.mark.parametrize("average_decay", [0.0, 0.9])
+def test_killed_and_resumed_run_matches_an_uninterrupted_one(tiny, tmp_path, average_decay):
+    """Also with a weight average (`average_decay`), which the checkpoint must carry."""
     data, programs = tiny
     settings = {**FAST, "n_steps": 12, "checkpoint_every": 4, "eval_every": 5, "questions_per_step": 4}
+    settings["average_decay"] = average_decay
     full = train(data, tmp_path / "full", programs=programs, overrides=settings, kit=KIT)
     killed = train(data, tmp_path / "resumed", programs=programs, overrides=settings, kit=KIT, stop_after=7)
     assert killed.stopped_early and len(RunDir(tmp_path / "resumed").read_metrics()) == 4
@@ -486,6 +489,18 @@ def test_killed_and_resumed_run_matches_an_uninterrupted_one(tiny, tmp_path):
     assert json.loads((a.best_dir / "info.json").read_text()) == json.loads(
         (b.best_dir / "info.json").read_text()
     )
+    ba, bb = a.load_weights("best")[0], b.load_weights("best")[0]
+    assert all(torch.equal(ba[k], bb[k]) for k in ba)
+
+
+def test_weight_average_is_what_evaluation_keeps(tiny, tmp_path):
+    data, programs = tiny
+    settings = {**FAST, "n_steps": 6, "eval_every": 6, "average_decay": 0.9}
+    train(data, tmp_path / "run", programs=programs, overrides=settings, kit=KIT)
+    run = RunDir(tmp_path / "run")
+    (best, info), (last, _) = run.load_weights("best"), run.load_weights("last")
+    assert info["averaged"] is True and info["step"] == 6
+    assert any(not torch.equal(best[k], last[k]) for k in best if torch.is_floating_point(best[k]))
 
 
 def test_new_run_refuses_an_existing_directory(tiny, tmp_path):

@@ -87,6 +87,10 @@ class TrainConfig:
     """Entropy regularisation weight (WTQ 0.01, WikiSQL 0)."""
     entropy_sign: str = "correct"
     """`correct` maximises entropy; `official` reproduces OFF's sign bug, which minimises it (mapo.md §4.5)."""
+    average_decay: float = 0.0
+    """Evaluate (and keep as `best/`) an exponential moving average of the weights with this decay per step,
+    e.g. 0.999 (a horizon of about 1,000 steps); 0 evaluates the trained weights themselves, as published.
+    Training and sampling always use the trained weights. Not in the original."""
     normalize_by: str = "samples"
     """`samples` divides the loss by the number of samples in the batch; `batch_size` reproduces OFF, which
     divides by the configured batch size times n_replay (so a batch with fewer samples takes a smaller step)."""
@@ -221,6 +225,8 @@ class TrainConfig:
                 raise ConfigError(f"{key} must not be negative")
         if self.algo in ("reinforce", "self-critical") and self.n_policy < 1:
             raise ConfigError(f"{self.algo} needs n_policy >= 1")
+        if not 0.0 <= self.average_decay < 1.0:
+            raise ConfigError("average_decay must be in [0, 1): 0 turns the weight average off")
         if not 0.0 <= self.min_replay_weight <= 1.0:
             raise ConfigError("min_replay_weight must be in [0, 1]")
         if self.min_replay_weight_start != -1.0 and not 0.0 <= self.min_replay_weight_start <= 1.0:

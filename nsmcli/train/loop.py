@@ -12,6 +12,7 @@ process learns (deterministic for a given N, but not equal to the one-process ru
 
 from __future__ import annotations
 
+import contextlib
 import math
 import os
 import platform
@@ -29,6 +30,7 @@ from nsmcli.errors import CheckpointError, DataError
 from nsmcli.lang.spec import get_language
 from nsmcli.train import objectives
 from nsmcli.train.actors import ActorPool, ActRequest, WorkerSpec, act, derive_seed, generator
+from nsmcli.train.average import WeightAverage
 from nsmcli.train.buffer import ProgramBuffer, read_program_file, reward
 from nsmcli.train.config import ConfigError, TrainConfig, resolve_config, set_field
 from nsmcli.train.evaluate import accuracy
@@ -239,6 +241,14 @@ def train(
     optimizer = torch.optim.Adam(params, lr=config.learning_rate, betas=(0.9, 0.999))
     if ckpt is not None:
         optimizer.load_state_dict(ckpt.optimizer)
+    average = WeightAverage(model, config.average_decay) if config.average_decay else None
+    if average is not None and ckpt is not None:
+        if ckpt.average is None:
+            raise CheckpointError(f"{rundir.path}: the checkpoint has no weight average to resume")
+        try:
+            average.load(ckpt.average)
+        except ValueError as exc:
+            raise CheckpointError(f"{rundir.path}: {exc}") from None
     # the actor samples on the CPU: the learner's own model, or a CPU copy when the learner is on a GPU
     actor_model = model
     if device != "cpu" and actors == 0:
@@ -338,6 +348,8 @@ def train(
 
             # 4. loss, backward, clip, step
             loss_value = _learn(model, optimizer, params, now, items, [train_pool.get(q) for q in ids], step)
+            if average is not None:
+                average.update(model, step)
 
             # 5. log
             policy_rewards = [r for p in result.policy for _, r in p]
@@ -366,14 +378,14 @@ def train(
 
             # 6. evaluate on dev, keep the best weights
             if _eval_due(config, step) or out_of_time:
-                acc = accuracy(model, dev_pool, dev_ids, config.eval_beam, config.eval_batch_size)
+                with average.applied(model) if average is not None else contextlib.nullcontext():
+                    acc = accuracy(model, dev_pool, dev_ids, config.eval_beam, config.eval_batch_size)
+                    if best is None or acc > best:
+                        best, best_step = acc, step
+                        info = {"step": step, "dev_accuracy": acc, "split": config.dev_split}
+                        rundir.save_best(cpu_state(), {**info, "averaged": average is not None})
                 assert line is not None
                 line["dev_accuracy"] = round(acc, 6)
-                if best is None or acc > best:
-                    best, best_step = acc, step
-                    rundir.save_best(
-                        cpu_state(), {"step": step, "dev_accuracy": acc, "split": config.dev_split}
-                    )
                 if progress:
                     progress.update(task, status=f"loss {loss_value:.4f} dev {acc:.3f} (best {best:.3f})")
             if line is not None:
@@ -402,6 +414,7 @@ def train(
                         },
                         list(buffer.to_records()),
                         list(cache.to_records()),
+                        average.state() if average is not None else None,
                     )
                 )
             if out_of_time:

@@ -93,6 +93,8 @@ class Checkpoint:
     state: dict
     buffer: list[dict]
     explored: list[dict]
+    average: dict | None = None
+    """The weight average (`average_decay`), when the run keeps one."""
 
 
 class RunDir:
@@ -172,6 +174,8 @@ class RunDir:
             atomic_write_jsonl(stage / "buffer.jsonl", ckpt.buffer)
             atomic_write_jsonl(stage / "explored.jsonl", ckpt.explored)
             atomic_write_json(stage / "state.json", ckpt.state)
+            if ckpt.average is not None:
+                save_tensors(stage / "average.pt", ckpt.average)
 
     def _checkpoint_source(self) -> Path:
         """The checkpoint directory, or the previous one left aside if a swap was interrupted."""
@@ -195,6 +199,7 @@ class RunDir:
             _read_json(src / "state.json", "checkpoint state"),
             buffer,
             explored,
+            load_tensors(src / "average.pt") if (src / "average.pt").is_file() else None,
         )
 
     def save_best(self, model_state: dict, info: dict) -> None:
