@@ -24,6 +24,7 @@ import torch
 from nsmcli.errors import NsmError
 from nsmcli.lang.interpreter import Environment
 from nsmcli.train.buffer import reward
+from nsmcli.train.rundir import cpu_copy
 
 Tokens = tuple[int, ...]
 
@@ -213,7 +214,7 @@ class ActorPool:
 
     def submit(self, tag: Any, state_dict: dict, request: ActRequest) -> None:
         """Send one batch out; weights are cloned so the learner may keep updating its own in place."""
-        snapshot = {k: v.detach().to("cpu", copy=True) for k, v in state_dict.items()}
+        snapshot = cpu_copy(state_dict)
         size = len(request.ids)
         bounds = [(size * r // self.n, size * (r + 1) // self.n) for r in range(self.n)]
         self.pending[tag] = bounds

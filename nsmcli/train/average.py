@@ -13,6 +13,8 @@ from contextlib import contextmanager
 
 import torch
 
+from nsmcli.train.rundir import cpu_copy
+
 
 class WeightAverage:
     """Shadow copy of every floating-point tensor of a model's state, moved towards the model after each
@@ -40,7 +42,7 @@ class WeightAverage:
 
     def state(self) -> dict[str, torch.Tensor]:
         """The averaged tensors (on the CPU), as saved in a checkpoint."""
-        return {k: v.detach().to("cpu", copy=True) for k, v in self.shadow.items()}
+        return cpu_copy(self.shadow)
 
     def load(self, state: dict[str, torch.Tensor]) -> None:
         if set(state) != set(self.shadow):

@@ -36,7 +36,7 @@ from nsmcli.train.config import ConfigError, TrainConfig, resolve_config, set_fi
 from nsmcli.train.evaluate import accuracy
 from nsmcli.train.explore_cache import ExploreCache
 from nsmcli.train.questions import ModelKit, QuestionPool, build_model, default_kit, limits_from_json, plain
-from nsmcli.train.rundir import Checkpoint, RunDir, code_version
+from nsmcli.train.rundir import Checkpoint, RunDir, code_version, cpu_copy
 
 #: Model settings per language (mapo.md §5.4: no dropout on WikiSQL).
 MODEL_PRESETS: dict[str, dict[str, Any]] = {"wikisql": {"dropout": 0.0}}
@@ -286,7 +286,7 @@ def train(
         )
 
     def cpu_state() -> dict:
-        return {k: v.detach().to("cpu", copy=True) for k, v in model.state_dict().items()}
+        return cpu_copy(model.state_dict())
 
     # ----- the loop ------------------------------------------------------------------------------------
     task = progress.add_task("training", total=config.n_steps, status="") if progress else None

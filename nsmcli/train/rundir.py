@@ -46,6 +46,12 @@ RUN_FORMAT = "nsm-run"
 RUN_VERSION = 1
 
 
+def cpu_copy(tensors: dict[str, torch.Tensor]) -> dict[str, torch.Tensor]:
+    """Detached CPU copies of named tensors: what a checkpoint or an actor process is given, so the learner
+    can go on updating its own in place (on any device)."""
+    return {k: v.detach().to("cpu", copy=True) for k, v in tensors.items()}
+
+
 def save_tensors(path: Path, obj: Any) -> None:
     buffer = io.BytesIO()
     torch.save(obj, buffer)
