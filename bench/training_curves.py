@@ -38,7 +38,14 @@ def best_by(lines: list[dict], limit: float, axis: str) -> tuple[float | None, i
 
 
 #: Settings `describe` always prints; any other hyper-parameter is printed where the runs differ in it.
-SHOWN = {"train.algo", "train.seed", "train.questions_per_step", "train.learning_rate", "model.use_glove"}
+SHOWN = {
+    "train.algo",
+    "train.seed",
+    "train.questions_per_step",
+    "train.learning_rate",
+    "model.use_glove",
+    "model.attention",
+}
 
 
 def settings(config: dict) -> dict[str, object]:
@@ -88,7 +95,7 @@ def main() -> None:
         except (OSError, ValueError) as exc:
             sys.exit(f"error: {path}: {exc}")
     out = [header("Training curves", "python bench/" + " ".join([Path(__file__).name, *sys.argv[1:]]))]
-    keys = differing([c for _, c, _ in runs]) - {"train.max_minutes", "model.attention"}
+    keys = differing([c for _, c, _ in runs]) - {"train.max_minutes"}  # time limits: the tables show time
     out.append("Runs:\n" + "\n".join(f"- {describe(p, c, keys)}" for p, c, _ in runs) + "\n")
     for axis, label in (
         ("wall_seconds", "wall-clock"),
