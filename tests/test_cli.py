@@ -7,6 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from nsmcli.data.readers import load_table
+from nsmcli.lang.sql import execute_sql
+
 ROOT = Path(__file__).resolve().parents[1]
 MEDALS = ROOT / "examples" / "tables" / "medals.csv"
 
@@ -42,6 +45,9 @@ def test_execute_json(tmp_path):
         "(argmax all_rows r.gold-number)",
         "(hop v0 r.nation-string)",
     ]
+    # the superlative's SQL form answers the same on the same table
+    assert "(SELECT MAX(" in payload["sql"]
+    assert [a.lower() for a in execute_sql(load_table(MEDALS), payload["sql"])] == payload["answer"]
 
 
 def test_execute_reports_a_bad_program_with_exit_1():

@@ -20,11 +20,18 @@ Semantics (WikiSQL's `lib/dbengine.py`, restated; `sqlite_connection` builds the
   MAX/MIN compare the raw text code point by code point, SUM/AVG read each text's leading number (0 when
   there is none), so answers agree with WikiSQL's sqlite database.
 
+- `CAST(col AS REAL)` (any non-integer numeric type) reads the column's number view; a comparison's right
+  side may be a scalar subquery on the same table, `(SELECT MAX(col) FROM t WHERE ...)`, computed once
+  (an aggregate over no values is NULL: the comparison is unknown for every row).
+
 Rendering: every WikiSQL-language program is a chain of filters ending in `hop`, `count` or an aggregate,
-i.e. `SELECT agg(col) FROM t WHERE ...`. WTQ programs render when their functions map (`hop` becomes
-`SELECT DISTINCT`, since WTQ answers are sets). A number property renders as its column: SQL engines see
-the raw text there, so only `execute_sql` (which compares the number view) reproduces the program's answer.
-`num2` and date views, and superlatives, positions and `same`/`mode`/`diff`, have no SQL form.
+i.e. `SELECT agg(col) FROM t WHERE ...`. WTQ programs render when their functions map: `hop` becomes
+`SELECT DISTINCT` (WTQ answers are sets), and `argmax`/`argmin` a condition against a scalar subquery
+(`"Gold" = (SELECT MAX("Gold") FROM t WHERE ...)`, ties kept as the program keeps them). The number view
+of a column that also has text renders as `CAST(col AS REAL)`; engines read some cells differently from
+the number view ("1,234", "3–1"), so only `execute_sql` reproduces the program's answer exactly. `num2` and
+date views, row positions (`first`/`last`/`next`/`previous`: SQL rows have no order) and
+`same`/`mode`/`diff` have no SQL form.
 """
 
 from __future__ import annotations
@@ -61,7 +68,10 @@ __all__ = [
 AGG_OPS = ("", "MAX", "MIN", "COUNT", "SUM", "AVG")
 COND_OPS = ("=", ">", "<")
 
-SUBSET = "SELECT [DISTINCT] [agg(]col[)] FROM table [WHERE conditions]"
+SUBSET = (
+    "SELECT [DISTINCT] [agg(]col[)] FROM table [WHERE conditions], where col may be CAST(col AS REAL) and a "
+    "condition may compare with (SELECT agg(col) FROM table [WHERE conditions])"
+)
 
 # --------------------------------------------------------------------------------------------------------
 # The query model shared by the WikiSQL dict path and the SQL text path.
@@ -76,6 +86,7 @@ class _Query:
     agg: str  # one of AGG_OPS
     where: RowTest | None = None
     distinct: bool = False
+    as_number: bool = False  # the column is read through CAST(... AS REAL): its number view
 
 
 def _is_numeric(column: Column) -> bool:
@@ -114,11 +125,14 @@ _COMPARE: dict[str, Callable[[Any, Any], bool]] = {
 }
 
 
-def _compare_test(column: Column, op: str, value: Any, literal_text: str | None = None) -> RowTest:
-    """The test `column op value`. `literal_text` is a number literal's SQL spelling (None for strings)."""
+def _compare_test(
+    column: Column, op: str, value: Any, literal_text: str | None = None, as_number: bool = False
+) -> RowTest:
+    """The test `column op value`. `literal_text` is a number literal's SQL spelling (None for strings);
+    `as_number` reads the column's number view whatever the value (CAST(column AS REAL))."""
     compare = _COMPARE[op]
     numeric_literal = literal_text is not None
-    if _is_numeric(column) or (numeric_literal and "number" in column.views):
+    if as_number or _is_numeric(column) or (numeric_literal and "number" in column.views):
         number = parse_condition_number(value)
         cells = column.views["number"]
         if number is None:
@@ -192,7 +206,7 @@ def _run(table: Table, query: _Query) -> list:
     if query.column is None:
         return [len(rows)]
     column = table.columns[query.column]
-    numeric = _is_numeric(column)
+    numeric = query.as_number or _is_numeric(column)
     cells = column.views["number"] if numeric else column.raw
     values = [cells[i] for i in rows]
     if query.distinct and query.agg == "":  # DISTINCT applies to result rows, not an aggregate's input
@@ -376,6 +390,26 @@ def _column_of(table: Table, node: exp.Expression) -> int:
     raise _outside(f"expected a column, got {node.sql()!r}")
 
 
+def _column_ref(table: Table, node: exp.Expression) -> tuple[int, bool]:
+    """A column, or `CAST(column AS REAL)` (any non-integer numeric type), which reads its number view.
+    Returns (column index, read as number)."""
+    if isinstance(node, exp.Cast) and not isinstance(node, exp.TryCast):
+        if not node.to.is_type(*exp.DataType.REAL_TYPES):
+            raise _outside(f"only CAST(column AS REAL) is supported, got {node.sql()!r}")
+        j = _column_of(table, node.this)
+        if "number" not in table.columns[j].views:
+            raise GrammarError(
+                f"column {sql_column_names(table)[j]!r} of table {table.id} has no numbers to CAST "
+                "(fewer than 20% of its cells are numbers)"
+            )
+        return j, True
+    return _column_of(table, node), False
+
+
+def _is_column_ref(node: exp.Expression) -> bool:
+    return isinstance(node, exp.Column) or (isinstance(node, exp.Cast) and isinstance(node.this, exp.Column))
+
+
 def _literal_of(node: exp.Expression) -> tuple[Any, str | None]:
     """A literal's value and, for numbers, its SQL spelling."""
     if isinstance(node, exp.Paren):
@@ -389,26 +423,50 @@ def _literal_of(node: exp.Expression) -> tuple[Any, str | None]:
     raise _outside(f"expected a string or number literal, got {node.sql()!r}")
 
 
-def _where_test(table: Table, node: exp.Expression) -> RowTest:
+def _scalar(table: Table, name: str, node: exp.Expression) -> tuple[Any, str | None] | None:
+    """A scalar subquery's value and, for a number, its SQL spelling; None for SQL's NULL (no value)."""
+    select = node.this
+    if not isinstance(select, exp.Select):
+        raise _outside(f"expected a subquery, got {node.sql()!r}")
+    query = _select_query(table, select, name)
+    if not query.agg:
+        raise _outside(f"a subquery must compute one aggregate value: {node.sql()!r}")
+    values = _run(table, query)
+    if not values or values[0] is None:
+        return None
+    value = values[0]
+    return (value, None) if isinstance(value, str) else (float(value), format_number(float(value)))
+
+
+def _where_test(table: Table, node: exp.Expression, name: str) -> RowTest:
+    """Compile a WHERE condition on `table`, whose SQL name (for subqueries) is `name`."""
     if isinstance(node, exp.Paren):
-        return _where_test(table, node.this)
+        return _where_test(table, node.this, name)
     if isinstance(node, exp.And):
-        return _and([_where_test(table, node.this), _where_test(table, node.expression)])
+        return _and([_where_test(table, node.this, name), _where_test(table, node.expression, name)])
     if isinstance(node, exp.Or):
-        return _or([_where_test(table, node.this), _where_test(table, node.expression)])
+        return _or([_where_test(table, node.this, name), _where_test(table, node.expression, name)])
     if isinstance(node, exp.Not):
-        return _not(_where_test(table, node.this))
+        return _not(_where_test(table, node.this, name))
     if isinstance(node, exp.Boolean):
         constant = bool(node.this)
         return lambda i: constant
     if type(node) in _COMPARISONS:
         op = _COMPARISONS[type(node)]
         left, right = node.this, node.expression
-        if not isinstance(left, exp.Column) and isinstance(right, exp.Column):
+        if not _is_column_ref(left) and _is_column_ref(right):
             left, right, op = right, left, _FLIPPED[op]
-        column = table.columns[_column_of(table, left)]
-        value, spelling = _literal_of(right)
-        return _compare_test(column, op, value, spelling)
+        j, as_number = _column_ref(table, left)
+        if isinstance(right, exp.Subquery) or (
+            isinstance(right, exp.Paren) and isinstance(right.this, exp.Select)
+        ):
+            scalar = _scalar(table, name, right)
+            if scalar is None:
+                return lambda i: None
+            value, spelling = scalar
+        else:
+            value, spelling = _literal_of(right)
+        return _compare_test(table.columns[j], op, value, spelling, as_number)
     escape = None
     if isinstance(node, exp.Escape):
         escape, spelling = _literal_of(node.expression)
@@ -441,6 +499,12 @@ def _sql_query(table: Table, sql_text: str, dialect: str) -> _Query:
     select = statements[0]
     if not isinstance(select, exp.Select):
         raise _outside(f"expected a SELECT, got {type(select).__name__.upper()}")
+    return _select_query(table, select, None)
+
+
+def _select_query(table: Table, select: exp.Select, outer: str | None) -> _Query:
+    """Compile one SELECT of the subset; `outer` is the enclosing query's table name (None at the top):
+    a subquery must read the same table."""
     extra = sorted(k for k, v in select.args.items() if v and k not in _SELECT_ARGS)
     if extra:
         clauses = ", ".join(_CLAUSE_NAMES.get(k, k.rstrip("_").upper()) for k in extra)
@@ -455,6 +519,9 @@ def _sql_query(table: Table, sql_text: str, dialect: str) -> _Query:
         or not isinstance(source.this.this, exp.Identifier)
     ):
         raise _outside("FROM must name one table")
+    name = source.this.this.name
+    if outer is not None and name != outer:
+        raise _outside(f"a subquery must read the same table ({outer}), not {name}")
     if len(select.expressions) != 1:
         raise _outside(f"select exactly one column or aggregate, got {len(select.expressions)}")
     target = select.expressions[0]
@@ -462,18 +529,19 @@ def _sql_query(table: Table, sql_text: str, dialect: str) -> _Query:
         target = target.this
     agg = _AGGREGATES.get(type(target), "")
     column: int | None
+    as_number = False
     if agg:
         if target.expressions or isinstance(target.this, exp.Distinct) or target.args.get("distinct"):
             raise _outside(f"unsupported aggregate {target.sql()!r}")
         if agg == "COUNT" and isinstance(target.this, exp.Star):
             column = None
         else:
-            column = _column_of(table, target.this)
+            column, as_number = _column_ref(table, target.this)
     else:
-        column = _column_of(table, target)
+        column, as_number = _column_ref(table, target)
     where = select.args.get("where")
-    test = _where_test(table, where.this) if where is not None else None
-    return _Query(column, agg, test, distinct is not None)
+    test = _where_test(table, where.this, name) if where is not None else None
+    return _Query(column, agg, test, distinct is not None, as_number)
 
 
 def execute_sql(table: Table, sql_text: str, dialect: str = "sqlite") -> list:
@@ -496,6 +564,7 @@ _FILTER_OPS = {
 }
 _CONTAINS = {"filter_str_contain_any": False, "filter_str_contain_not_any": True}
 _AGG_FUNCTIONS = {"maximum": exp.Max, "minimum": exp.Min, "average": exp.Avg, "sum": exp.Sum}
+_SUPERLATIVES = {"argmax": exp.Max, "argmin": exp.Min}
 _SQL_OPS: dict[str, type[exp.Expression]] = {v: k for k, v in _COMPARISONS.items()}
 
 
@@ -505,8 +574,11 @@ def _no_sql(why: str) -> GrammarError:
 
 def _property_column(
     table: Table, arg: P.Arg | None, names: list[str], expr: P.Expr
-) -> tuple[exp.Column, str]:
-    """The SQL column of a property argument and the view kind the program reads."""
+) -> tuple[exp.Expression, str]:
+    """The SQL column of a property argument and the view kind the program reads. The number view of a
+    column that also has text renders as `CAST(column AS REAL)`, so SQL engines compare and aggregate
+    numbers there too (sqlite's reading of a cell such as "1,234" stops at the comma; `execute_sql` reads
+    the number view itself)."""
     if not isinstance(arg, P.Column):
         raise _no_sql(f"{expr} needs a column property, got {arg}")
     for j, column in enumerate(table.columns):
@@ -514,7 +586,10 @@ def _property_column(
             if column.property_name(kind) == arg.name:
                 if kind not in ("string", "number"):
                     raise _no_sql(f"{arg.name} is a {kind} view, which SQL cannot see (it sees whole cells)")
-                return exp.column(names[j], quoted=True), kind
+                sql_column = exp.column(names[j], quoted=True)
+                if kind == "number" and "string" in column.views:
+                    return exp.Cast(this=sql_column, to=exp.DataType.build("DOUBLE")), kind
+                return sql_column, kind
     raise _no_sql(f"table {table.id} has no property {arg.name}")
 
 
@@ -526,7 +601,7 @@ def _literal_sql(kind: str, value: Any) -> exp.Expression:
     raise _no_sql(f"a {kind} value has no SQL form")
 
 
-def _like(column: exp.Column, text: str) -> exp.Expression:
+def _like(column: exp.Expression, text: str) -> exp.Expression:
     escaped = re.sub(r"([\\%_])", r"\\\1", text)
     like = exp.Like(this=column, expression=exp.Literal.string(f"%{escaped}%"))
     if escaped != text:
@@ -570,9 +645,9 @@ def program_to_sql(
 ) -> str:
     """Render a program as one SELECT in any dialect sqlglot writes, through a sqlglot expression tree.
 
-    The program must be a chain of filters from `all_rows` ending in `hop`, `count`, `maximum`, `minimum`,
-    `average` or `sum` (expressions it never uses are ignored: they do not change its answer). Raises
-    GrammarError("program has no SQL form: ...") otherwise."""
+    The program must be a chain of filters and superlatives (`argmax`/`argmin`) from `all_rows` ending in
+    `hop`, `count`, `maximum`, `minimum`, `average` or `sum` (expressions it never uses are ignored: they do
+    not change its answer). Raises GrammarError("program has no SQL form: ...") otherwise."""
     check_dialect(dialect)
     spec = get_language(language)
     declared = {f.name for f in spec.functions}
@@ -597,27 +672,48 @@ def program_to_sql(
         projection = _AGG_FUNCTIONS[last.function](this=column)
     else:
         raise _no_sql(f"it must end in hop, count or an aggregate, not {last.function}")
-    conditions = []
-    rows = last.args[0]
-    seen: set[int] = set()
-    while not isinstance(rows, P.AllRows):
-        if not isinstance(rows, P.Ref) or rows.index >= len(program.exprs) - 1 or rows.index in seen:
-            raise _no_sql(f"{rows} is not a row set computed earlier by a filter")
-        seen.add(rows.index)
-        expr = program.exprs[rows.index]
-        if expr.function not in _FILTER_OPS and expr.function not in _CONTAINS:
-            raise _no_sql(f"{expr.function} has no SQL form (only filters can narrow the rows)")
-        conditions.append(_condition(table, expr, names))
-        rows = expr.args[0] if expr.args else None
+    conditions = _row_conditions(program, last.args[0], len(program.exprs) - 1, table, names, table_name)
     select = exp.Select(expressions=[projection]).from_(exp.to_table(table_name, quoted=False))
     if not spec.keep_duplicates and last.function == "hop":
         select = select.distinct()
     if conditions:
-        select = select.where(exp.and_(*reversed(conditions)), copy=False)
+        select = select.where(exp.and_(*conditions), copy=False)
     try:
         return select.sql(dialect=dialect)
     except sqlglot.errors.SqlglotError as exc:
         raise _no_sql(f"sqlglot cannot write it in {dialect}: {str(exc).splitlines()[0]}") from None
+
+
+def _row_conditions(
+    program: P.Program, rows: P.Arg, before: int, table: Table, names: list[str], table_name: str
+) -> list[exp.Expression]:
+    """WHERE conditions selecting the row set `rows` (an argument of expression `before`): filters become
+    comparisons, and argmax / argmin keep the rows whose value equals the extreme over the rows they were
+    given, `col = (SELECT MAX(col) FROM t WHERE <those rows>)`, ties included as in the program."""
+    if isinstance(rows, P.AllRows):
+        return []
+    if not isinstance(rows, P.Ref) or rows.index >= before:
+        raise _no_sql(f"{rows} is not a row set computed earlier")
+    expr = program.exprs[rows.index]
+    if not expr.args:
+        raise _no_sql(f"{expr} has no arguments")
+    inner = _row_conditions(program, expr.args[0], rows.index, table, names, table_name)
+    if expr.function in _FILTER_OPS or expr.function in _CONTAINS:
+        return [*inner, _condition(table, expr, names)]
+    if expr.function in _SUPERLATIVES and len(expr.args) == 2:
+        column, kind = _property_column(table, expr.args[1], names, expr)
+        if kind != "number":
+            raise _no_sql(f"{expr} ranks a {kind} view")
+        extreme = exp.Select(expressions=[_SUPERLATIVES[expr.function](this=column.copy())]).from_(
+            exp.to_table(table_name, quoted=False)
+        )
+        if inner:
+            extreme = extreme.where(exp.and_(*(c.copy() for c in inner)), copy=False)
+        return [*inner, exp.EQ(this=column, expression=exp.Subquery(this=extreme))]
+    raise _no_sql(
+        f"{expr.function} has no SQL form (SQL rows have no order, so first/last/next/previous do not "
+        "map; same, mode and diff are not rendered)"
+    )
 
 
 # --------------------------------------------------------------------------------------------------------
