@@ -200,6 +200,8 @@ def test_execute_sql(table: Table, sql: str, answer: list) -> None:
         "SELECT Player FROM t WHERE Score = (SELECT MAX(Score) FROM t); SELECT 1",
         "SELECT CAST(Player AS INTEGER) FROM t",
         "SELECT CAST(Player AS REAL) FROM t",
+        "SELECT CAST(REPLACE(Score, '.', '') AS REAL) FROM t",
+        "SELECT CAST(UPPER(Score) AS REAL) FROM t",
         "SELECT COUNT(DISTINCT Player) FROM t",
         "SELECT UPPER(Player) FROM t",
         "SELECT Nope FROM t",
@@ -308,22 +310,24 @@ def test_programs_without_sql_form(table: Table, text: str, language: str, why: 
 
 def test_superlatives_render_as_scalar_subqueries() -> None:
     """argmax / argmin keep every row tied at the extreme of the rows they were given; number views of
-    columns with text read through CAST, which sqlite evaluates like the program on plain numbers."""
+    columns with text read through CAST (and REPLACE of thousands commas), which sqlite evaluates like the
+    program on such cells."""
     wtq = Table.from_rows(
         "w",
         ["Nation", "Gold", "Year"],
-        [["USA", "10", "1990"], ["China", "12", "1991"], ["Chad", "9", "1991"], ["Peru", "12", "n/a"]],
+        [["USA", "10", "1990"], ["China", "1,200", "1991"], ["Chad", "9", "1991"], ["Peru", "1,200", "n/a"]],
     )
     conn = sqlite_connection(wtq)
     cases = {
         "(argmax all_rows r.gold-number) (hop v0 r.nation-string)": (
-            'SELECT DISTINCT "Nation" FROM t WHERE CAST("Gold" AS REAL) = '
-            '(SELECT MAX(CAST("Gold" AS REAL)) FROM t)',
+            "SELECT DISTINCT \"Nation\" FROM t WHERE CAST(REPLACE(\"Gold\", ',', '') AS REAL) = "
+            "(SELECT MAX(CAST(REPLACE(\"Gold\", ',', '') AS REAL)) FROM t)",
             ["China", "Peru"],
         ),
         "(filter_eq all_rows 1991 r.year-number) (argmin v0 r.gold-number) (hop v1 r.nation-string)": (
-            'SELECT DISTINCT "Nation" FROM t WHERE CAST("Year" AS REAL) = 1991 AND CAST("Gold" AS REAL) = '
-            '(SELECT MIN(CAST("Gold" AS REAL)) FROM t WHERE CAST("Year" AS REAL) = 1991)',
+            'SELECT DISTINCT "Nation" FROM t WHERE CAST("Year" AS REAL) = 1991 AND '
+            "CAST(REPLACE(\"Gold\", ',', '') AS REAL) = (SELECT MIN(CAST(REPLACE(\"Gold\", ',', '') AS REAL)) "
+            'FROM t WHERE CAST("Year" AS REAL) = 1991)',
             ["Chad"],
         ),
         "(argmax all_rows r.gold-number) (argmin v0 r.year-number) (count v1)": (None, [1]),

@@ -20,7 +20,8 @@ Semantics (WikiSQL's `lib/dbengine.py`, restated; `sqlite_connection` builds the
   MAX/MIN compare the raw text code point by code point, SUM/AVG read each text's leading number (0 when
   there is none), so answers agree with WikiSQL's sqlite database.
 
-- `CAST(col AS REAL)` (any non-integer numeric type) reads the column's number view; a comparison's right
+- `CAST(col AS REAL)` (any non-integer numeric type), or `CAST(REPLACE(col, ',', '') AS REAL)`, reads the
+  column's number view (which has no thousands separators to drop); a comparison's right
   side may be a scalar subquery on the same table, `(SELECT MAX(col) FROM t WHERE ...)`, computed once
   (an aggregate over no values is NULL: the comparison is unknown for every row).
 
@@ -28,8 +29,10 @@ Rendering: every WikiSQL-language program is a chain of filters ending in `hop`,
 i.e. `SELECT agg(col) FROM t WHERE ...`. WTQ programs render when their functions map: `hop` becomes
 `SELECT DISTINCT` (WTQ answers are sets), and `argmax`/`argmin` a condition against a scalar subquery
 (`"Gold" = (SELECT MAX("Gold") FROM t WHERE ...)`, ties kept as the program keeps them). The number view
-of a column that also has text renders as `CAST(col AS REAL)`; engines read some cells differently from
-the number view ("1,234", "3–1"), so only `execute_sql` reproduces the program's answer exactly. `num2` and
+of a column that also has text renders as `CAST(col AS REAL)`, with `REPLACE(col, ',', '')` inside when a
+cell has a comma ("2,102,000"). Engines still read some cells differently from the number view (sqlite
+reads "3–1" as 3 and "n/a" as 0, which aggregates then count), so only `execute_sql` reproduces the
+program's answer exactly; sqlite agreed on 79% of rendered random programs over real WTQ tables. `num2` and
 date views, row positions (`first`/`last`/`next`/`previous`: SQL rows have no order) and
 `same`/`mode`/`diff` have no SQL form.
 """
@@ -391,12 +394,24 @@ def _column_of(table: Table, node: exp.Expression) -> int:
 
 
 def _column_ref(table: Table, node: exp.Expression) -> tuple[int, bool]:
-    """A column, or `CAST(column AS REAL)` (any non-integer numeric type), which reads its number view.
-    Returns (column index, read as number)."""
+    """A column, or `CAST([REPLACE(]column[, ',', '')] AS REAL)` (any non-integer numeric type), which
+    reads its number view. Returns (column index, read as number)."""
     if isinstance(node, exp.Cast) and not isinstance(node, exp.TryCast):
         if not node.to.is_type(*exp.DataType.REAL_TYPES):
             raise _outside(f"only CAST(column AS REAL) is supported, got {node.sql()!r}")
-        j = _column_of(table, node.this)
+        inner = node.this
+        if isinstance(inner, exp.Replace):  # REPLACE(column, ',', ''): the number view ignores commas anyway
+            pattern, replacement = inner.args.get("expression"), inner.args.get("replacement")
+            if not (
+                isinstance(pattern, exp.Literal)
+                and pattern.is_string
+                and pattern.this == ","
+                and isinstance(replacement, exp.Literal)
+                and replacement.this == ""
+            ):
+                raise _outside(f"only REPLACE(column, ',', '') may be CAST, got {inner.sql()!r}")
+            inner = inner.this
+        j = _column_of(table, inner)
         if "number" not in table.columns[j].views:
             raise GrammarError(
                 f"column {sql_column_names(table)[j]!r} of table {table.id} has no numbers to CAST "
@@ -577,8 +592,8 @@ def _property_column(
 ) -> tuple[exp.Expression, str]:
     """The SQL column of a property argument and the view kind the program reads. The number view of a
     column that also has text renders as `CAST(column AS REAL)`, so SQL engines compare and aggregate
-    numbers there too (sqlite's reading of a cell such as "1,234" stops at the comma; `execute_sql` reads
-    the number view itself)."""
+    numbers there too; thousands separators are removed first when the column has commas (sqlite's reading
+    of "1,234" would stop at the comma). `execute_sql` reads the number view itself."""
     if not isinstance(arg, P.Column):
         raise _no_sql(f"{expr} needs a column property, got {arg}")
     for j, column in enumerate(table.columns):
@@ -586,8 +601,14 @@ def _property_column(
             if column.property_name(kind) == arg.name:
                 if kind not in ("string", "number"):
                     raise _no_sql(f"{arg.name} is a {kind} view, which SQL cannot see (it sees whole cells)")
-                sql_column = exp.column(names[j], quoted=True)
+                sql_column: exp.Expression = exp.column(names[j], quoted=True)
                 if kind == "number" and "string" in column.views:
+                    if any("," in cell for cell in column.raw):  # thousands separators: "2,102,000"
+                        sql_column = exp.Replace(
+                            this=sql_column,
+                            expression=exp.Literal.string(","),
+                            replacement=exp.Literal.string(""),
+                        )
                     return exp.Cast(this=sql_column, to=exp.DataType.build("DOUBLE")), kind
                 return sql_column, kind
     raise _no_sql(f"table {table.id} has no property {arg.name}")
