@@ -34,6 +34,9 @@ demo: install
 		examples/tables/cities.csv --question "how many cities have more than 1,000,000 people?"
 	@echo "== preprocess a bundled mini WikiTableQuestions release"
 	$(NSM) preprocess wtq --data-dir examples/mini-wtq --out $(DEMO_OUT)/mini-wtq
+	@echo "== your own questions and tables: preprocess them and search for their programs"
+	$(NSM) preprocess tables --data-dir examples/own-data --out $(DEMO_OUT)/own
+	$(NSM) explore $(DEMO_OUT)/own --split train --out $(DEMO_OUT)/own-programs.jsonl --workers 1
 
 # The bundled models: every step is an nsm command with a fixed seed and a fixed number of processes, so
 # the result is reproducible. DATA points at the official releases; the step counts are those of the

@@ -13,7 +13,8 @@ import time
 
 from common import ROOT, header, write_result
 
-from nsmcli.parser import Parser, read_question_file
+from nsmcli.data.readers import read_question_file
+from nsmcli.parser import Parser
 
 
 def main() -> None:

@@ -16,67 +16,13 @@ from pathlib import Path
 from typing import Any
 
 from nsmcli.data.annotate import annotate_question
-from nsmcli.data.readers import load_table, table_from_dataframe
+from nsmcli.data.readers import check_question, load_table, read_question_file, table_from_dataframe
 from nsmcli.data.table import Table
 from nsmcli.errors import CheckpointError, DataError, GrammarError
 from nsmcli.lang.interpreter import bind, describe_step
 from nsmcli.lang.spec import get_language
 from nsmcli.lang.sql import check_dialect, program_to_sql
 from nsmcli.train.questions import limits_from_json
-
-#: Longer questions are refused: real questions are a sentence or two (the longest of WTQ and WikiSQL
-#: have 352 and 275 characters), and a pasted document is a mistake, not a question.
-MAX_QUESTION_CHARS = 1000
-
-
-def check_question(question: str) -> str:
-    """The question, stripped; a DataError when it is empty or longer than `MAX_QUESTION_CHARS`."""
-    text = " ".join(str(question).split())
-    if not text:
-        raise DataError("the question is empty")
-    if len(text) > MAX_QUESTION_CHARS:
-        raise DataError(f"the question has {len(text):,} characters; at most {MAX_QUESTION_CHARS:,} are read")
-    return text
-
-
-@dataclass
-class QuestionCase:
-    """One line of a question file: a table, a question and, optionally, the expected answer."""
-
-    table: Path
-    question: str
-    answer: list[str] | None = None
-    line: int = 0  # in the question file, for error messages
-
-
-def read_question_file(path: Path | str) -> list[QuestionCase]:
-    """A TSV with a header `table<TAB>question[<TAB>answer]`: table paths are relative to the file, several
-    answers are separated by `|`."""
-    path = Path(path)
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise DataError(f"cannot read question file {path}: {exc}") from None
-    header = lines[0].split("\t") if lines else []
-    if header[:2] != ["table", "question"]:
-        raise DataError(f"{path}: the first line must be the header table<TAB>question[<TAB>answer]")
-    cases = []
-    for number, line in enumerate(lines[1:], start=2):
-        if not line.strip():
-            continue
-        fields = line.split("\t")
-        if len(fields) < 2:
-            raise DataError(f"{path}:{number}: expected table<TAB>question[<TAB>answer]")
-        try:
-            check_question(fields[1])
-        except DataError as exc:
-            raise DataError(f"{path}:{number}: {exc}") from None
-        answer = fields[2].split("|") if len(fields) > 2 and fields[2] else None
-        cases.append(QuestionCase(path.parent / fields[0], fields[1], answer, number))
-    if not cases:
-        raise DataError(f"{path}: no questions after the header line")
-    return cases
-
 
 #: Bundled models live here (see `make models`); `--model wtq` and `--model wikisql` name them.
 MODELS_DIR = Path(__file__).resolve().parents[1] / "examples" / "models"

@@ -82,6 +82,7 @@ def test_preprocess_unknown_dataset_and_missing_directory(tmp_path):
         nsm("preprocess", "wtq", "--data-dir", str(tmp_path / "missing"), "--out", str(tmp_path / "o")),
         "does not exist",
     )
+    assert_one_line_error(nsm("preprocess", "tables", "--out", str(tmp_path / "o")), "needs --data-dir")
     assert not (tmp_path / "o").exists()
 
 
@@ -174,8 +175,8 @@ def test_invisible_characters_are_shown_escaped_and_joiners_kept():
 
 
 def test_questions_are_checked_for_length():
+    from nsmcli.data.readers import MAX_QUESTION_CHARS, check_question
     from nsmcli.errors import DataError
-    from nsmcli.parser import MAX_QUESTION_CHARS, check_question
 
     assert check_question("  how   many?\n") == "how many?"
     with pytest.raises(DataError, match="at most"):

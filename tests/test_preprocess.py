@@ -113,3 +113,48 @@ def test_load_dataset_rejects_other_directories(tmp_path):
     (tmp_path / "meta.json").write_text("{not json")
     with pytest.raises(DataError, match="corrupt"):
         load_dataset(tmp_path)
+
+
+# ----- your own questions and tables ----------------------------------------------------------------------
+
+OWN_DATA = Path(__file__).resolve().parents[1] / "examples" / "own-data"
+
+
+def test_own_tables_dataset_from_question_files(tmp_path):
+    """`nsm preprocess tables`: one split per question file, table ids are paths relative to the data
+    directory, answers checked as WTQ's (the bundled example's answers are all reachable by a program)."""
+    summary = preprocess("tables", OWN_DATA, tmp_path / "out")
+    assert summary.examples == {"dev": 26, "train": 32} and summary.tables == 4
+    dataset = load_dataset(tmp_path / "out")
+    assert dataset.language == "wtq"
+    first = dataset.examples("train")[0]
+    assert (first.id, first.table_id, first.answer) == ("train-2", "../tables/medals.csv", ["14"])
+    env = dataset.environment(first)
+    program = '(filter_str_contain_any all_rows "norway" r.nation-string) (hop v0 r.gold-number)'
+    assert dataset.is_correct(first, env.execute(program).answer)
+    assert not dataset.is_correct(first, env.execute("(count all_rows)").answer)
+
+
+def test_own_tables_dataset_skips_bad_questions_with_reasons(tmp_path):
+    data = tmp_path / "mine"
+    (data / "tables").mkdir(parents=True)
+    shutil.copy(OWN_DATA.parent / "tables" / "medals.csv", data / "tables" / "medals.csv")
+    (data / "tables" / "empty.csv").write_text("a,b\n", encoding="utf-8")
+    (data / "train.tsv").write_text(
+        "table\tquestion\tanswer\n"
+        "tables/medals.csv\thow many nations are listed?\t11\n"
+        "tables/medals.csv\twho won?\n"  # no answer
+        "tables/nope.csv\thow many?\t3\n"
+        "tables/empty.csv\thow many?\t0\n",
+        encoding="utf-8",
+    )
+    summary = preprocess("tables", data, tmp_path / "out")
+    assert summary.examples == {"train": 1}
+    assert summary.skipped == {"train": {"no answer": 1, "table unreadable": 2}}  # missing; header only
+    (data / "train.tsv").write_text("question\tanswer\nhow many?\t3\n", encoding="utf-8")
+    with pytest.raises(DataError, match="header table<TAB>question"):
+        preprocess("tables", data, tmp_path / "out")
+    (data / "train.tsv").unlink()
+    with pytest.raises(DataError, match="no question files"):
+        preprocess("tables", data, tmp_path / "out")
+    assert load_dataset(tmp_path / "out").examples("train")[0].answer == ["11"]  # earlier output kept

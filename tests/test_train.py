@@ -848,3 +848,25 @@ def test_cli_eval_ensemble_syntax(tiny, tmp_path, monkeypatch):
     assert len(json.loads(res.stdout)["runs"]) == 3
     res = CliRunner().invoke(app, [str(tmp_path / "run1"), str(tmp_path / "run2"), "--data", str(data)])
     assert res.exit_code != 0 and "--ensemble" in str(res.exception)
+
+
+# ----- a dataset of one's own ------------------------------------------------------------------------------
+
+
+def test_own_tables_dataset_trains_on_its_own_train_and_dev_splits(tmp_path):
+    """The WTQ preset names random-split-1-train/-dev; a `tables` dataset's train and dev take their place
+    unless a split is given explicitly."""
+    from nsmcli.search.runner import run_exploration
+
+    own = Path(__file__).resolve().parents[1] / "examples" / "own-data"
+    preprocess("tables", own, tmp_path / "pre")
+    programs = tmp_path / "programs.jsonl"
+    run_exploration(tmp_path / "pre", "train", programs, workers=1, quiet=True)
+    run = tmp_path / "run"
+    train(tmp_path / "pre", run, programs=programs, algo="mml", overrides={**FAST, "n_steps": 60}, kit=KIT)
+    config = RunDir(run).read_config()["train"]
+    assert (config["train_split"], config["dev_split"]) == ("train", "dev")
+    assert _train_accuracy(run, tmp_path / "pre") == 1.0
+    explicit = {**FAST, "n_steps": 1, "dev_split": "train"}
+    train(tmp_path / "pre", tmp_path / "run2", programs=programs, overrides=explicit, kit=KIT)
+    assert RunDir(tmp_path / "run2").read_config()["train"]["dev_split"] == "train"

@@ -9,14 +9,20 @@ import typer
 from nsmcli.cli.output import print_json, progress_bar, stdout
 from nsmcli.data.preprocess import DATASETS, dataset_format
 from nsmcli.data.preprocess import preprocess as run_preprocess
+from nsmcli.errors import DataError
 
 DEFAULT_DATA = {"wtq": "../shared/data/wtq", "wikisql": "../shared/data/wikisql"}
 
 
 def preprocess(
-    dataset: str = typer.Argument(..., help=f"Dataset release to read: {', '.join(DATASETS)}."),
+    dataset: str = typer.Argument(
+        ...,
+        help=f"Dataset release to read: {', '.join(DATASETS)} (tables: your own question files and tables).",
+    ),
     data_dir: Path = typer.Option(
-        None, "--data-dir", help="The release directory (default: ../shared/data/<dataset>)."
+        None,
+        "--data-dir",
+        help="The release directory (default: ../shared/data/<dataset>; required for tables).",
     ),
     out: Path = typer.Option(
         None,
@@ -34,8 +40,16 @@ def preprocess(
       nsm preprocess wtq --data-dir ../shared/data/wtq --out data/wtq
 
       nsm preprocess wikisql --data-dir ../shared/data/wikisql --out data/wikisql
+
+      nsm preprocess tables --data-dir examples/own-data --out data/own
+
+    A `tables` directory holds question files <split>.tsv (header table<TAB>question<TAB>answer, table
+    paths relative to the file, several answers separated by |) and the CSV, TSV or JSONL tables they name,
+    in a subdirectory.
     """
     dataset_format(dataset)  # unknown names fail before any work
+    if data_dir is None and dataset not in DEFAULT_DATA:
+        raise DataError(f"nsm preprocess {dataset} needs --data-dir (the directory of its question files)")
     data_dir = data_dir or Path(DEFAULT_DATA[dataset])
     out = out or Path("data") / dataset
     with progress_bar(quiet or json_out) as progress:

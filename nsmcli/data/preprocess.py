@@ -1,4 +1,5 @@
-"""`nsm preprocess`: an official dataset release -> plain files that every later stage reads.
+"""`nsm preprocess`: a dataset release (WTQ, WikiSQL, or your own questions over your own tables) -> plain
+files that every later stage reads.
 
 Output directory (written to a staging directory and swapped in at the end, so a failed run loses nothing):
     meta.json        format version, dataset, language, code version, counts, skipped with reasons
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -27,7 +29,13 @@ from nsmcli import __version__
 from nsmcli.data.annotate import AnnotatedQuestion, annotate_question, canonicalize_answer
 from nsmcli.data.checkers import AnswerChecker, CallableChecker, WikisqlChecker, WtqChecker
 from nsmcli.data.evaluate import split_tsv_list, wikisql_correct, wtq_correct
-from nsmcli.data.readers import iter_wikisql_tables, load_wtq_table, wtq_table_id
+from nsmcli.data.readers import (
+    iter_wikisql_tables,
+    load_table,
+    load_wtq_table,
+    read_question_file,
+    wtq_table_id,
+)
 from nsmcli.data.table import Table
 from nsmcli.errors import DataError, NsmError, brief
 from nsmcli.fileio import atomic_write_json, atomic_write_jsonl, staged_directory
@@ -177,9 +185,42 @@ def _wikisql_checker(example: Example) -> WikisqlChecker:
     return WikisqlChecker(example.answer)
 
 
+# ----- your own questions and tables ----------------------------------------------------------------------
+
+
+def _read_tables(data_dir: Path):
+    """A directory of question files `<split>.tsv` in the `nsm parse --questions` format (header
+    table<TAB>question<TAB>answer; table paths relative to the file; several answers separated by `|`),
+    naming CSV, TSV or JSONL tables (kept in a subdirectory, so that no table is taken for a question file).
+    Questions are WTQ-style: the WTQ program language, answers checked by the official WTQ evaluator."""
+    files = sorted(data_dir.glob("*.tsv"))
+    if not files:
+        raise DataError(
+            f"{data_dir} has no question files (<split>.tsv with the header table<TAB>question<TAB>answer)"
+        )
+    splits: dict[str, list] = {}
+    for path in files:
+        items: list = []
+        for case in read_question_file(path):
+            qid = f"{path.stem}-{case.line}"
+            if not case.answer:
+                items.append((qid, "no answer"))
+                continue
+            table_id = Path(os.path.relpath(case.table, data_dir)).as_posix()
+            canon = [canonicalize_answer(a) for a in case.answer]
+            items.append(RawQuestion(qid, case.question, table_id, case.answer, canon))
+        splits[path.stem] = items
+
+    def table(table_id: str) -> Table:
+        return load_table(data_dir / table_id, table_id=table_id)
+
+    return splits, table
+
+
 DATASETS = {
     "wtq": DatasetFormat("wtq", "wtq", _read_wtq, _wtq_correct, _wtq_checker),
     "wikisql": DatasetFormat("wikisql", "wikisql", _read_wikisql, _wikisql_correct, _wikisql_checker),
+    "tables": DatasetFormat("tables", "wtq", _read_tables, _wtq_correct, _wtq_checker),
 }
 
 

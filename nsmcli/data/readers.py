@@ -16,6 +16,7 @@ import json
 import math
 import re
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +36,10 @@ __all__ = [
     "iter_wikisql_tables",
     "load_table",
     "table_from_dataframe",
+    "MAX_QUESTION_CHARS",
+    "QuestionCase",
+    "check_question",
+    "read_question_file",
 ]
 
 MAX_ROWS = 100_000
@@ -298,3 +303,61 @@ def _cell_text(value: Any) -> str:
     if isinstance(value, dict | list):
         return json.dumps(value, ensure_ascii=False)
     return str(value)
+
+
+# --------------------------------------------------------------------------------------------------------
+# Question files: `nsm parse --questions` and the `tables` dataset of `nsm preprocess`
+
+
+#: Longer questions are refused: real questions are a sentence or two (the longest of WTQ and WikiSQL
+#: have 352 and 275 characters), and a pasted document is a mistake, not a question.
+MAX_QUESTION_CHARS = 1000
+
+
+def check_question(question: str) -> str:
+    """The question, stripped; a DataError when it is empty or longer than `MAX_QUESTION_CHARS`."""
+    text = " ".join(str(question).split())
+    if not text:
+        raise DataError("the question is empty")
+    if len(text) > MAX_QUESTION_CHARS:
+        raise DataError(f"the question has {len(text):,} characters; at most {MAX_QUESTION_CHARS:,} are read")
+    return text
+
+
+@dataclass
+class QuestionCase:
+    """One line of a question file: a table, a question and, optionally, the expected answer."""
+
+    table: Path
+    question: str
+    answer: list[str] | None = None
+    line: int = 0  # in the question file, for error messages
+
+
+def read_question_file(path: Path | str) -> list[QuestionCase]:
+    """A TSV with a header `table<TAB>question[<TAB>answer]`: table paths are relative to the file, several
+    answers are separated by `|`."""
+    path = Path(path)
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise DataError(f"cannot read question file {path}: {exc}") from None
+    header = lines[0].split("\t") if lines else []
+    if header[:2] != ["table", "question"]:
+        raise DataError(f"{path}: the first line must be the header table<TAB>question[<TAB>answer]")
+    cases = []
+    for number, line in enumerate(lines[1:], start=2):
+        if not line.strip():
+            continue
+        fields = line.split("\t")
+        if len(fields) < 2:
+            raise DataError(f"{path}:{number}: expected table<TAB>question[<TAB>answer]")
+        try:
+            check_question(fields[1])
+        except DataError as exc:
+            raise DataError(f"{path}:{number}: {exc}") from None
+        answer = fields[2].split("|") if len(fields) > 2 and fields[2] else None
+        cases.append(QuestionCase(path.parent / fields[0], fields[1], answer, number))
+    if not cases:
+        raise DataError(f"{path}: no questions after the header line")
+    return cases

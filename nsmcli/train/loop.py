@@ -33,7 +33,7 @@ from nsmcli.train.actors import ActorPool, ActRequest, WorkerSpec, act, derive_s
 from nsmcli.train.average import WeightAverage
 from nsmcli.train.buffer import ProgramBuffer, read_program_file, reward
 from nsmcli.train.config import ConfigError, TrainConfig, resolve_config, set_field
-from nsmcli.train.evaluate import accuracy
+from nsmcli.train.evaluate import accuracy, resolve_split
 from nsmcli.train.explore_cache import ExploreCache
 from nsmcli.train.questions import ModelKit, QuestionPool, build_model, default_kit, limits_from_json, plain
 from nsmcli.train.rundir import Checkpoint, RunDir, code_version, cpu_copy
@@ -116,6 +116,19 @@ def _split_overrides(overrides: dict[str, Any] | None) -> tuple[dict[str, Any], 
     return train, model
 
 
+def _fall_back_to_dataset_splits(config: TrainConfig, dataset: Dataset, explicit: dict[str, Any]) -> None:
+    """The language presets name the official splits (WTQ's random-split-1-*); a dataset of one's own
+    (`nsm preprocess tables`) has others. Unless given explicitly, a preset split the dataset lacks becomes
+    the dataset's `train` / `dev` split (an exact name, or the one ending in -train / -dev)."""
+    for key, kind in (("train_split", "train"), ("dev_split", "dev")):
+        if key in explicit or getattr(config, key) in dataset.splits:
+            continue
+        try:
+            config.set(key, resolve_split(dataset, kind))
+        except DataError:
+            pass  # reported below with the available splits
+
+
 def train(
     data: Path | str,
     out: Path | str,
@@ -167,6 +180,7 @@ def train(
                 f"{out} already exists; pass --resume to continue it, or choose another --out"
             )
         config = resolve_config(dataset.language, algo, train_over)
+        _fall_back_to_dataset_splits(config, dataset, train_over)
         model_config = kit.ModelConfig()
         _model_overrides(model_config, {**MODEL_PRESETS.get(dataset.language, {}), **model_over})
         counts = _vocab_counts(dataset, config.train_split)
