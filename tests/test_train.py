@@ -503,6 +503,28 @@ def test_weight_average_is_what_evaluation_keeps(tiny, tmp_path):
     assert any(not torch.equal(best[k], last[k]) for k in best if torch.is_floating_point(best[k]))
 
 
+def test_weight_average_can_start_at_a_resume_and_survives_a_kill(tiny, tmp_path):
+    """Turned on when a run is resumed, the average starts from the weights of that step (its warm-up
+    counts from there); killed and resumed again, it continues exactly."""
+    data, programs = tiny
+    settings = {**FAST, "n_steps": 3, "checkpoint_every": 1, "eval_every": 3}
+    later = {"n_steps": 8, "average_decay": 0.9}
+    for name in ("once", "twice"):
+        train(data, tmp_path / name, programs=programs, overrides=settings, kit=KIT)
+    train(data, tmp_path / "once", resume=True, overrides=later, kit=KIT)
+    killed = train(data, tmp_path / "twice", resume=True, overrides=later, kit=KIT, stop_after=5)
+    assert killed.stopped_early
+    train(data, tmp_path / "twice", resume=True, kit=KIT)  # keeps the average it was resumed with
+    a, b = RunDir(tmp_path / "once"), RunDir(tmp_path / "twice")
+    ca, cb = a.load_checkpoint(), b.load_checkpoint()
+    assert ca.state["step"] == 8 and ca.state["average_start"] == cb.state["average_start"] == 3
+    assert ca.average is not None and cb.average is not None
+    assert all(torch.equal(ca.average[k], cb.average[k]) for k in ca.average)
+    assert any(not torch.equal(ca.average[k], ca.model[k]) for k in ca.average)
+    assert _strip_timing(a.read_metrics()) == _strip_timing(b.read_metrics())
+    assert [r["average_decay"] for r in a.read_config()["resumes"]] == [0.9]
+
+
 def test_new_run_refuses_an_existing_directory(tiny, tmp_path):
     data, programs = tiny
     train(data, tmp_path / "run", programs=programs, overrides={**FAST, "n_steps": 1}, kit=KIT)

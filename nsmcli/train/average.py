@@ -18,20 +18,23 @@ from nsmcli.train.rundir import cpu_copy
 
 class WeightAverage:
     """Shadow copy of every floating-point tensor of a model's state, moved towards the model after each
-    optimizer step by `decay` (warmed up as `min(decay, (1 + step) / (10 + step))`, so the start of the run
-    does not dominate the average of a short one)."""
+    optimizer step by `decay`, warmed up as `min(decay, (1 + t) / (10 + t))` with t the steps since the
+    average began at step `start` (0 for a new run; a resumed run may turn the average on), so its first
+    weights do not dominate a short average."""
 
-    def __init__(self, model: torch.nn.Module, decay: float):
+    def __init__(self, model: torch.nn.Module, decay: float, start: int = 0):
         if not 0.0 < decay < 1.0:
             raise ValueError(f"average decay must be in (0, 1), got {decay}")
         self.decay = decay
+        self.start = start
         self.shadow = {
             k: v.detach().clone() for k, v in model.state_dict().items() if torch.is_floating_point(v)
         }
 
     def rate(self, step: int) -> float:
-        """The decay used after optimizer step `step` (1-based)."""
-        return min(self.decay, (1.0 + step) / (10.0 + step))
+        """The decay used after optimizer step `step` (1-based, counted from the start of the run)."""
+        t = step - self.start
+        return min(self.decay, (1.0 + t) / (10.0 + t))
 
     @torch.no_grad()
     def update(self, model: torch.nn.Module, step: int) -> None:

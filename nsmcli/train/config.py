@@ -90,7 +90,8 @@ class TrainConfig:
     average_decay: float = 0.0
     """Evaluate (and keep as `best/`) an exponential moving average of the weights with this decay per step,
     e.g. 0.999 (a horizon of about 1,000 steps); 0 evaluates the trained weights themselves, as published.
-    Training and sampling always use the trained weights. Not in the original."""
+    Training and sampling always use the trained weights. A resumed run may turn it on (it then starts from
+    the weights at that step), change it or turn it off. Not in the original."""
     normalize_by: str = "samples"
     """`samples` divides the loss by the number of samples in the batch; `batch_size` reproduces OFF, which
     divides by the configured batch size times n_replay (so a batch with fewer samples takes a smaller step)."""

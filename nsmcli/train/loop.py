@@ -255,14 +255,16 @@ def train(
     optimizer = torch.optim.Adam(params, lr=config.learning_rate, betas=(0.9, 0.999))
     if ckpt is not None:
         optimizer.load_state_dict(ckpt.optimizer)
-    average = WeightAverage(model, config.average_decay) if config.average_decay else None
-    if average is not None and ckpt is not None:
-        if ckpt.average is None:
-            raise CheckpointError(f"{rundir.path}: the checkpoint has no weight average to resume")
-        try:
-            average.load(ckpt.average)
-        except ValueError as exc:
-            raise CheckpointError(f"{rundir.path}: {exc}") from None
+    average = None
+    if config.average_decay:
+        # a resumed run that turns the average on starts it from the weights it resumes with
+        start = step if ckpt is None or ckpt.average is None else int(ckpt.state.get("average_start", 0))
+        average = WeightAverage(model, config.average_decay, start)
+        if ckpt is not None and ckpt.average is not None:
+            try:
+                average.load(ckpt.average)
+            except ValueError as exc:
+                raise CheckpointError(f"{rundir.path}: {exc}") from None
     # the actor samples on the CPU: the learner's own model, or a CPU copy when the learner is on a GPU
     actor_model = model
     if device != "cpu" and actors == 0:
@@ -425,6 +427,7 @@ def train(
                             "best_step": best_step,
                             "seconds": seconds,
                             **clock.columns(workers),
+                            **({"average_start": average.start} if average is not None else {}),
                         },
                         list(buffer.to_records()),
                         list(cache.to_records()),
@@ -453,8 +456,9 @@ def train(
     )
 
 
-#: Settings a resumed run may change: how long it goes on, nothing about how it learns.
-RESUMABLE = ("n_steps", "max_minutes")
+#: Settings a resumed run may change: how long it goes on and which weights evaluation sees (turned on at a
+#: resume, the weight average starts there), nothing about how it learns.
+RESUMABLE = ("n_steps", "max_minutes", "average_decay")
 
 
 def _runtime(device: str, actors: int) -> dict[str, Any]:
