@@ -892,3 +892,30 @@ def test_own_tables_dataset_trains_on_its_own_train_and_dev_splits(tmp_path):
     explicit = {**FAST, "n_steps": 1, "dev_split": "train"}
     train(tmp_path / "pre", tmp_path / "run2", programs=programs, overrides=explicit, kit=KIT)
     assert RunDir(tmp_path / "run2").read_config()["train"]["dev_split"] == "train"
+
+
+def test_init_starts_a_new_run_from_a_trained_one(tiny, tmp_path):
+    """`--init`: the new run takes the trained run's model settings, vocabulary and best weights (with a
+    zero learning rate they are exactly what it ends with) and records where it started."""
+    data, programs = tiny
+    base = tmp_path / "base"
+    train(data, base, programs=programs, overrides={**FAST, "n_steps": 10, "eval_every": 10}, kit=KIT)
+    tuned = tmp_path / "tuned"
+    frozen = {**FAST, "n_steps": 2, "learning_rate": 0.0, "train_split": "easy-train"}
+    train(data, tuned, programs=programs, overrides=frozen, kit=KIT, init=base)
+    a, b = RunDir(base), RunDir(tuned)
+    assert b.read_vocab() == a.read_vocab() and b.read_config()["model"] == a.read_config()["model"]
+    record = b.read_config()["init"]
+    assert record["run"] == str(base.resolve()) and record["weights"] == "best" and record["step"] == 10
+    start, last = a.load_weights("best")[0], b.load_weights("last")[0]
+    assert all(torch.equal(start[k], last[k]) for k in start)
+    with pytest.raises(ConfigError, match="cannot change"):
+        train(data, tmp_path / "x", programs=programs, overrides={"model.buckets": 8}, kit=KIT, init=base)
+    with pytest.raises(ConfigError, match="new run"):
+        train(data, tuned, resume=True, kit=KIT, init=base)
+    other = tmp_path / "other"
+    shutil.copytree(base, other)
+    config = json.loads((other / "config.json").read_text())
+    (other / "config.json").write_text(json.dumps({**config, "language": "wikisql"}))
+    with pytest.raises(DataError, match="trained on wikisql"):
+        train(data, tmp_path / "y", programs=programs, overrides=FAST, kit=KIT, init=other)

@@ -32,6 +32,12 @@ def train(
     resume: bool = typer.Option(
         False, "--resume", help="Continue the run in --out from its last checkpoint."
     ),
+    init: str = typer.Option(
+        None,
+        "--init",
+        help="Start from a trained run or bundled model (wtq, wikisql): its model settings, vocabulary and "
+        "best weights (fine-tuning).",
+    ),
     assignments: list[str] = typer.Option(
         None, "--set", help="Override a hyper-parameter: key=value (repeatable; model.<key> for the model)."
     ),
@@ -51,7 +57,10 @@ def train(
       nsm train data/wtq --programs programs.jsonl --out runs/hard-em-1 --algo hard-em --minutes 120
 
       nsm train data/wtq --out runs/mapo-1 --resume
+
+      nsm train data/own --programs own-programs.jsonl --out runs/own --init wtq --steps 200
     """
+    from nsmcli.parser import resolve_model
     from nsmcli.train.loop import train as run_training
 
     if mapo and algo != "mapo":
@@ -72,6 +81,7 @@ def train(
         overrides["n_steps"] = steps
     if minutes is not None:
         overrides["max_minutes"] = minutes
+    start = resolve_model(init) if init is not None else None
     with progress_bar(quiet or json_out) as progress:
         result = run_training(
             preprocessed,
@@ -83,6 +93,7 @@ def train(
             device=device,
             actors=actors,
             progress=progress,
+            init=start,
         )
     if json_out:
         print_json(result.to_json())

@@ -33,7 +33,7 @@ from nsmcli.train.actors import ActorPool, ActRequest, WorkerSpec, act, derive_s
 from nsmcli.train.average import WeightAverage
 from nsmcli.train.buffer import ProgramBuffer, read_program_file, reward
 from nsmcli.train.config import ConfigError, TrainConfig, resolve_config, set_field
-from nsmcli.train.evaluate import accuracy, resolve_split
+from nsmcli.train.evaluate import accuracy, resolve_split, weights_mismatch
 from nsmcli.train.explore_cache import ExploreCache
 from nsmcli.train.questions import ModelKit, QuestionPool, build_model, default_kit, limits_from_json, plain
 from nsmcli.train.rundir import Checkpoint, RunDir, code_version, cpu_copy
@@ -116,6 +116,32 @@ def _split_overrides(overrides: dict[str, Any] | None) -> tuple[dict[str, Any], 
     return train, model
 
 
+@dataclass
+class _Start:
+    """The trained run a new run starts from (`init`): its best weights and what the config records."""
+
+    weights: dict
+    record: dict
+
+
+def _initial_run(
+    init: Path | str, language: str, model_over: dict[str, Any]
+) -> tuple[dict, dict, dict, _Start]:
+    """(model config, vocabulary, limits, start) of the run `init`: fine-tuning keeps its architecture and
+    vocabulary (words it never saw read as unknown), so model settings cannot change."""
+    if model_over:
+        raise ConfigError(
+            f"--init takes the model from {init}; model settings ({', '.join(sorted(model_over))}) cannot change"
+        )
+    source = RunDir(init)
+    record = source.read_config()
+    if record.get("language") != language:
+        raise DataError(f"{init} was trained on {record.get('language')}; this dataset is {language}")
+    weights, info = source.load_weights("best")
+    summary = {"run": str(Path(init).resolve()), "code": record.get("code"), **info}
+    return dict(record["model"]), source.read_vocab(), dict(record["limits"]), _Start(weights, summary)
+
+
 def _fall_back_to_dataset_splits(config: TrainConfig, dataset: Dataset, explicit: dict[str, Any]) -> None:
     """The language presets name the official splits (WTQ's random-split-1-*); a dataset of one's own
     (`nsm preprocess tables`) has others. Unless given explicitly, a preset split the dataset lacks becomes
@@ -143,10 +169,12 @@ def train(
     progress: Any = None,
     stop_after: int | None = None,
     on_log: Callable[[dict], None] | None = None,
+    init: Path | str | None = None,
 ) -> TrainResult:
     """Train (or resume) a run in `out` on a preprocessed dataset. `overrides` are TrainConfig fields, or
     `model.<field>` for the model config; on resume only the `RESUMABLE` settings may change. `stop_after` ends the call
-    after that step without writing anything more (what a kill does; tests use it)."""
+    after that step without writing anything more (what a kill does; tests use it). `init` names a trained
+    run whose model settings, vocabulary, limits and best weights a new run starts from (fine-tuning)."""
     clock = _Clock()
     kit = kit or default_kit()
     dataset = load_dataset(data)
@@ -156,6 +184,9 @@ def train(
 
     # ----- set up: a new run, or the state of the last checkpoint ---------------------------------------
     train_over, model_over = _split_overrides(overrides)
+    start: _Start | None = None
+    if resume and init is not None:
+        raise ConfigError("--init starts a new run; a resumed run continues from its own checkpoint")
     if resume:
         record = rundir.read_config()
         if record["language"] != dataset.language:
@@ -181,12 +212,15 @@ def train(
             )
         config = resolve_config(dataset.language, algo, train_over)
         _fall_back_to_dataset_splits(config, dataset, train_over)
-        model_config = kit.ModelConfig()
-        _model_overrides(model_config, {**MODEL_PRESETS.get(dataset.language, {}), **model_over})
-        counts = _vocab_counts(dataset, config.train_split)
-        vocab_json = plain(kit.Vocab.from_counts(counts, model_config.min_word_count).to_json())
-        model_json = plain(model_config.to_json())
-        limits = get_language(dataset.language).limits.to_json()
+        if init is not None:
+            model_json, vocab_json, limits, start = _initial_run(init, dataset.language, model_over)
+        else:
+            model_config = kit.ModelConfig()
+            _model_overrides(model_config, {**MODEL_PRESETS.get(dataset.language, {}), **model_over})
+            counts = _vocab_counts(dataset, config.train_split)
+            vocab_json = plain(kit.Vocab.from_counts(counts, model_config.min_word_count).to_json())
+            model_json = plain(model_config.to_json())
+            limits = get_language(dataset.language).limits.to_json()
         if config.max_expressions:
             limits["max_expressions"] = config.max_expressions
         ckpt = None
@@ -197,7 +231,12 @@ def train(
             raise DataError(f"split {split!r} not in {dataset.path}; available: {', '.join(dataset.splits)}")
 
     torch.manual_seed(derive_seed(config.seed, "init"))
-    model = build_model(kit, model_json, vocab_json)
+    model = build_model(kit, model_json, vocab_json, pretrained=ckpt is None and start is None)
+    if ckpt is None and start is not None:
+        mismatch = weights_mismatch(model.state_dict(), start.weights)
+        if mismatch:
+            raise CheckpointError(f"{init}: weights do not fit its configured model ({mismatch})")
+        model.load_state_dict(start.weights)
     train_pool = QuestionPool(dataset, dataset.examples(config.train_split), limits_from_json(limits), model)
     dev_pool = QuestionPool(dataset, dataset.examples(config.dev_split), limits_from_json(limits), model)
     train_ids = train_pool.order
@@ -225,6 +264,7 @@ def train(
                 "dataset": {"path": str(dataset.path.resolve()), "meta": _meta_summary(dataset.meta)},
                 "programs": programs_path,
                 "programs_loaded": {"added": loaded[0], "skipped": loaded[1]} if programs_path else None,
+                "init": start.record if start is not None else None,
                 "model_class": f"{kit.ProgramModel.__module__}.{kit.ProgramModel.__qualname__}",
                 "code": code_version(),
                 "runtime": _runtime(device, actors),
