@@ -102,9 +102,12 @@ def progress_bar(quiet: bool) -> Iterator[Progress | None]:
     if quiet:
         yield None
         return
-    progress = make_progress(stderr)
-    with progress:
+    progress = make_progress(stderr, lazy=True)
+    try:
         yield progress
+    finally:
+        if progress.live.is_started:
+            progress.stop()
 
 
 def track(items: Iterable[T], total: int, description: str, progress: Progress | None) -> Iterator[T]:
