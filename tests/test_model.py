@@ -463,3 +463,28 @@ def test_glove_fallbacks_for_ptb_escapes_and_multi_piece_tokens():
     assert torch.equal(rows[3], (matrix[1] + matrix[2]) / 2)
     assert torch.equal(rows[4], matrix[3])  # "a" has no vector: the found pieces' mean
     assert torch.isnan(rows[5]).all() and torch.isnan(rows[:2]).all()
+
+
+def test_column_match_forms():
+    """`tokens` counts name pieces that are question tokens; `substring` (the original's) finds them in the
+    question text, plural or not; `column_match_binary` clips the count at 1 (the original on WTQ)."""
+    from nsmcli.data.annotate import annotate_question
+
+    table = Table.from_rows(
+        "t", ["Nation", "Gold medal", "Year"], [["Kenya", "5", "1990"], ["Peru", "3", "1991"]]
+    )
+    question = annotate_question("which nations won a gold medal in 1990 ?", table)
+    env = bind("wtq", table, question.entities)
+
+    def features(**kw) -> dict[str, float]:
+        ctx = ProgramModel(small_config(**kw), make_vocab()).context(question, env)
+        return {
+            str(a): k.feature for a, k in zip(env.constant_args, ctx.constants, strict=True) if k.name_ids
+        }
+
+    assert features()["r.nation-string"] == 0.0 and features()["r.gold_medal-number"] == 2.0
+    assert features(column_match="substring")["r.nation-string"] == 1.0
+    assert features(column_match="substring", column_match_binary=True)["r.gold_medal-number"] == 1.0
+    assert features(column_match_binary=True)["r.year-number"] == 0.0
+    with pytest.raises(ValueError, match="column_match"):
+        ModelConfig.from_json({**small_config().to_json(), "column_match": "fuzzy"})

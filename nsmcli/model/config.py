@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 ATTENTIONS = ("additive", "dot")
+COLUMN_MATCHES = ("tokens", "substring")
 
 
 @dataclass
@@ -43,6 +44,12 @@ class ModelConfig:
     """Reproduce the original's span mask `start + end > 0`: an entity spanning only token 0 gets no span."""
     in_table_bug: bool = False
     """Reproduce the original's always-false in-table bit for number and date entities."""
+    column_match: str = "tokens"
+    """The column-question match feature added to a column's logit: how many of the column name's
+    non-stop-word pieces are question tokens (`tokens`, nsm's first form) or occur anywhere in the question
+    text (`substring`, the original's: "nation" matches "nations", and also "men" matches "women")."""
+    column_match_binary: bool = False
+    """Clip the match count at 1, as the original did on WTQ (it kept the count on WikiSQL)."""
 
     def to_json(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
@@ -62,3 +69,7 @@ class ModelConfig:
         """Raise ValueError for a value no model can be built with."""
         if self.attention not in ATTENTIONS:
             raise ValueError(f"attention must be one of {', '.join(ATTENTIONS)}, got {self.attention!r}")
+        if self.column_match not in COLUMN_MATCHES:
+            raise ValueError(
+                f"column_match must be one of {', '.join(COLUMN_MATCHES)}, got {self.column_match!r}"
+            )

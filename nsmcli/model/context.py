@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from nsmcli.data.annotate import STOP_WORDS
 from nsmcli.lang import program as P
 from nsmcli.lang.interpreter import Environment, _entity_type_value
 from nsmcli.model.vocab import Vocab
@@ -61,11 +62,21 @@ class TableContext:
     """The table-question adapter (WTQ, WikiSQL): MAPO's question features and constant keys (§1.7, §4.3)."""
 
     @staticmethod
-    def from_example(example: Any, env: Environment, vocab: Vocab, *, in_table_bug: bool = False) -> Context:
+    def from_example(
+        example: Any,
+        env: Environment,
+        vocab: Vocab,
+        *,
+        in_table_bug: bool = False,
+        column_match: str = "tokens",
+        column_match_binary: bool = False,
+    ) -> Context:
         """Featurise an `Example` (or a bare `AnnotatedQuestion`) for its bound environment.
 
         `in_table_bug` zeroes the in-table bit of number/date entity tokens, as the original preprocessing
-        did by accident; by default the annotation's bit is used as is.
+        did by accident; by default the annotation's bit is used as is. `column_match` chooses the column
+        feature: the annotation's token count, or `substring` (pieces found in the question text, as the
+        original computed it); `column_match_binary` clips it at 1 (see `ModelConfig`).
         """
         question = getattr(example, "question", example)
         tokens = list(question.tokens)
@@ -79,16 +90,21 @@ class TableContext:
                             in_table[k] = 0.0
         spans = _entity_spans(question.entities)
         match = getattr(question, "column_match", {}) or {}
+        text = getattr(question, "text", "")
         constants = []
         for arg in env.constant_args[: env.n_constants]:
             if isinstance(arg, P.Column):
                 slug, kind = _split_property(arg.name)
+                if column_match == "substring":
+                    score = float(sum(p in text for p in slug.split("_") if p and p not in STOP_WORDS))
+                else:
+                    score = float(match.get(arg.name, 0.0))
                 constants.append(
                     ConstantKey(
                         _TYPE_ID.get(f"column:{kind}", 0),
                         None,
                         tuple(vocab.ids(p for p in slug.split("_") if p)),
-                        float(match.get(arg.name, 0.0)),
+                        min(score, 1.0) if column_match_binary else score,
                     )
                 )
             elif isinstance(arg, P.Literal):

@@ -85,7 +85,14 @@ class ProgramModel(nn.Module):
 
     def context(self, example: Any, env: Environment) -> Context:
         """The model's view of one question (plain CPU data; cache it per example)."""
-        return TableContext.from_example(example, env, self.vocab, in_table_bug=self.config.in_table_bug)
+        return TableContext.from_example(
+            example,
+            env,
+            self.vocab,
+            in_table_bug=self.config.in_table_bug,
+            column_match=self.config.column_match,
+            column_match_binary=self.config.column_match_binary,
+        )
 
     # ----- shared pieces ---------------------------------------------------------------------------------
 
