@@ -184,7 +184,7 @@ def train(
 
     # ----- set up: a new run, or the state of the last checkpoint ---------------------------------------
     train_over, model_over = _split_overrides(overrides)
-    start: _Start | None = None
+    initial: _Start | None = None
     if resume and init is not None:
         raise ConfigError("--init starts a new run; a resumed run continues from its own checkpoint")
     if resume:
@@ -213,7 +213,7 @@ def train(
         config = resolve_config(dataset.language, algo, train_over)
         _fall_back_to_dataset_splits(config, dataset, train_over)
         if init is not None:
-            model_json, vocab_json, limits, start = _initial_run(init, dataset.language, model_over)
+            model_json, vocab_json, limits, initial = _initial_run(init, dataset.language, model_over)
         else:
             model_config = kit.ModelConfig()
             _model_overrides(model_config, {**MODEL_PRESETS.get(dataset.language, {}), **model_over})
@@ -231,12 +231,12 @@ def train(
             raise DataError(f"split {split!r} not in {dataset.path}; available: {', '.join(dataset.splits)}")
 
     torch.manual_seed(derive_seed(config.seed, "init"))
-    model = build_model(kit, model_json, vocab_json, pretrained=ckpt is None and start is None)
-    if ckpt is None and start is not None:
-        mismatch = weights_mismatch(model.state_dict(), start.weights)
+    model = build_model(kit, model_json, vocab_json, pretrained=ckpt is None and initial is None)
+    if ckpt is None and initial is not None:
+        mismatch = weights_mismatch(model.state_dict(), initial.weights)
         if mismatch:
             raise CheckpointError(f"{init}: weights do not fit its configured model ({mismatch})")
-        model.load_state_dict(start.weights)
+        model.load_state_dict(initial.weights)
     train_pool = QuestionPool(dataset, dataset.examples(config.train_split), limits_from_json(limits), model)
     dev_pool = QuestionPool(dataset, dataset.examples(config.dev_split), limits_from_json(limits), model)
     train_ids = train_pool.order
@@ -264,7 +264,7 @@ def train(
                 "dataset": {"path": str(dataset.path.resolve()), "meta": _meta_summary(dataset.meta)},
                 "programs": programs_path,
                 "programs_loaded": {"added": loaded[0], "skipped": loaded[1]} if programs_path else None,
-                "init": start.record if start is not None else None,
+                "init": initial.record if initial is not None else None,
                 "model_class": f"{kit.ProgramModel.__module__}.{kit.ProgramModel.__qualname__}",
                 "code": code_version(),
                 "runtime": _runtime(device, actors),
@@ -298,8 +298,8 @@ def train(
     average = None
     if config.average_decay:
         # a resumed run that turns the average on starts it from the weights it resumes with
-        start = step if ckpt is None or ckpt.average is None else int(ckpt.state.get("average_start", 0))
-        average = WeightAverage(model, config.average_decay, start)
+        since = step if ckpt is None or ckpt.average is None else int(ckpt.state.get("average_start", 0))
+        average = WeightAverage(model, config.average_decay, since)
         if ckpt is not None and ckpt.average is not None:
             try:
                 average.load(ckpt.average)
