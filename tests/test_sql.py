@@ -280,9 +280,15 @@ def test_wtq_programs_render_best_effort() -> None:
     )
     assert several == "SELECT COUNT(*) FROM t WHERE TRUE"
     assert execute_sql(wtq, several) == [3]
-    assert "<>" in program_to_sql(
-        Program.parse("(filter_not_eq all_rows 1990 r.year-number) (count v0)"), wtq, language="wtq"
+    # filter_not_eq also keeps rows with no number, where SQL's `<>` alone is unknown
+    gappy = Table.from_rows("g", ["Year"], [["1990"], ["1991"], ["n/a"]])
+    unequal = Program.parse("(filter_not_eq all_rows 1990 r.year-number) (count v0)")
+    sql = program_to_sql(unequal, gappy, language="wtq")
+    assert (
+        sql == 'SELECT COUNT(*) FROM t WHERE (CAST("Year" AS REAL) <> 1990 OR CAST("Year" AS REAL) IS NULL)'
     )
+    assert execute_sql(gappy, sql) == [2]
+    assert bind("wtq", gappy, [("number", (1990.0,))]).execute(unequal).answer == [2.0]
 
 
 @pytest.mark.parametrize(

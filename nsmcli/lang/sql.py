@@ -495,8 +495,9 @@ def _where_test(table: Table, node: exp.Expression, name: str) -> RowTest:
             raise _outside(f"LIKE needs a string pattern: {node.sql()!r}")
         return _like_test(column, pattern, escape, bool(node.args.get("negate")))
     if isinstance(node, exp.Is) and isinstance(node.expression, exp.Null):
-        cells = table.columns[_column_of(table, node.this)]
-        values = cells.views["number"] if _is_numeric(cells) else cells.raw
+        j, as_number = _column_ref(table, node.this)
+        cells = table.columns[j]
+        values = cells.views["number"] if as_number or _is_numeric(cells) else cells.raw
         return lambda i: values[i] is None
     raise _outside(
         f"unsupported condition {node.sql()!r} (use =, !=, <, >, <=, >=, LIKE, IS NULL, TRUE, AND, OR, NOT)"
@@ -646,11 +647,12 @@ def _condition(table: Table, expr: P.Expr, names: list[str]) -> exp.Expression:
         raise _no_sql(f"{expr} compares {literal.kind} values with a {kind} property")
     values = list(dict.fromkeys(float(v) for v in literal.values))
     if op == "!=":
-        # filter_not_eq keeps rows unequal to the (single) value; a cell never equals several values.
-        # Best effort: it also keeps rows with no number, which SQL's `<>` (NULL is unknown) drops.
+        # filter_not_eq keeps rows unequal to the (single) value, and rows with no number, which SQL's `<>`
+        # alone would drop (NULL is unknown); a cell never equals several values.
         if len(values) > 1:
             return exp.true()
-        return exp.NEQ(this=column, expression=_literal_sql("number", values[0]))
+        unequal = exp.NEQ(this=column, expression=_literal_sql("number", values[0]))
+        return exp.Paren(this=exp.or_(unequal, exp.Is(this=column.copy(), expression=exp.Null())))
     # filter_eq with several values keeps nothing, and > / < must beat every value: a conjunction says both
     tests = [_SQL_OPS[op](this=column.copy(), expression=_literal_sql("number", v)) for v in values]
     return tests[0] if len(tests) == 1 else exp.Paren(this=exp.and_(*tests))
