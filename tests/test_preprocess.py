@@ -158,3 +158,16 @@ def test_own_tables_dataset_skips_bad_questions_with_reasons(tmp_path):
     with pytest.raises(DataError, match="no question files"):
         preprocess("tables", data, tmp_path / "out")
     assert load_dataset(tmp_path / "out").examples("train")[0].answer == ["11"]  # earlier output kept
+
+
+def test_question_files_saved_by_spreadsheets_are_read(tmp_path):
+    """A byte-order mark and Windows line ends (what spreadsheet programs write) are not part of the data."""
+    data = tmp_path / "mine"
+    (data / "tables").mkdir(parents=True)
+    shutil.copy(OWN_DATA.parent / "tables" / "medals.csv", data / "tables" / "medals.csv")
+    text = "table\tquestion\tanswer\r\ntables/medals.csv\thow many nations are listed?\t11\r\n"
+    (data / "train.tsv").write_bytes(b"\xef\xbb\xbf" + text.encode("utf-8"))
+    summary = preprocess("tables", data, tmp_path / "out")
+    assert summary.examples == {"train": 1}
+    example = load_dataset(tmp_path / "out").examples("train")[0]
+    assert example.answer == ["11"] and example.question.text == "how many nations are listed?"

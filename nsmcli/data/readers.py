@@ -339,7 +339,7 @@ def read_question_file(path: Path | str) -> list[QuestionCase]:
     answers are separated by `|`."""
     path = Path(path)
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
+        lines = path.read_text(encoding="utf-8-sig").splitlines()  # -sig: files saved by spreadsheets
     except (OSError, UnicodeDecodeError) as exc:
         raise DataError(f"cannot read question file {path}: {exc}") from None
     header = lines[0].split("\t") if lines else []
