@@ -19,7 +19,7 @@ from nsmcli.data.annotate import annotate_question
 from nsmcli.data.readers import check_question, load_table, read_question_file, table_from_dataframe
 from nsmcli.data.table import Table
 from nsmcli.errors import CheckpointError, DataError, GrammarError
-from nsmcli.lang.interpreter import bind, describe_step
+from nsmcli.lang.interpreter import answer_cells, bind, describe_step
 from nsmcli.lang.spec import get_language
 from nsmcli.lang.sql import check_dialect, program_to_sql
 from nsmcli.train.questions import limits_from_json
@@ -44,6 +44,12 @@ class ParseResult:
     steps: list[dict] = field(default_factory=list)  # each expression with its type and values
     sql: str | None = None
     candidates: list[Candidate] = field(default_factory=list)
+    answer_cells: list[str] | None = None  # the answer as the table writes it, when it is read from cells
+
+    @property
+    def display(self) -> list:
+        """What to show a person: the table's own cell text where the answer comes from cells."""
+        return self.answer_cells if self.answer_cells is not None else self.answer
 
     def to_json(self) -> dict:
         return asdict(self)
@@ -167,4 +173,13 @@ class Parser:
                 )
             except GrammarError:
                 sql = None
-        return ParseResult(question, result.answer, best.program, best.probability, steps, sql, candidates)
+        return ParseResult(
+            question,
+            result.answer,
+            best.program,
+            best.probability,
+            steps,
+            sql,
+            candidates,
+            answer_cells(result, env),
+        )

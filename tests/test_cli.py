@@ -41,6 +41,7 @@ def test_execute_json(tmp_path):
     assert proc.returncode == 0, proc.stderr
     payload = json.loads(proc.stdout)
     assert payload["answer"] == ["norway", "germany"]
+    assert payload["answer_cells"] == ["Norway", "Germany"]  # what the table says, shown to a person
     assert [s["expression"] for s in payload["steps"]] == [
         "(argmax all_rows r.gold-number)",
         "(hop v0 r.nation-string)",

@@ -9,7 +9,7 @@ import pytest
 
 from nsmcli.data.table import Table
 from nsmcli.errors import GrammarError
-from nsmcli.lang.interpreter import CLOSE, END, OPEN, bind, has_unused_result
+from nsmcli.lang.interpreter import CLOSE, END, OPEN, answer_cells, bind, has_unused_result
 from nsmcli.lang.program import parse_program
 from nsmcli.lang.spec import Limits, get_language
 
@@ -188,3 +188,35 @@ def test_wikisql_has_no_date_columns(medals):
     assert not any(str(a).endswith("-date") for a in env.constant_args)
     with pytest.raises(GrammarError):
         env.encode("(hop all_rows r.year-date)")
+
+
+def test_answer_cells_give_the_tables_own_text():
+    """What a person is shown: the cells an answer was read from (case, thousands commas and details kept),
+    one per answer value, only for answers that are values of a column."""
+    table = Table.from_rows(
+        "c",
+        ["City", "Country", "Population"],
+        [
+            ["Paris", "France", "2,102,000"],
+            ["Lyon", "France", "522,000"],
+            ["Rome (RM)", "Italy", "2,873,000"],
+        ],
+    )
+    env = bind("wtq", table, [("string", ("france",))])
+    cases = {
+        "(argmax all_rows r.population-number) (hop v0 r.city-string)": ["Rome (RM)"],
+        '(filter_str_contain_any all_rows "france" r.country-string) (hop v0 r.population-number)': [
+            "2,102,000",
+            "522,000",
+        ],
+        "(hop all_rows r.country-string)": ["France", "Italy"],
+        "(mode all_rows r.country-string)": ["France"],
+        "(maximum all_rows r.population-number)": ["2,873,000"],
+        "(count all_rows)": None,
+        "(argmax all_rows r.population-number)": None,
+    }
+    for program, cells in cases.items():
+        result = env.execute(program)
+        assert result.ok, (program, result.error)
+        assert answer_cells(result, env) == cells, program
+    assert env.execute("(hop all_rows r.city-string)").answer[2] == "rome"  # the string view drops "(RM)"

@@ -10,7 +10,7 @@ from nsmcli.cli.output import answer_text, error, print_json, safe, stderr, stdo
 from nsmcli.data.annotate import annotate_question
 from nsmcli.data.readers import load_table
 from nsmcli.errors import GrammarError
-from nsmcli.lang.interpreter import bind, describe_step
+from nsmcli.lang.interpreter import answer_cells, bind, describe_step
 from nsmcli.lang.program import parse_program
 from nsmcli.lang.spec import available_languages, get_language
 
@@ -63,6 +63,7 @@ def execute(
             {
                 "program": result.program,
                 "answer": result.answer,
+                "answer_cells": answer_cells(result, env),
                 "type": result.type,
                 "error": result.error,
                 "sql": sql,
@@ -74,7 +75,8 @@ def execute(
         if steps:
             stdout.print(steps_table(steps))
         if result.ok:
-            stdout.print(f"[bold]answer:[/] {safe(answer_text(result.answer))}")
+            cells = answer_cells(result, env)
+            stdout.print(f"[bold]answer:[/] {safe(answer_text(result.answer if cells is None else cells))}")
             if sql:
                 stdout.print(f"[bold]sql:[/] {safe(sql)}")
         else:

@@ -60,7 +60,7 @@ def parse(
 
 
 def _show(result) -> None:
-    stdout.print(f"[bold]answer:[/] {safe(answer_text(result.answer))}")
+    stdout.print(f"[bold]answer:[/] {safe(answer_text(result.display))}")
     stdout.print(f"[bold]program:[/] {safe(result.program)}  (p = {result.probability:.2f})")
     stdout.print(steps_table(result.steps))
     if result.sql:
@@ -84,7 +84,7 @@ def _parse_file(parser, path: Path, beam: int, sql_dialect: str, json_out: bool)
             stdout.print("no program found")
         else:
             stdout.print(
-                f"  answer: {safe(answer_text(result.answer))}"
+                f"  answer: {safe(answer_text(result.display))}"
                 + (f"   expected: {safe(' | '.join(case.answer))}" if case.answer else "")
             )
             stdout.print(f"  program: {safe(result.program)}")

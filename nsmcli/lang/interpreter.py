@@ -454,3 +454,40 @@ def describe_step(expression: str, type_: str, values: list, table: Table) -> di
             cells.append({h: table.columns[j].raw[index] for j, h in enumerate(names)})
         step["rows"] = cells
     return step
+
+
+def answer_cells(result: Result, env: Environment) -> list[str] | None:
+    """The answer as the table writes it ("Norway" rather than the string view's "norway", "2,102,000"
+    rather than 2102000.0) when the program's last function returns values of a column of a row set (declared
+    `values_of_arg2`: hop, maximum, minimum, mode): for each answer value, the first cell among those rows
+    that has it. None for any other answer (a count, a sum, rows)."""
+    if not result.ok or not result.intermediates:
+        return None
+    last = P.parse_program(result.program).exprs[-1]
+    declared = {f.name: f for f in env.spec.functions}.get(last.function)
+    if declared is None or declared.returns != "values_of_arg2" or len(last.args) != 2:
+        return None
+    source, prop = last.args
+    table = env.table
+    found = [
+        (c, kind)
+        for c in table.columns
+        for kind in c.views
+        if isinstance(prop, P.Column) and c.property_name(kind) == prop.name
+    ]
+    if len(found) != 1:
+        return None
+    column, kind = found[0]
+    if isinstance(source, P.AllRows):
+        rows: Iterable[int] = range(table.n_rows)
+    elif isinstance(source, P.Ref) and source.index < len(result.intermediates):
+        rows = [row_index(label) for label in result.intermediates[source.index][2]]
+    else:
+        return None
+    first: dict[Any, str] = {}
+    for i in rows:
+        value = column.views[kind][i]
+        if value is not None:
+            first.setdefault(str(value) if isinstance(value, Date) else value, column.raw[i])
+    cells = [first.get(v) for v in result.answer]
+    return None if any(c is None for c in cells) else [c for c in cells if c is not None]
