@@ -3,7 +3,7 @@
     from nsmcli.parser import Parser
     parser = Parser.load("runs/wtq")            # a run directory, or "wtq" / "wikisql" for a bundled model
     result = parser.parse("which nation won the most gold?", "medals.csv")   # or a DataFrame or a Table
-    result.answer, result.program, result.steps, result.sql
+    result.display, result.answer, result.program, result.steps, result.sql   # display: the cells read
 
 `nsm parse` is a thin layer over this class.
 """
