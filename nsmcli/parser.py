@@ -45,6 +45,7 @@ class ParseResult:
     sql: str | None = None
     candidates: list[Candidate] = field(default_factory=list)
     answer_cells: list[str] | None = None  # the answer as the table writes it, when it is read from cells
+    warnings: list[str] = field(default_factory=list)  # e.g. columns out of the model's reach
 
     @property
     def display(self) -> list:
@@ -158,8 +159,9 @@ class Parser:
                 candidates.append(
                     Candidate(str(env.decode(state.tokens)), math.exp(lp - top) / z, env.result(state).answer)
                 )
+        warnings = [w for w in (env.reach_warning(),) if w]
         if not candidates:
-            return ParseResult(question, [], None, 0.0)
+            return ParseResult(question, [], None, 0.0, warnings=warnings)
         best = candidates[0]
         result = env.execute(best.program)
         steps = [describe_step(e, t, v, table) for e, t, v in result.intermediates]
@@ -182,4 +184,5 @@ class Parser:
             sql,
             candidates,
             answer_cells(result, env),
+            warnings,
         )

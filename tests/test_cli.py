@@ -182,3 +182,15 @@ def test_questions_are_checked_for_length():
     assert check_question("  how   many?\n") == "how many?"
     with pytest.raises(DataError, match="at most"):
         check_question("x" * (MAX_QUESTION_CHARS + 1))
+
+
+def test_columns_out_of_reach_are_warned_about(tmp_path):
+    """A table wider than the program memory: the command still answers, and says what it cannot see."""
+    path = tmp_path / "wide.csv"
+    header = ",".join(f"c{i}" for i in range(40))
+    path.write_text(header + "\n" + ",".join(str(i) for i in range(40)) + "\n" + "1," * 39 + "1\n")
+    proc = nsm("execute", "(count all_rows)", str(path), "--json")
+    assert proc.returncode == 0, proc.stderr
+    assert "warning:" in proc.stderr and "from r.c28-number on" in proc.stderr
+    (warning,) = json.loads(proc.stdout)["warnings"]
+    assert "23 column views from r.c28-number on" in warning

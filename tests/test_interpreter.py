@@ -161,6 +161,17 @@ def test_constants_beyond_the_memory_limit_are_dropped(medals):
     env = bind("wtq", medals, many)
     assert len(env.constants) == env.limits.max_variables - env.limits.max_expressions
     assert env.dropped_constants > 0
+    warning = env.reach_warning()
+    assert warning is not None and "question values" in warning and '"x' in warning
+    assert "column views" not in warning  # the table's own columns all fit; the question's values did not
+    assert bind("wtq", medals, many[:3]).reach_warning() is None
+    wide = Table.from_rows("wide", [f"c{i}" for i in range(40)], [[str(i) for i in range(40)]] * 2)
+    warning = bind("wtq", wide).reach_warning()
+    assert (
+        warning is not None
+        and "23 column views from r.c28-number on" in warning
+        and "question values" not in warning
+    )
 
 
 def test_extra_work_detection(env):

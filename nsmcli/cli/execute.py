@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 
-from nsmcli.cli.output import answer_text, error, print_json, safe, stderr, stdout, steps_table
+from nsmcli.cli.output import answer_text, error, print_json, safe, stderr, stdout, steps_table, warn
 from nsmcli.data.annotate import annotate_question
 from nsmcli.data.readers import load_table
 from nsmcli.errors import GrammarError
@@ -47,6 +47,9 @@ def execute(
     spec = get_language(language)
     entities = annotate_question(question, table).entities if question else []
     env = bind(spec, table, entities)
+    warning = env.reach_warning()
+    if warning:
+        warn(warning)
     result = env.execute(program)
     sql = None
     if result.ok:
@@ -64,6 +67,7 @@ def execute(
                 "program": result.program,
                 "answer": result.answer,
                 "answer_cells": answer_cells(result, env),
+                "warnings": [warning] if warning else [],
                 "type": result.type,
                 "error": result.error,
                 "sql": sql,

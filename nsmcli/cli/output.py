@@ -96,6 +96,10 @@ def error(message: str) -> None:
     stderr.print(f"[bold red]error:[/] {safe(message)}")
 
 
+def warn(message: str) -> None:
+    stderr.print(f"[bold yellow]warning:[/] {safe(message)}")
+
+
 @contextmanager
 def progress_bar(quiet: bool) -> Iterator[Progress | None]:
     """A rich progress bar on stderr, or None when quiet (or when stderr is not a terminal and quiet)."""

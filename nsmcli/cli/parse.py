@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 
-from nsmcli.cli.output import answer_text, print_json, safe, stdout, steps_table
+from nsmcli.cli.output import answer_text, print_json, safe, stdout, steps_table, warn
 from nsmcli.errors import DataError
 
 
@@ -49,6 +49,8 @@ def parse(
         _parse_file(parser, questions, beam, sql_dialect, json_out)
         return
     result = parser.parse(question, table_path, beam=beam, sql_dialect=sql_dialect)
+    for message in result.warnings:
+        warn(message)
     if json_out:
         print_json(result.to_json())
     elif result.program is None:
@@ -80,6 +82,8 @@ def _parse_file(parser, path: Path, beam: int, sql_dialect: str, json_out: bool)
             continue
         mark = {True: "[green]right[/]", False: "[red]wrong[/]", None: ""}[correct]
         stdout.print(f"\n[bold]{safe(case.question)}[/]  ({safe(case.table.name)}) {mark}")
+        for message in result.warnings:
+            warn(message)
         if result.program is None:
             stdout.print("no program found")
         else:

@@ -104,7 +104,7 @@ class Environment:
         self.var_base = FUNC_BASE + len(spec.functions)
         self.constants: list[tuple[str, Any]] = []  # (type, value)
         self.constant_args: list[P.Arg] = []
-        self.dropped_constants = 0
+        self.dropped: list[P.Arg] = []  # constants beyond the memory limit, in the order they came
         for prop in _table_props(table, spec):
             self._add_constant(prop.type, prop, P.Column(prop.name))
         seen = set()
@@ -139,10 +139,34 @@ class Environment:
 
     def _add_constant(self, type_: str, value: Any, arg: P.Arg) -> None:
         if len(self.constants) >= self.limits.max_variables - self.limits.max_expressions:
-            self.dropped_constants += 1  # keep room for computed results, as MAPO did
+            self.dropped.append(arg)  # keep room for computed results, as MAPO did
             return
         self.constants.append((type_, value))
         self.constant_args.append(arg)
+
+    @property
+    def dropped_constants(self) -> int:
+        return len(self.dropped)
+
+    def reach_warning(self) -> str | None:
+        """A sentence for the user when some columns or question values did not fit the variable limit
+        (`Limits.max_variables`, MAPO's memory of 60): a program cannot use them. None when all fit."""
+        if not self.dropped:
+            return None
+        columns = [a.name for a in self.dropped if isinstance(a, P.Column)]
+        values = [str(a) for a in self.dropped if isinstance(a, P.Literal)]
+        parts = []
+        if columns:
+            parts.append(f"{len(columns)} column views from {columns[0]} on")
+        if values:
+            parts.append(
+                f"{len(values)} question values ({', '.join(values[:3])}{', ...' if len(values) > 3 else ''})"
+            )
+        return (
+            f"the table and question give more than the {self.limits.max_variables - self.limits.max_expressions}"
+            f" constants a program can refer to; out of reach: {' and '.join(parts)}. A table with only the"
+            " columns the question needs avoids this."
+        )
 
     # ----- vocabulary ------------------------------------------------------------------------------------
 
