@@ -507,7 +507,7 @@ def test_weight_average_can_start_at_a_resume_and_survives_a_kill(tiny, tmp_path
     """Turned on when a run is resumed, the average starts from the weights of that step (its warm-up
     counts from there); killed and resumed again, it continues exactly."""
     data, programs = tiny
-    settings = {**FAST, "n_steps": 3, "checkpoint_every": 1, "eval_every": 3}
+    settings = {**FAST, "n_steps": 3, "checkpoint_every": 1, "eval_every": 3, "average_decay": 0.0}
     later = {"n_steps": 8, "average_decay": 0.9}
     for name in ("once", "twice"):
         train(data, tmp_path / name, programs=programs, overrides=settings, kit=KIT)
