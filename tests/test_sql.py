@@ -175,6 +175,7 @@ def test_bad_wikisql_queries(table: Table, sql: dict) -> None:
         ("SELECT Player FROM t WHERE Score > (SELECT AVG(Score) FROM t WHERE Score > 5000)", []),  # NULL
         ("SELECT Player FROM t WHERE NOT Score > (SELECT MAX(Score) FROM t WHERE Score > 5000)", []),
         ("SELECT Player FROM t WHERE Player = (SELECT MIN(Player) FROM t)", ["Antonio Lang"]),
+        ("SELECT Player FROM t WHERE 100 < CAST(REPLACE(Score, ',', '') AS REAL)", ["Martin Lewis"]),
     ],
 )
 def test_execute_sql(table: Table, sql: str, answer: list) -> None:

@@ -148,6 +148,11 @@ class _TableIndex:
 _INDEX_CACHE: dict[int, tuple[weakref.ref, _TableIndex]] = {}
 
 
+def column_name_pieces(slug: str) -> tuple[str, ...]:
+    """The words of a column slug that the column-question match counts: `_` pieces minus stop words."""
+    return tuple(p for p in slug.split("_") if p and p not in STOP_WORDS)
+
+
 def table_index(table: Table) -> _TableIndex:
     """The (cached) annotation index of a table; the cache follows the table object's lifetime."""
     key = id(table)
@@ -162,10 +167,7 @@ def table_index(table: Table) -> _TableIndex:
         for kind in ("number", "num2"):
             numbers.update(v for v in column.views.get(kind, ()) if v is not None)
         dates.update(v for v in column.views.get("date", ()) if v is not None)
-    properties = []
-    for name, column, _kind in table.properties():
-        pieces = tuple(p for p in column.slug.split("_") if p and p not in STOP_WORDS)
-        properties.append((name, pieces))
+    properties = [(name, column_name_pieces(column.slug)) for name, column, _kind in table.properties()]
     index = _TableIndex("\n".join(strings), frozenset(numbers), frozenset(dates), properties)
     _INDEX_CACHE[key] = (weakref.ref(table, lambda _ref, k=key: _INDEX_CACHE.pop(k, None)), index)
     return index

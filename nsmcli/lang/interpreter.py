@@ -488,16 +488,12 @@ def answer_cells(result: Result, env: Environment) -> list[str] | None:
     if not result.ok or not result.intermediates:
         return None
     last = P.parse_program(result.program).exprs[-1]
-    declared = {f.name: f for f in env.spec.functions}.get(last.function)
-    if declared is None or declared.returns != "values_of_arg2" or len(last.args) != 2:
+    if env.spec.function(last.function).returns != "values_of_arg2" or len(last.args) != 2:
         return None
     source, prop = last.args
     table = env.table
     found = [
-        (c, kind)
-        for c in table.columns
-        for kind in c.views
-        if isinstance(prop, P.Column) and c.property_name(kind) == prop.name
+        (c, kind) for name, c, kind in table.properties() if isinstance(prop, P.Column) and name == prop.name
     ]
     if len(found) != 1:
         return None

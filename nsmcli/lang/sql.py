@@ -393,15 +393,23 @@ def _column_of(table: Table, node: exp.Expression) -> int:
     raise _outside(f"expected a column, got {node.sql()!r}")
 
 
+def _cast_column(node: exp.Expression) -> exp.Expression | None:
+    """The operand of `CAST(x AS ...)`, looking through `REPLACE(x, ...)`; None when `node` is no CAST."""
+    if not isinstance(node, exp.Cast) or isinstance(node, exp.TryCast):
+        return None
+    return node.this.this if isinstance(node.this, exp.Replace) else node.this
+
+
 def _column_ref(table: Table, node: exp.Expression) -> tuple[int, bool]:
     """A column, or `CAST([REPLACE(]column[, ',', '')] AS REAL)` (any non-integer numeric type), which
     reads its number view. Returns (column index, read as number)."""
-    if isinstance(node, exp.Cast) and not isinstance(node, exp.TryCast):
+    inner = _cast_column(node)
+    if inner is not None:
+        assert isinstance(node, exp.Cast)
         if not node.to.is_type(*exp.DataType.REAL_TYPES):
             raise _outside(f"only CAST(column AS REAL) is supported, got {node.sql()!r}")
-        inner = node.this
-        if isinstance(inner, exp.Replace):  # REPLACE(column, ',', ''): the number view ignores commas anyway
-            pattern, replacement = inner.args.get("expression"), inner.args.get("replacement")
+        if isinstance(node.this, exp.Replace):  # REPLACE(column, ',', ''): the number view has no commas
+            pattern, replacement = node.this.args.get("expression"), node.this.args.get("replacement")
             if not (
                 isinstance(pattern, exp.Literal)
                 and pattern.is_string
@@ -409,8 +417,7 @@ def _column_ref(table: Table, node: exp.Expression) -> tuple[int, bool]:
                 and isinstance(replacement, exp.Literal)
                 and replacement.this == ""
             ):
-                raise _outside(f"only REPLACE(column, ',', '') may be CAST, got {inner.sql()!r}")
-            inner = inner.this
+                raise _outside(f"only REPLACE(column, ',', '') may be CAST, got {node.this.sql()!r}")
         j = _column_of(table, inner)
         if "number" not in table.columns[j].views:
             raise GrammarError(
@@ -422,7 +429,8 @@ def _column_ref(table: Table, node: exp.Expression) -> tuple[int, bool]:
 
 
 def _is_column_ref(node: exp.Expression) -> bool:
-    return isinstance(node, exp.Column) or (isinstance(node, exp.Cast) and isinstance(node.this, exp.Column))
+    """Whether `_column_ref` reads `node` as a column (the side a comparison is normalised to)."""
+    return isinstance(node, exp.Column) or isinstance(_cast_column(node), exp.Column)
 
 
 def _literal_of(node: exp.Expression) -> tuple[Any, str | None]:

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from nsmcli.data.annotate import STOP_WORDS
+from nsmcli.data.annotate import column_name_pieces
 from nsmcli.lang import program as P
 from nsmcli.lang.interpreter import Environment, _entity_type_value
 from nsmcli.model.vocab import Vocab
@@ -96,7 +96,7 @@ class TableContext:
             if isinstance(arg, P.Column):
                 slug, kind = _split_property(arg.name)
                 if column_match == "substring":
-                    score = float(sum(p in text for p in slug.split("_") if p and p not in STOP_WORDS))
+                    score = float(sum(p in text for p in column_name_pieces(slug)))
                 else:
                     score = float(match.get(arg.name, 0.0))
                 constants.append(
