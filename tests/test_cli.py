@@ -51,6 +51,18 @@ def test_execute_json(tmp_path):
     assert [a.lower() for a in execute_sql(load_table(MEDALS), payload["sql"])] == payload["answer"]
 
 
+def test_execute_says_when_no_rows_match():
+    """A WikiSQL query whose conditions select nothing: its answer is empty, and the output says so."""
+    program = "(filter_greater all_rows 100 r.gold-number)"
+    proc = nsm("execute", program, str(MEDALS), "--language", "wikisql", "--question", "gold over 100")
+    assert proc.returncode == 0, proc.stderr
+    assert "no rows match" in proc.stdout
+    proc = nsm(
+        "execute", program, str(MEDALS), "--language", "wikisql", "--question", "gold over 100", "--json"
+    )
+    assert json.loads(proc.stdout)["answer"] == []
+
+
 def test_execute_reports_a_bad_program_with_exit_1():
     proc = nsm("execute", "(hop all_rows r.nope-string)", str(MEDALS))
     assert proc.returncode == 1

@@ -231,3 +231,32 @@ def test_answer_cells_give_the_tables_own_text():
         assert result.ok, (program, result.error)
         assert answer_cells(result, env) == cells, program
     assert env.execute("(hop all_rows r.city-string)").answer[2] == "rome"  # the string view drops "(RM)"
+
+
+def _decodable(env, text: str) -> bool:
+    """Whether a decoder could emit `text`: every token among the valid next tokens."""
+    state = env.initial_state()
+    for token in env.encode(text):
+        if token not in env.valid_tokens(state):
+            return False
+        state = env.step(state, token)
+    return not state.error
+
+
+def test_wikisql_comparisons_may_select_no_rows(medals):
+    """A WikiSQL question whose conditions select nothing has an empty answer (its COUNT is 0): a comparison
+    may select no rows and the program may end there. WTQ answers are never empty, so WTQ refuses it."""
+    entities = [("number", (100,))]
+    nothing = "(filter_greater all_rows 100 r.gold-number)"
+    wikisql = bind("wikisql", medals, entities)
+    assert _decodable(wikisql, nothing)
+    assert wikisql.execute(nothing).answer == []
+    assert _decodable(wikisql, f"{nothing} (count v0)")
+    assert wikisql.execute(f"{nothing} (count v0)").answer == [0.0]
+    assert not _decodable(wikisql, f"{nothing} (hop v0 r.nation-string)")  # nothing reads no rows but count
+    wtq = bind("wtq", medals, entities)
+    assert not _decodable(wtq, nothing)
+    assert not _decodable(wtq, f"{nothing} (count v0)")
+    # a comparison that keeps every row is still useless in both
+    everything = "(filter_less all_rows 100 r.gold-number)"
+    assert not _decodable(wikisql, everything) and not _decodable(wtq, everything)

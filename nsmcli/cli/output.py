@@ -57,6 +57,8 @@ def display_text(value: Any) -> str:
 def answer_text(values: list, limit: int = 20) -> str:
     """An answer for human output: the first `limit` items joined by commas, each huge one cut (see
     `shorten`), and how many there are in all."""
+    if not values:
+        return "(nothing: no rows match)"  # WikiSQL's answer to a query whose conditions select no rows
     shown = ", ".join(shorten(display_text(v)) for v in values[:limit])
     return shown + (f", ... ({len(values)} in all)" if len(values) > limit else "")
 
@@ -66,6 +68,8 @@ def step_text(step: dict, shown: int = 8) -> str:
     with its first cells (`row 11: 11 | Kenya | 2 | 0`)."""
     values = step["values"]
     more = f"\n... {len(values)} in all" if len(values) > shown else ""
+    if step["type"] == "entity_list" and not values:
+        return "no rows"
     if step.get("rows"):
         lines = [
             f"{value}: {' | '.join(list(cells.values())[:4])[:60]}"

@@ -213,7 +213,12 @@ def mode(env, args):
 # ----- row sets -> numbers --------------------------------------------------------------------------------
 
 
-@function("count", first_arg_ok=_nonempty)
+def _countable(env: Environment, rows: int) -> bool:
+    """No rows count as 0 where comparisons may select none (SQL's COUNT over no rows)."""
+    return rows != 0 or env.spec.empty_comparisons
+
+
+@function("count", first_arg_ok=_countable)
 def count(env, args):
     return "num", float(args[0].bit_count())
 
@@ -276,6 +281,13 @@ def filter_not_eq(env, args):
     return "entity_list", rows & ~_equal_rows(rows, values, prop)
 
 
+def _comparison_useful(env: Environment, args: tuple, result: tuple) -> bool:
+    """A comparison keeps a proper subset of its rows, an empty one only where the language declares
+    `empty_comparisons`."""
+    rows = result[1]
+    return rows != args[0] and (rows != 0 or env.spec.empty_comparisons)
+
+
 def _compare(greater: bool, strict: bool):
     """filter_ge / greater / le / less: keep a row if its value beats every value of the list."""
 
@@ -292,10 +304,10 @@ def _compare(greater: bool, strict: bool):
     return apply
 
 
-function("filter_ge", useful=_proper_subset)(_compare(greater=True, strict=False))
-function("filter_greater", useful=_proper_subset)(_compare(greater=True, strict=True))
-function("filter_le", useful=_proper_subset)(_compare(greater=False, strict=False))
-function("filter_less", useful=_proper_subset)(_compare(greater=False, strict=True))
+function("filter_ge", useful=_comparison_useful)(_compare(greater=True, strict=False))
+function("filter_greater", useful=_comparison_useful)(_compare(greater=True, strict=True))
+function("filter_le", useful=_comparison_useful)(_compare(greater=False, strict=False))
+function("filter_less", useful=_comparison_useful)(_compare(greater=False, strict=True))
 
 
 def _contain_mask(rows: int, strings: tuple, prop: Prop) -> int:

@@ -57,6 +57,9 @@ class LanguageSpec:
     property_kinds: tuple[str, ...]
     keep_duplicates: bool
     limits: Limits
+    #: comparisons (`filter_greater` ...) may select no rows, and a program may end there with an empty
+    #: answer: the right answer to a query whose conditions select nothing (WikiSQL; see its grammar)
+    empty_comparisons: bool = False
 
     def function(self, name: str) -> FunctionSpec:
         for f in self.functions:
@@ -115,4 +118,5 @@ def _build(raw: dict) -> LanguageSpec:
         kinds,
         bool(raw["keep_duplicates"]),
         limits,
+        bool(raw.get("empty_comparisons", False)),
     )

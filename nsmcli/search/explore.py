@@ -14,7 +14,8 @@ Here the space is enumerated instead, and merged by what expressions *compute*:
   count once against `max_expressions`.
 - A result is kept only if some completion can still turn it into an answer within `max_expressions`: a row
   set needs one more expression, a value list two (a filter, then `hop` or an aggregate). Programs whose
-  answer is a row set are never output (no WTQ or WikiSQL answer is a list of rows).
+  answer is a row set are never output (no WTQ or WikiSQL answer is a list of rows), except an empty one
+  where the language declares `empty_comparisons` and the answer is empty (WikiSQL).
 - Expressions that can only be final (their size reaches the limit) are evaluated goal-directed: a checker
   that knows the target (`WtqChecker`, `WikisqlChecker`) says which cells can match which answer item, so
   `hop`/`maximum`/`minimum`/`mode` only run on row sets that contain a matching cell for every item, `count`
@@ -251,6 +252,9 @@ class _Search:
         # results equal to a constant are never kept: the constant itself is cheaper
         self.atoms = {(t, v) for _, t, v in self.lists} | {(_ROW_TYPE, env.all_rows)}
         self.round = 0
+        # an empty row set is an answer only where the language lets comparisons select no rows and the
+        # checker accepts an empty answer (a WikiSQL query whose conditions select nothing)
+        self.empty_answer = self.spec.empty_comparisons and self._judge(_ROW_TYPE, 0)
         # distance from a result type to an answer: rows need one more expression, lists two
         cache_key = (id(self.spec), tuple(f.name for f in self.functions))
         cached = _DISTANCES.get(cache_key)
@@ -293,7 +297,7 @@ class _Search:
         """FULL: evaluate and keep as an intermediate; FINAL: only as an answer; None: useless."""
         if size <= self.store_max.get(type_, -1):
             return _FULL
-        if type_ == _ROW_TYPE or size > self.max_exp:
+        if (type_ == _ROW_TYPE and not self.empty_answer) or size > self.max_exp:
             return None
         return _FINAL
 
@@ -307,7 +311,8 @@ class _Search:
     def _size_limit(self, f) -> int:
         """The largest result size at which an expression of `f` is still worth evaluating."""
         return max(
-            self.store_max.get(t, -1) if t == _ROW_TYPE else self.max_exp for t in self._return_types(f)
+            self.store_max.get(t, -1) if t == _ROW_TYPE and not self.empty_answer else self.max_exp
+            for t in self._return_types(f)
         )
 
     def _own(self, codes: tuple[int, ...]) -> tuple[int, int]:
@@ -388,6 +393,8 @@ class _Search:
         is the union of the arguments' derivations `da` and `db`, computed only when needed."""
         type_, value = result
         if type_ == _ROW_TYPE:
+            if value == 0 and self.empty_answer:  # no rows only where the language declares it
+                self._found(fname, codes, self._union(da, db))
             if mode == _FULL:
                 i = self.index.get(result)
                 if i is None or self.round_of[i] == self.round:
@@ -486,7 +493,12 @@ class _Search:
         if self._good_counts is None:
             cands = self.cands
             n = self.env.n_rows
-            ks = range(1, n + 1) if cands is None else sorted({round(c) for c in cands if 1 <= round(c) <= n})
+            low = 0 if REGISTRY["count"].first_arg_ok(self.env, 0) else 1
+            ks = (
+                range(low, n + 1)
+                if cands is None
+                else sorted({round(c) for c in cands if low <= round(c) <= n})
+            )
             self._good_counts = {k for k in ks if self._judge("num", float(k))}
         return self._good_counts
 
@@ -630,7 +642,7 @@ class _Search:
                             result = self._apply(fn, args)
                             if result is None:
                                 continue
-                        if mode == _FINAL and result[0] == _ROW_TYPE:
+                        if mode == _FINAL and result[0] == _ROW_TYPE and result[1] != 0:
                             continue
                         self._result(result, mode, name, (code, *codes_tail), deps, ldeps)
 
@@ -672,7 +684,7 @@ class _Search:
         if mode is None:
             return
         result = self._apply(fn, (a[2], b[2], prop))
-        if result is None or (mode == _FINAL and result[0] == _ROW_TYPE):
+        if result is None or (mode == _FINAL and result[0] == _ROW_TYPE and result[1] != 0):
             return
         self._result(result, mode, f.name, (a[0], b[0], pcode), union)
 
