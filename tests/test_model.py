@@ -11,7 +11,7 @@ import pytest
 import torch
 
 from nsmcli.data.table import Table
-from nsmcli.lang.interpreter import CLOSE, END, OPEN, bind
+from nsmcli.lang.interpreter import CLOSE, END, OPEN, bind, has_unused_result
 from nsmcli.lang.spec import Limits
 from nsmcli.model import ModelConfig, ProgramModel, Vocab, parser
 from nsmcli.model import embeddings as E
@@ -286,9 +286,26 @@ def test_wide_beam_finds_the_most_probable_program(world):
     with torch.no_grad():
         lp = model.log_probs([ctx] * len(programs), [env] * len(programs), programs)
     best = programs[int(lp.argmax())]
-    found = model.beam_search([ctx], [env], beam_size=len(programs))[0]
+    found = model.beam_search([ctx], [env], beam_size=len(programs), keep_unused=True)[0]
     assert found[0][0] == best
     assert len(found) == len(programs)  # a beam as wide as the space keeps every program
+
+
+def test_beam_search_drops_programs_that_leave_a_result_unused(world):
+    """Training never rewards a program with an unused intermediate result, so decoding does not answer
+    with one: the beam keeps the best programs that use every result (the original kept them all)."""
+    model, (ctx, env), _ = world
+    programs = enumerate_programs(env)
+    unused = {p for p in programs if has_unused_result(env.run(p), env)}
+    assert unused and len(unused) < len(programs)
+    with torch.no_grad():
+        lp = model.log_probs([ctx] * len(programs), [env] * len(programs), programs).tolist()
+    ranked = [p for _, p in sorted(zip(lp, programs, strict=True), key=lambda x: -x[0]) if p not in unused]
+    found = model.beam_search([ctx], [env], beam_size=len(programs))[0]
+    assert [t for t, _ in found] == ranked
+    # greedy too: its answer is the best program without an unused result
+    greedy = model.greedy([ctx], [env])[0][0]
+    assert greedy in programs and greedy not in unused
 
 
 def test_other_language_plugs_in(world):

@@ -129,7 +129,8 @@ class StubModel(torch.nn.Module):
         return results
 
     @torch.no_grad()
-    def beam_search(self, contexts, envs, beam_size=5, max_steps=30):
+    def beam_search(self, contexts, envs, beam_size=5, max_steps=30, keep_unused=False):
+        # the stand-in keeps programs with unused results (decoding semantics are ProgramModel's, tested there)
         results = []
         for ctx, env in zip(contexts, envs, strict=True):
             beam, finished = [(0.0, env.initial_state())], []
@@ -154,7 +155,7 @@ class StubModel(torch.nn.Module):
         return results
 
     @torch.no_grad()
-    def greedy(self, contexts, envs):
+    def greedy(self, contexts, envs, keep_unused=False):
         return [f[0] if f else ((), float("-inf")) for f in self.beam_search(contexts, envs, 1)]
 
 
@@ -612,6 +613,8 @@ def test_eval_writes_predictions_and_ensembles(tiny, tmp_path):
     assert single.n == 6 and single.accuracy == 1.0
     p = single.predictions[0]
     assert p.program and p.correct and 0 < p.prob <= 1 and p.question
+    # the original's decoding (programs with unused results kept) answers these as well
+    assert evaluate([tmp_path / "r0"], dataset, "train", beam=3, kit=KIT, keep_unused=True).accuracy == 1.0
     both = evaluate([tmp_path / "r0", tmp_path / "r1"], dataset, "dev", beam=3, kit=KIT)
     assert both.n == 2 and len(both.predictions) == 2 and both.split == "random-split-1-dev"
     assert all(0 <= pr.prob <= 1 for pr in both.predictions)

@@ -28,6 +28,11 @@ def eval_(
         help="Ensemble RUN with RUN2 RUN3 ...: probabilities of identical programs are summed across models.",
     ),
     weights: str = typer.Option("best", "--weights", help="best (best on dev) or last (last checkpoint)."),
+    keep_unused: bool = typer.Option(
+        False,
+        "--keep-unused",
+        help="Keep beam programs that leave a computed result unused, as the original's evaluator did.",
+    ),
     out: Path = typer.Option(
         None,
         "--out",
@@ -58,7 +63,9 @@ def eval_(
     dataset = load_dataset(data)
     _ = dataset.tables  # read (and checked) before the progress bar starts, so an error stands alone
     with progress_bar(quiet or json_out) as progress:
-        result = evaluate(runs, dataset, split, beam, weights=weights, progress=progress)
+        result = evaluate(
+            runs, dataset, split, beam, weights=weights, progress=progress, keep_unused=keep_unused
+        )
     if out is not None:
         atomic_write_jsonl(out, result.prediction_records())
     if json_out:

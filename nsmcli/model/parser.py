@@ -16,7 +16,7 @@ from typing import Any
 import torch
 from torch import nn
 
-from nsmcli.lang.interpreter import Environment, State
+from nsmcli.lang.interpreter import Environment, State, has_unused_result
 from nsmcli.model.config import ModelConfig
 from nsmcli.model.context import Context, TableContext
 from nsmcli.model.decoder import MemoryDecoder, MemoryKeys
@@ -305,10 +305,16 @@ class ProgramModel(nn.Module):
         envs: Sequence[Environment],
         beam_size: int = 5,
         max_steps: int = 30,
+        keep_unused: bool = False,
     ) -> list[list[Scored]]:
         """Per question, the finished programs of the final beam (best first), as MAPO §6.1: each step keeps
         the top `beam_size` of (all continuations of live hypotheses) ∪ (programs already finished); it stops
-        when a question's beam holds only finished programs. Errored programs are discarded."""
+        when a question's beam holds only finished programs. Errored programs are discarded, and so are
+        finished programs that leave a computed result unused unless `keep_unused` (the original's evaluator
+        kept them): training never rewards them (MAPO's extra-work penalty), and the decoder writes them
+        when the argument it meant was pruned, e.g. `hop` over an empty row set, so the slot goes to the
+        next candidate instead. A question whose every finished program was discarded gets the best of
+        them back, so decoding answers whenever it did before."""
         _check_pairs(contexts, envs)
         batch = self._encode(list(contexts), drop=False)
         n_actions = batch.memory.shape[1]
@@ -316,6 +322,7 @@ class ProgramModel(nn.Module):
         rows = _Rows(batch, q_of, self.device, self.decoder.go)
         hyps = [_Hyp(q, envs[q].initial_state()) for q in q_of]
         finished: list[list[_Hyp]] = [[] for _ in contexts]
+        unused: list[_Hyp | None] = [None for _ in contexts]  # the best discarded one, if nothing else ends
         for _ in range(max_steps):
             keep, valids = [], []
             for r, h in enumerate(hyps):
@@ -338,7 +345,8 @@ class ProgramModel(nn.Module):
             for q, rs in by_q.items():
                 total = scores[rs] + torch.tensor([hyps[r].logp for r in rs]).unsqueeze(1)
                 flat = total.reshape(-1)
-                k = min(beam_size, int(torch.isfinite(flat).sum()))
+                # every candidate, best first, so that discarded ones leave no hole in the beam
+                k = int(torch.isfinite(flat).sum())
                 top = torch.topk(flat, k) if k else None
                 candidates: list[tuple[float, int, _Hyp | None]] = [(f.logp, -1, f) for f in finished[q]]
                 if top is not None:
@@ -359,6 +367,10 @@ class ProgramModel(nn.Module):
                     if child.state.error is not None:
                         continue
                     if child.state.done:
+                        if not keep_unused and has_unused_result(child.state, envs[q]):
+                            if unused[q] is None or child.logp > unused[q].logp:
+                                unused[q] = child
+                            continue
                         kept.append(child)
                     else:
                         new_hyps.append(child)
@@ -372,12 +384,18 @@ class ProgramModel(nn.Module):
             idx = torch.arange(len(parents), device=self.device)
             rows.x = rows.memory[idx, torch.tensor(tokens, device=self.device)]
             hyps = new_hyps
+        for q, f in enumerate(finished):
+            if not f and unused[q] is not None:
+                f.append(unused[q])
         return [[(h.state.tokens, h.logp) for h in sorted(f, key=lambda h: -h.logp)] for f in finished]
 
     @torch.no_grad()
-    def greedy(self, contexts: Sequence[Context], envs: Sequence[Environment]) -> list[Scored]:
+    def greedy(
+        self, contexts: Sequence[Context], envs: Sequence[Environment], keep_unused: bool = False
+    ) -> list[Scored]:
         """The most likely token at each step; `((), -inf)` for a question whose greedy path dead-ends."""
-        return [found[0] if found else ((), float("-inf")) for found in self.beam_search(contexts, envs, 1)]
+        found = self.beam_search(contexts, envs, 1, keep_unused=keep_unused)
+        return [f[0] if f else ((), float("-inf")) for f in found]
 
 
 class _Rows:

@@ -67,15 +67,21 @@ class EvalResult:
         return [asdict(p) for p in self.predictions]
 
 
-def decode(model: Any, questions: Sequence[QuestionEnv], beam: int) -> list[list[tuple[Tokens, float]]]:
-    """Finished programs per question with probabilities renormalised over what the decoder returned."""
+def decode(
+    model: Any, questions: Sequence[QuestionEnv], beam: int, keep_unused: bool = False
+) -> list[list[tuple[Tokens, float]]]:
+    """Finished programs per question with probabilities renormalised over what the decoder returned
+    (`keep_unused`: see `ProgramModel.beam_search`)."""
     contexts = [q.context for q in questions]
     envs = [q.env for q in questions]
     with torch.no_grad():
         if beam <= 0:
-            raw = [[g] if g is not None and g[0] is not None else [] for g in model.greedy(contexts, envs)]
+            raw = [
+                [g] if g is not None and g[0] is not None else []
+                for g in model.greedy(contexts, envs, keep_unused=keep_unused)
+            ]
         else:
-            raw = model.beam_search(contexts, envs, beam_size=beam)
+            raw = model.beam_search(contexts, envs, beam_size=beam, keep_unused=keep_unused)
     out = []
     for q, hyps in zip(questions, raw, strict=True):
         kept = []
@@ -170,8 +176,10 @@ def evaluate(
     kit: ModelKit | None = None,
     batch_size: int = 50,
     progress: Any = None,
+    keep_unused: bool = False,
 ) -> EvalResult:
-    """Accuracy of one run, or of an ensemble of runs, on a split, with one prediction per question."""
+    """Accuracy of one run, or of an ensemble of runs, on a split, with one prediction per question.
+    `keep_unused` keeps beam programs that leave a result unused, as the original's evaluator did."""
     if not run_dirs:
         raise CheckpointError("no run directory given")
     kit = kit or default_kit()
@@ -200,7 +208,9 @@ def evaluate(
         )
         for s in range(0, len(ids), batch_size):
             chunk = ids[s : s + batch_size]
-            for qid, hyps in zip(chunk, decode(model, [pool.get(q) for q in chunk], beam), strict=True):
+            for qid, hyps in zip(
+                chunk, decode(model, [pool.get(q) for q in chunk], beam, keep_unused), strict=True
+            ):
                 slot = totals.setdefault(qid, {})
                 for tokens, prob in hyps:
                     text = str(pool.env(qid).decode(tokens))
