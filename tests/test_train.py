@@ -378,6 +378,19 @@ def test_alpha_schedule_moves_from_mml_like_weights_to_the_published_clipping():
         _cfg(min_replay_weight_start=1.0).validate()  # a schedule needs a length
 
 
+def test_learning_rate_decays_along_a_cosine_and_then_stays():
+    cfg = _cfg(learning_rate=1e-3, learning_rate_end=1e-4, learning_rate_steps=100)
+    assert cfg.at_step(1).learning_rate == 1e-3
+    assert cfg.at_step(51).learning_rate == pytest.approx(5.5e-4)  # half way: the mean of the two
+    assert cfg.at_step(26).learning_rate == pytest.approx(1e-4 + 9e-4 * (1 + math.cos(math.pi / 4)) / 2)
+    assert cfg.at_step(101).learning_rate == pytest.approx(1e-4) == cfg.at_step(9000).learning_rate
+    assert _cfg().at_step(9000).learning_rate == 1e-3  # constant by default, as published
+    with pytest.raises(ConfigError):
+        _cfg(learning_rate_end=1e-4).validate()  # a decay needs a length
+    with pytest.raises(ConfigError):
+        _cfg(learning_rate_end=1e-2, learning_rate_steps=10).validate()  # it only decays
+
+
 def test_mapo_weights_above_alpha_and_without_buffer():
     q1 = objectives.QuestionData(
         [A, B], [math.log(0.5), math.log(0.3)], [objectives.Sample(C, 1.0), objectives.Sample(D, 0.0)]
@@ -524,6 +537,24 @@ def test_weight_average_can_start_at_a_resume_and_survives_a_kill(tiny, tmp_path
     assert any(not torch.equal(ca.average[k], ca.model[k]) for k in ca.average)
     assert _strip_timing(a.read_metrics()) == _strip_timing(b.read_metrics())
     assert [r["average_decay"] for r in a.read_config()["resumes"]] == [0.9]
+
+
+def test_a_learning_rate_decayed_to_zero_stops_the_weights(tiny, tmp_path):
+    """The optimizer uses the scheduled rate: decayed to 0 after the first step, the weights stay put."""
+    data, programs = tiny
+    base = {
+        **FAST,
+        "checkpoint_every": 1,
+        "eval_every": 0,
+        "learning_rate_end": 0.0,
+        "learning_rate_steps": 1,
+    }
+    train(data, tmp_path / "one", programs=programs, overrides={**base, "n_steps": 1}, kit=KIT)
+    train(data, tmp_path / "three", programs=programs, overrides={**base, "n_steps": 3}, kit=KIT)
+    train(data, tmp_path / "free", programs=programs, overrides={**FAST, "n_steps": 3}, kit=KIT)
+    one, three, free = (RunDir(tmp_path / n).load_weights("last")[0] for n in ("one", "three", "free"))
+    assert all(torch.equal(one[k], three[k]) for k in one)
+    assert any(not torch.equal(one[k], free[k]) for k in one if torch.is_floating_point(one[k]))
 
 
 def test_new_run_refuses_an_existing_directory(tiny, tmp_path):

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 from dataclasses import dataclass, fields
 from typing import Any
 
@@ -80,7 +81,13 @@ class TrainConfig:
 
     # ----- optimisation ------------------------------------------------------------------------------------
     learning_rate: float = 1e-3
-    """Adam learning rate (beta1 0.9, no decay), as published."""
+    """Adam learning rate (beta1 0.9), as published; constant unless `learning_rate_end` is set."""
+    learning_rate_end: float = -1.0
+    """Cosine decay: the learning rate falls from `learning_rate` to this value over `learning_rate_steps`
+    steps and stays there (-1 = constant, as published). Not in the original."""
+    learning_rate_steps: int = 0
+    """Length of the cosine decay in steps (needed with `learning_rate_end`; a number, not `n_steps`, so a
+    resume that extends a run does not change its past)."""
     max_grad_norm: float = 5.0
     """Global gradient-norm clipping."""
     entropy_coeff: float = 0.01
@@ -164,11 +171,16 @@ class TrainConfig:
 
     def at_step(self, step: int) -> TrainConfig:
         """The settings in force at `step` (1-based): scheduled values resolved, everything else as is."""
-        if self.min_replay_weight_start == -1.0:
-            return self
-        frac = min(1.0, max(0, step - 1) / self.min_replay_weight_steps)
-        alpha = self.min_replay_weight_start + frac * (self.min_replay_weight - self.min_replay_weight_start)
-        return dataclasses.replace(self, min_replay_weight=alpha)
+        changes: dict[str, float] = {}
+        if self.min_replay_weight_start != -1.0:
+            frac = min(1.0, max(0, step - 1) / self.min_replay_weight_steps)
+            start, end = self.min_replay_weight_start, self.min_replay_weight
+            changes["min_replay_weight"] = start + frac * (end - start)
+        if self.learning_rate_end != -1.0:
+            frac = min(1.0, max(0, step - 1) / self.learning_rate_steps)
+            start, end = self.learning_rate, self.learning_rate_end
+            changes["learning_rate"] = end + (start - end) * 0.5 * (1.0 + math.cos(math.pi * frac))
+        return dataclasses.replace(self, **changes) if changes else self
 
     @classmethod
     def from_json(cls, record: dict[str, Any]) -> TrainConfig:
@@ -235,6 +247,12 @@ class TrainConfig:
             raise ConfigError("min_replay_weight_start must be in [0, 1], or -1 for no schedule")
         if self.min_replay_weight_start != -1.0 and self.min_replay_weight_steps < 1:
             raise ConfigError("an alpha schedule needs min_replay_weight_steps >= 1")
+        if self.learning_rate <= 0:
+            raise ConfigError("learning_rate must be positive")
+        if self.learning_rate_end != -1.0 and not 0.0 <= self.learning_rate_end <= self.learning_rate:
+            raise ConfigError("learning_rate_end must be in [0, learning_rate], or -1 for a constant rate")
+        if self.learning_rate_end != -1.0 and self.learning_rate_steps < 1:
+            raise ConfigError("a learning-rate decay needs learning_rate_steps >= 1")
 
 
 #: Per-language settings (mapo.md §5.4). Chosen from the dataset's language, never from its name.

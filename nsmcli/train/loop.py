@@ -402,7 +402,9 @@ def train(
             now = config.at_step(step)  # scheduled settings (alpha) resolved
             items, stats = objectives.weigh(now, questions, generator(config.seed, step, "replay"))
 
-            # 4. loss, backward, clip, step
+            # 4. loss, backward, clip, step (at the scheduled learning rate)
+            for group in optimizer.param_groups:
+                group["lr"] = now.learning_rate
             loss_value = _learn(model, optimizer, params, now, items, [train_pool.get(q) for q in ids], step)
             if average is not None:
                 average.update(model, step)
