@@ -111,7 +111,9 @@ class Parser:
         loaded, config, _ = load_run_model(path, default_kit(), weights)
         return cls(loaded, config, path)
 
-    def parse_file(self, path: Path | str, beam: int = 5, sql_dialect: str | None = "sqlite"):
+    def parse_file(
+        self, path: Path | str, beam: int = 5, sql_dialect: str | None = "sqlite", vote: str = "answer"
+    ):
         """Answer every question of a question file; yields (case, result, correct or None)."""
         from nsmcli.data.annotate import canonicalize_answer
         from nsmcli.data.evaluate import wtq_correct
@@ -123,7 +125,9 @@ class Parser:
                     tables[case.table] = load_table(case.table)
                 except DataError as exc:
                     raise DataError(f"{path}:{case.line}: {exc}") from None
-            result = self.parse(case.question, tables[case.table], beam=beam, sql_dialect=sql_dialect)
+            result = self.parse(
+                case.question, tables[case.table], beam=beam, sql_dialect=sql_dialect, vote=vote
+            )
             correct = None
             if case.answer is not None:  # the official WTQ answer check
                 canon = [canonicalize_answer(a) for a in case.answer]
@@ -131,9 +135,20 @@ class Parser:
             yield case, result, correct
 
     def parse(
-        self, question: str, table: Table | Any, beam: int = 5, sql_dialect: str | None = "sqlite"
+        self,
+        question: str,
+        table: Table | Any,
+        beam: int = 5,
+        sql_dialect: str | None = "sqlite",
+        vote: str = "answer",
     ) -> ParseResult:
-        """Answer one question: beam search over programs, the most probable one executed step by step."""
+        """Answer one question: beam search over programs; the chosen one (`vote`, see
+        `nsmcli.train.evaluate.choose`: by default the most probable program of the answer the beam's
+        programs favour together) executed step by step. `candidates` lists the beam, most probable first."""
+        from nsmcli.train.evaluate import VOTES, choose
+
+        if vote not in VOTES:
+            raise DataError(f"vote must be one of {', '.join(VOTES)}, got {vote!r}")
         question = check_question(question)
         if sql_dialect:
             check_dialect(sql_dialect)
@@ -162,7 +177,13 @@ class Parser:
         warnings = [w for w in (env.reach_warning(),) if w]
         if not candidates:
             return ParseResult(question, [], None, 0.0, warnings=warnings)
-        best = candidates[0]
+        by_text = {c.program: c for c in reversed(candidates)}  # a repeated text keeps its first (best) entry
+        text = choose(
+            {c.program: c.probability for c in candidates if by_text[c.program] is c},
+            {c.program: c.answer for c in candidates},
+            vote,
+        )
+        best = by_text[text]
         result = env.execute(best.program)
         steps = [describe_step(e, t, v, table) for e, t, v in result.intermediates]
         sql = None

@@ -61,3 +61,22 @@ def test_wikisql_model_by_name():
     assert parser.language.name == "wikisql"
     result = parser.parse("how many cities are in spain?", ROOT / "examples" / "tables" / "cities.csv")
     assert result.program is None or result.program.startswith("(")
+
+
+def test_parse_answers_with_the_answer_its_beam_favours():
+    """By default the answer whose beam programs sum highest, shown with its most probable program; with
+    vote="program" the single most probable program, as the original."""
+    from nsmcli.train.evaluate import answer_key
+
+    parser = Parser.load("wtq")
+    table = ROOT / "examples" / "tables" / "medals.csv"
+    for question in ("which nation won the most gold medals?", "how many nations won no silver?"):
+        single = parser.parse(question, table, beam=5, vote="program")
+        assert single.program == single.candidates[0].program
+        voted = parser.parse(question, table, beam=5)
+        totals: dict = {}
+        for c in voted.candidates:
+            totals[answer_key(c.answer)] = totals.get(answer_key(c.answer), 0.0) + c.probability
+        assert totals[answer_key(voted.answer)] == max(totals.values())
+        chosen = [c for c in voted.candidates if answer_key(c.answer) == answer_key(voted.answer)]
+        assert voted.program == max(chosen, key=lambda c: c.probability).program

@@ -22,7 +22,7 @@ from nsmcli.errors import CheckpointError, DataError
 from nsmcli.lang.interpreter import has_unused_result
 from nsmcli.train import objectives
 from nsmcli.train.config import ConfigError, TrainConfig, resolve_config
-from nsmcli.train.evaluate import evaluate, load_run_model
+from nsmcli.train.evaluate import choose, evaluate, load_run_model
 from nsmcli.train.explore_cache import ExploreCache
 from nsmcli.train.loop import dev_subset, train
 from nsmcli.train.questions import ModelKit
@@ -651,6 +651,18 @@ def test_eval_writes_predictions_and_ensembles(tiny, tmp_path):
     assert all(0 <= pr.prob <= 1 for pr in both.predictions)
 
 
+def test_answer_vote_sums_the_programs_of_one_answer():
+    totals = {"(a)": 0.4, "(b)": 0.35, "(c)": 0.25}
+    answers = {"(a)": ["x"], "(b)": ["y", "z"], "(c)": ["z", "y"]}  # the same answer in another order
+    assert choose(totals, answers, "program") == "(a)"  # the original's choice: the single best program
+    assert choose(totals, answers, "answer") == "(b)"  # 0.6 for {y, z}: its most probable program
+    assert choose(totals, {**answers, "(c)": ["z"]}, "answer") == "(a)"  # three answers: 0.4 wins
+    assert choose({"(a)": 0.5, "(b)": 0.5}, {"(a)": [1], "(b)": [2]}, "answer") == "(a)"  # ties: first
+    assert choose(totals, {t: [] for t in totals}, "answer") == "(a)"  # one (empty) answer: its best program
+    with pytest.raises(ValueError, match="vote"):
+        choose(totals, answers, "majority")
+
+
 def test_cli_eval_writes_predictions(tiny, tmp_path, monkeypatch):
     from nsmcli.cli import evaluate as eval_cmd
     from nsmcli.train import evaluate as eval_lib
@@ -901,7 +913,13 @@ def test_cli_eval_ensemble_syntax(tiny, tmp_path, monkeypatch):
     runs = [str(tmp_path / "run1"), "--ensemble", str(tmp_path / "run2"), str(tmp_path / "run1")]
     res = CliRunner().invoke(app, [*runs, "--data", str(data), "--split", "train", "--json"])
     assert res.exit_code == 0, res.output
-    assert len(json.loads(res.stdout)["runs"]) == 3
+    assert len(json.loads(res.stdout)["runs"]) == 3 and json.loads(res.stdout)["vote"] == "answer"
+    res = CliRunner().invoke(
+        app, [*runs, "--data", str(data), "--split", "train", "--json", "--vote", "program"]
+    )
+    assert res.exit_code == 0 and json.loads(res.stdout)["vote"] == "program"
+    res = CliRunner().invoke(app, [*runs, "--data", str(data), "--vote", "majority"])
+    assert res.exit_code != 0 and "--vote must be one of answer, program" in str(res.exception)
     res = CliRunner().invoke(app, [str(tmp_path / "run1"), str(tmp_path / "run2"), "--data", str(data)])
     assert res.exit_code != 0 and "--ensemble" in str(res.exception)
 

@@ -25,13 +25,20 @@ def eval_(
     ensemble: bool = typer.Option(
         False,
         "--ensemble",
-        help="Ensemble RUN with RUN2 RUN3 ...: probabilities of identical programs are summed across models.",
+        help="Ensemble RUN with RUN2 RUN3 ...: probabilities of identical programs are summed across models, "
+        "then --vote chooses.",
     ),
     weights: str = typer.Option("best", "--weights", help="best (best on dev) or last (last checkpoint)."),
     keep_unused: bool = typer.Option(
         False,
         "--keep-unused",
         help="Keep beam programs that leave a computed result unused, as the original's evaluator did.",
+    ),
+    vote: str = typer.Option(
+        "answer",
+        "--vote",
+        help="answer: the most probable program of the answer the beam's programs (across models) favour "
+        "together; program: the most probable program (the original's choice).",
     ),
     out: Path = typer.Option(
         None,
@@ -50,7 +57,7 @@ def eval_(
       nsm eval runs/mapo-1 --data data/wtq --ensemble runs/mapo-2 runs/mapo-3
     """
     from nsmcli.parser import find_model
-    from nsmcli.train.evaluate import evaluate
+    from nsmcli.train.evaluate import VOTES, evaluate
     from nsmcli.train.rundir import RunDir
 
     if more_runs and not ensemble:
@@ -58,13 +65,15 @@ def eval_(
     runs = [find_model(r) or r for r in (run, *(more_runs or []))]  # else read_config says it is missing
     for r in runs:
         RunDir(r).read_config()  # fail fast, one line, before loading data
+    if vote not in VOTES:
+        raise DataError(f"--vote must be one of {', '.join(VOTES)}, got {vote!r}")
     if out is not None:
         check_output_file(out)  # before the evaluation, not after it
     dataset = load_dataset(data)
     _ = dataset.tables  # read (and checked) before the progress bar starts, so an error stands alone
     with progress_bar(quiet or json_out) as progress:
         result = evaluate(
-            runs, dataset, split, beam, weights=weights, progress=progress, keep_unused=keep_unused
+            runs, dataset, split, beam, weights=weights, progress=progress, keep_unused=keep_unused, vote=vote
         )
     if out is not None:
         atomic_write_jsonl(out, result.prediction_records())
@@ -74,7 +83,7 @@ def eval_(
         print_json(payload)
         return
     kind = f"ensemble of {len(runs)}" if len(runs) > 1 else safe(str(run))
-    decoder = f"beam {beam}" if beam > 0 else "greedy"
+    decoder = (f"beam {beam}" if beam > 0 else "greedy") + f", {vote} vote"
     stdout.print(
         f"[bold]{kind}[/] on {safe(result.split)} ({decoder}): accuracy {result.accuracy:.4f} "
         f"({result.n_correct}/{result.n})"

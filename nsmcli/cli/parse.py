@@ -26,6 +26,12 @@ def parse(
     sql_dialect: str = typer.Option(
         "sqlite", "--sql", help="Dialect of the SQL rendering (any sqlglot writes)."
     ),
+    vote: str = typer.Option(
+        "answer",
+        "--vote",
+        help="answer: the most probable program of the answer the beam's programs favour together; "
+        "program: the most probable program (the original's choice).",
+    ),
     json_out: bool = typer.Option(False, "--json", help="Print everything as JSON."),
 ) -> None:
     """Answer a question about a table: the answer, the program, each intermediate result and the SQL.
@@ -46,9 +52,9 @@ def parse(
         raise DataError("give either a QUESTION and a TABLE or --questions FILE, not both")
     parser = Parser.load(model)
     if questions is not None:
-        _parse_file(parser, questions, beam, sql_dialect, json_out)
+        _parse_file(parser, questions, beam, sql_dialect, json_out, vote)
         return
-    result = parser.parse(question, table_path, beam=beam, sql_dialect=sql_dialect)
+    result = parser.parse(question, table_path, beam=beam, sql_dialect=sql_dialect, vote=vote)
     for message in result.warnings:
         warn(message)
     if json_out:
@@ -69,9 +75,9 @@ def _show(result) -> None:
         stdout.print(f"[bold]sql:[/] {safe(result.sql)}")
 
 
-def _parse_file(parser, path: Path, beam: int, sql_dialect: str, json_out: bool) -> None:
+def _parse_file(parser, path: Path, beam: int, sql_dialect: str, json_out: bool, vote: str) -> None:
     records, n_known, n_right = [], 0, 0
-    for case, result, correct in parser.parse_file(path, beam=beam, sql_dialect=sql_dialect):
+    for case, result, correct in parser.parse_file(path, beam=beam, sql_dialect=sql_dialect, vote=vote):
         if correct is not None:
             n_known += 1
             n_right += correct

@@ -146,6 +146,9 @@ class TrainConfig:
     use 1,000 (WTQ) and 200 on a random 2,000 dev questions (WikiSQL)."""
     eval_beam: int = 5
     """Beam size of the dev evaluation; 0 = greedy decoding."""
+    eval_vote: str = "answer"
+    """Which beam program answers at the dev evaluation: `answer` (the most probable program of the answer
+    whose programs sum highest, nsm's default) or `program` (the most probable program, as OFF)."""
     eval_max_questions: int = 0
     """Evaluate on n dev questions only (0 = all): a cheap signal for long runs. Which n: `eval_sample`."""
     eval_sample: str = "first"
@@ -211,6 +214,7 @@ class TrainConfig:
             "normalize_by": ("samples", "batch_size"),
             "replay_mode": ("sample", "top_k", "uniform"),
             "eval_sample": ("first", "random"),
+            "eval_vote": ("answer", "program"),
         }
         for key, allowed in choices.items():
             if getattr(self, key) not in allowed:

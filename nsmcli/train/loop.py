@@ -437,7 +437,9 @@ def train(
             # 6. evaluate on dev, keep the best weights
             if _eval_due(config, step) or out_of_time:
                 with average.applied(model) if average is not None else contextlib.nullcontext():
-                    acc = accuracy(model, dev_pool, dev_ids, config.eval_beam, config.eval_batch_size)
+                    acc = accuracy(
+                        model, dev_pool, dev_ids, config.eval_beam, config.eval_batch_size, config.eval_vote
+                    )
                     if best is None or acc > best:
                         best, best_step = acc, step
                         info = {"step": step, "dev_accuracy": acc, "split": config.dev_split}
