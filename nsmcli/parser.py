@@ -177,13 +177,11 @@ class Parser:
         warnings = [w for w in (env.reach_warning(),) if w]
         if not candidates:
             return ParseResult(question, [], None, 0.0, warnings=warnings)
-        by_text = {c.program: c for c in reversed(candidates)}  # a repeated text keeps its first (best) entry
-        text = choose(
-            {c.program: c.probability for c in candidates if by_text[c.program] is c},
-            {c.program: c.answer for c in candidates},
-            vote,
-        )
-        best = by_text[text]
+        totals: dict[str, float] = {}  # as in `evaluate`: identical program texts add up
+        for c in candidates:
+            totals[c.program] = totals.get(c.program, 0.0) + c.probability
+        text = choose(totals, {c.program: c.answer for c in candidates}, vote)
+        best = next(c for c in candidates if c.program == text)
         result = env.execute(best.program)
         steps = [describe_step(e, t, v, table) for e, t, v in result.intermediates]
         sql = None

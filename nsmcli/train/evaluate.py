@@ -1,4 +1,4 @@
-"""Evaluation: decode each question, execute the top program, score it with the dataset's official check.
+"""Evaluation: decode each question, execute the chosen program, score it with the dataset's official check.
 
 As in OFF (mapo.md §6): beam search (or greedy), beam scores renormalised per question, and accuracy over
 all questions (one with no finished program counts as wrong). The extra-work test applies only to training
