@@ -84,7 +84,9 @@ class TrainConfig:
     """Adam learning rate (beta1 0.9), as published; constant unless `learning_rate_end` is set."""
     learning_rate_end: float = -1.0
     """Cosine decay: the learning rate falls from `learning_rate` to this value over `learning_rate_steps`
-    steps and stays there (-1 = constant, as published). Not in the original."""
+    steps and stays there (-1 = constant, as published). Not in the original. On WTQ (decay to 1e-4 over a
+    two-hour run) it did not help: level with the constant rate to step 13,000, then dev accuracy fell as the
+    training reward rose (BENCHMARKS.md)."""
     learning_rate_steps: int = 0
     """Length of the cosine decay in steps (needed with `learning_rate_end`; a number, not `n_steps`, so a
     resume that extends a run does not change its past)."""
