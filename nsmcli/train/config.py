@@ -253,8 +253,8 @@ class TrainConfig:
             raise ConfigError("min_replay_weight_start must be in [0, 1], or -1 for no schedule")
         if self.min_replay_weight_start != -1.0 and self.min_replay_weight_steps < 1:
             raise ConfigError("an alpha schedule needs min_replay_weight_steps >= 1")
-        if self.learning_rate <= 0:
-            raise ConfigError("learning_rate must be positive")
+        if self.learning_rate < 0:
+            raise ConfigError("learning_rate must not be negative (0 freezes the weights)")
         if self.learning_rate_end != -1.0 and not 0.0 <= self.learning_rate_end <= self.learning_rate:
             raise ConfigError("learning_rate_end must be in [0, learning_rate], or -1 for a constant rate")
         if self.learning_rate_end != -1.0 and self.learning_rate_steps < 1:
