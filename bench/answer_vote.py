@@ -36,8 +36,8 @@ def main() -> None:
         for q, hyps in zip(questions, decode(model, questions, args.beam), strict=True):
             if not hyps:
                 continue
-            totals = {tokens: p for tokens, p in hyps}
-            answers = {tokens: q.env.result(q.env.run(tokens)).answer for tokens, _ in hyps}
+            totals = {tokens: p for tokens, p, _ in hyps}
+            answers = {tokens: answer for tokens, _, answer in hyps}
             right = {tokens: bool(q.correct(a)) for tokens, a in answers.items()}
             single, voted = choose(totals, answers, "program"), choose(totals, answers, "answer")
             counts["program"] += right[single]

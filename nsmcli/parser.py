@@ -10,7 +10,6 @@
 
 from __future__ import annotations
 
-import math
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -145,10 +144,10 @@ class Parser:
         """Answer one question: beam search over programs; the chosen one (`vote`, see
         `nsmcli.train.evaluate.choose`: by default the most probable program of the answer the beam's
         programs favour together) executed step by step. `candidates` lists the beam, most probable first."""
-        from nsmcli.train.evaluate import VOTES, choose
+        from nsmcli.train.actors import QuestionEnv
+        from nsmcli.train.evaluate import check_vote, choose, decode
 
-        if vote not in VOTES:
-            raise DataError(f"vote must be one of {', '.join(VOTES)}, got {vote!r}")
+        check_vote(vote)
         question = check_question(question)
         if sql_dialect:
             check_dialect(sql_dialect)
@@ -156,24 +155,10 @@ class Parser:
         annotated = annotate_question(question, table)
         env = bind(self.language, table, annotated.entities, self.limits)
         context = self.model.context(annotated, env)
-        if beam <= 1:
-            tokens, logprob = self.model.greedy([context], [env])[0]
-            hyps = [(tokens, logprob)] if tokens else []
-        else:
-            hyps = list(self.model.beam_search([context], [env], beam_size=beam)[0])
-        finished = []
-        for tokens, logprob in hyps:
-            state = env.run(tuple(tokens))
-            if state.done and not state.error:
-                finished.append((state, logprob))
-        candidates = []
-        if finished:  # probabilities renormalised over the finished programs of the beam
-            top = max(lp for _, lp in finished)
-            z = sum(math.exp(lp - top) for _, lp in finished)
-            for state, lp in finished:
-                candidates.append(
-                    Candidate(str(env.decode(state.tokens)), math.exp(lp - top) / z, env.result(state).answer)
-                )
+        # the evaluator's decoding (unfinished programs dropped, probabilities renormalised); no answer to check
+        question_env = QuestionEnv(env, context, lambda answer: False)
+        hyps = decode(self.model, [question_env], beam if beam > 1 else 0)[0]
+        candidates = [Candidate(str(env.decode(tokens)), p, answer) for tokens, p, answer in hyps]
         warnings = [w for w in (env.reach_warning(),) if w]
         if not candidates:
             return ParseResult(question, [], None, 0.0, warnings=warnings)

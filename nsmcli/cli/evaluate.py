@@ -57,7 +57,7 @@ def eval_(
       nsm eval runs/mapo-1 --data data/wtq --ensemble runs/mapo-2 runs/mapo-3
     """
     from nsmcli.parser import find_model
-    from nsmcli.train.evaluate import VOTES, evaluate
+    from nsmcli.train.evaluate import check_vote, evaluate
     from nsmcli.train.rundir import RunDir
 
     if more_runs and not ensemble:
@@ -65,8 +65,7 @@ def eval_(
     runs = [find_model(r) or r for r in (run, *(more_runs or []))]  # else read_config says it is missing
     for r in runs:
         RunDir(r).read_config()  # fail fast, one line, before loading data
-    if vote not in VOTES:
-        raise DataError(f"--vote must be one of {', '.join(VOTES)}, got {vote!r}")
+    check_vote(vote, "--vote")
     if out is not None:
         check_output_file(out)  # before the evaluation, not after it
     dataset = load_dataset(data)

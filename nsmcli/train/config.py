@@ -176,13 +176,17 @@ class TrainConfig:
 
     def at_step(self, step: int) -> TrainConfig:
         """The settings in force at `step` (1-based): scheduled values resolved, everything else as is."""
+
+        def done(length: int) -> float:  # the part of a schedule of `length` steps behind us at `step`
+            return min(1.0, max(0, step - 1) / length)
+
         changes: dict[str, float] = {}
         if self.min_replay_weight_start != -1.0:
-            frac = min(1.0, max(0, step - 1) / self.min_replay_weight_steps)
+            frac = done(self.min_replay_weight_steps)
             start, end = self.min_replay_weight_start, self.min_replay_weight
             changes["min_replay_weight"] = start + frac * (end - start)
         if self.learning_rate_end != -1.0:
-            frac = min(1.0, max(0, step - 1) / self.learning_rate_steps)
+            frac = done(self.learning_rate_steps)
             start, end = self.learning_rate, self.learning_rate_end
             changes["learning_rate"] = end + (start - end) * 0.5 * (1.0 + math.cos(math.pi * frac))
         return dataclasses.replace(self, **changes) if changes else self

@@ -78,6 +78,12 @@ class EvalResult:
 VOTES = ("answer", "program")
 
 
+def check_vote(vote: str, name: str = "vote") -> None:
+    """A user's choice of vote, refused with one line naming the option (`name`) when unknown."""
+    if vote not in VOTES:
+        raise DataError(f"{name} must be one of {', '.join(VOTES)}, got {vote!r}")
+
+
 def answer_key(answer: Sequence[Any]) -> tuple[str, ...]:
     """Answers that the official checks cannot tell apart share a key: the same values in any order."""
     return tuple(sorted(repr(v) for v in answer))
@@ -101,9 +107,10 @@ def choose(totals: dict[str, float], answers: dict[str, Sequence[Any]], vote: st
 
 def decode(
     model: Any, questions: Sequence[QuestionEnv], beam: int, keep_unused: bool = False
-) -> list[list[tuple[Tokens, float]]]:
-    """Finished programs per question with probabilities renormalised over what the decoder returned
-    (`keep_unused`: see `ProgramModel.beam_search`)."""
+) -> list[list[tuple[Tokens, float, list]]]:
+    """Finished programs per question as (tokens, probability renormalised over what the decoder returned,
+    answer), in the decoder's order (`keep_unused`: see `ProgramModel.beam_search`). Each program is
+    executed here once, to drop unfinished ones and read its answer."""
     contexts = [q.context for q in questions]
     envs = [q.env for q in questions]
     with torch.no_grad():
@@ -121,11 +128,11 @@ def decode(
             tokens = tuple(int(t) for t in tokens)
             state = q.env.run(tokens)
             if state.done and not state.error:
-                kept.append((tokens, float(lp)))
+                kept.append((tokens, float(lp), q.env.result(state).answer))
         if kept:
-            top = max(lp for _, lp in kept)
-            z = sum(math.exp(lp - top) for _, lp in kept)
-            kept = [(t, math.exp(lp - top) / z) for t, lp in kept]
+            top = max(lp for _, lp, _ in kept)
+            z = sum(math.exp(lp - top) for _, lp, _ in kept)
+            kept = [(t, math.exp(lp - top) / z, answer) for t, lp, answer in kept]
         out.append(kept)
     return out
 
@@ -147,8 +154,8 @@ def accuracy(
             questions = [pool.get(q) for q in ids[s : s + batch_size]]
             for q, hyps in zip(questions, decode(model, questions, beam), strict=True):
                 if hyps:
-                    totals = {tokens: p for tokens, p in hyps}
-                    answers = {tokens: q.env.result(q.env.run(tokens)).answer for tokens, _ in hyps}
+                    totals = {tokens: p for tokens, p, _ in hyps}
+                    answers = {tokens: answer for tokens, _, answer in hyps}
                     correct += q.correct(answers[choose(totals, answers, vote)])
     finally:
         model.train(was_training)
@@ -254,12 +261,10 @@ def evaluate(
                 chunk, decode(model, [pool.get(q) for q in chunk], beam, keep_unused), strict=True
             ):
                 slot = totals.setdefault(qid, {})
-                for tokens, prob in hyps:
+                for tokens, prob, answer in hyps:
                     text = str(pool.env(qid).decode(tokens))
                     slot[text] = slot.get(text, 0.0) + prob
-                    if (qid, text) not in answers:
-                        env = pool.env(qid)
-                        answers[qid, text] = env.result(env.run(tokens)).answer
+                    answers.setdefault((qid, text), answer)
             if progress:
                 progress.advance(task, len(chunk))
         del model, pool
