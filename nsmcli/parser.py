@@ -39,12 +39,13 @@ class ParseResult:
     question: str
     answer: list
     program: str | None
-    probability: float
+    probability: float  # the chosen program's own (renormalised over the beam)
     steps: list[dict] = field(default_factory=list)  # each expression with its type and values
     sql: str | None = None
     candidates: list[Candidate] = field(default_factory=list)
     answer_cells: list[str] | None = None  # the answer as the table writes it, when it is read from cells
     warnings: list[str] = field(default_factory=list)  # e.g. columns out of the model's reach
+    answer_probability: float = 0.0  # the beam's programs that give this answer, together
 
     @property
     def display(self) -> list:
@@ -145,7 +146,7 @@ class Parser:
         `nsmcli.train.evaluate.choose`: by default the most probable program of the answer the beam's
         programs favour together) executed step by step. `candidates` lists the beam, most probable first."""
         from nsmcli.train.actors import QuestionEnv
-        from nsmcli.train.evaluate import check_vote, choose, decode
+        from nsmcli.train.evaluate import answer_key, check_vote, choose, decode
 
         check_vote(vote)
         question = check_question(question)
@@ -167,6 +168,8 @@ class Parser:
             totals[c.program] = totals.get(c.program, 0.0) + c.probability
         text = choose(totals, {c.program: c.answer for c in candidates}, vote)
         best = next(c for c in candidates if c.program == text)
+        key = answer_key(best.answer)
+        agreeing = sum(c.probability for c in candidates if answer_key(c.answer) == key)
         result = env.execute(best.program)
         steps = [describe_step(e, t, v, table) for e, t, v in result.intermediates]
         sql = None
@@ -189,4 +192,5 @@ class Parser:
             candidates,
             answer_cells(result, env),
             warnings,
+            agreeing,
         )

@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from nsmcli.parser import MODELS_DIR, Parser
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -80,3 +82,6 @@ def test_parse_answers_with_the_answer_its_beam_favours():
         assert totals[answer_key(voted.answer)] == max(totals.values())
         chosen = [c for c in voted.candidates if answer_key(c.answer) == answer_key(voted.answer)]
         assert voted.program == max(chosen, key=lambda c: c.probability).program
+        # what the user is shown as the answer's confidence: every agreeing program's share
+        assert voted.answer_probability == pytest.approx(totals[answer_key(voted.answer)])
+        assert voted.answer_probability >= voted.probability

@@ -69,7 +69,10 @@ def parse(
 
 def _show(result) -> None:
     stdout.print(f"[bold]answer:[/] {safe(answer_text(result.display))}")
-    stdout.print(f"[bold]program:[/] {safe(result.program)}  (p = {result.probability:.2f})")
+    stdout.print(
+        f"[bold]program:[/] {safe(result.program)}  "
+        f"(p = {result.probability:.2f}; answer p = {result.answer_probability:.2f})"
+    )
     stdout.print(steps_table(result.steps))
     if result.sql:
         stdout.print(f"[bold]sql:[/] {safe(result.sql)}")
