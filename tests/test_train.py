@@ -557,6 +557,25 @@ def test_a_learning_rate_decayed_to_zero_stops_the_weights(tiny, tmp_path):
     assert any(not torch.equal(one[k], free[k]) for k in one if torch.is_floating_point(one[k]))
 
 
+def test_weight_decay_shrinks_each_weight_before_the_adam_step(tiny, tmp_path):
+    """AdamW's rule: a step from weights w gives the plain Adam step's result minus lr * wd * w. Both runs
+    share the first step (the tiny model starts from zeros, which decay leaves alone), so at step 2 they
+    differ by exactly lr * wd * (the weights after step 1)."""
+    data, programs = tiny
+    base = {**FAST, "checkpoint_every": 1, "eval_every": 0, "learning_rate": 1e-2}
+    runs = {"one": {"n_steps": 1}, "adam": {"n_steps": 2}, "decayed": {"n_steps": 2, "weight_decay": 5.0}}
+    for name, extra in runs.items():
+        train(data, tmp_path / name, programs=programs, overrides={**base, **extra}, kit=KIT)
+    one, adam, decayed = (RunDir(tmp_path / n).load_weights("last")[0] for n in runs)
+    floats = [k for k in one if torch.is_floating_point(one[k]) and one[k].abs().sum() > 0]
+    assert floats
+    for k in floats:
+        torch.testing.assert_close(decayed[k], adam[k] - 1e-2 * 5.0 * one[k], rtol=1e-5, atol=1e-7)
+        assert not torch.equal(decayed[k], adam[k])
+    with pytest.raises(ConfigError):
+        _cfg(weight_decay=-0.1).validate()
+
+
 def test_new_run_refuses_an_existing_directory(tiny, tmp_path):
     data, programs = tiny
     train(data, tmp_path / "run", programs=programs, overrides={**FAST, "n_steps": 1}, kit=KIT)

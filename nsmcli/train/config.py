@@ -90,6 +90,10 @@ class TrainConfig:
     learning_rate_steps: int = 0
     """Length of the cosine decay in steps (needed with `learning_rate_end`; a number, not `n_steps`, so a
     resume that extends a run does not change its past)."""
+    weight_decay: float = 0.0
+    """Decoupled weight decay (AdamW): each step first shrinks every weight by `learning_rate * weight_decay`
+    (0 = plain Adam, as published). Not in the original; a regulariser against fitting the buffer's
+    spurious programs."""
     max_grad_norm: float = 5.0
     """Global gradient-norm clipping."""
     entropy_coeff: float = 0.01
@@ -261,6 +265,10 @@ class TrainConfig:
             raise ConfigError("learning_rate must not be negative (0 freezes the weights)")
         if self.learning_rate_end != -1.0 and not 0.0 <= self.learning_rate_end <= self.learning_rate:
             raise ConfigError("learning_rate_end must be in [0, learning_rate], or -1 for a constant rate")
+        if not 0.0 <= self.weight_decay < 1.0 / max(self.learning_rate, 1e-12):
+            raise ConfigError(
+                "weight_decay must be >= 0 and below 1 / learning_rate (it shrinks each weight)"
+            )
         if self.learning_rate_end != -1.0 and self.learning_rate_steps < 1:
             raise ConfigError("a learning-rate decay needs learning_rate_steps >= 1")
 

@@ -292,7 +292,13 @@ def train(
     model.to(device)
     model.train()
     params = [p for p in model.parameters() if p.requires_grad]
-    optimizer = torch.optim.Adam(params, lr=config.learning_rate, betas=(0.9, 0.999))
+    optimizer = torch.optim.Adam(
+        params,
+        lr=config.learning_rate,
+        betas=(0.9, 0.999),
+        weight_decay=config.weight_decay,
+        decoupled_weight_decay=True,  # AdamW's decay; with weight_decay 0 this is plain Adam
+    )
     if ckpt is not None:
         optimizer.load_state_dict(ckpt.optimizer)
     average = None
