@@ -21,7 +21,8 @@ class ModelConfig:
     embedding_size: int = 50
     """Word-vector size: GloVe 6B 50d, projected to `hidden_size`."""
     dropout: float = 0.2
-    """Dropout on every LSTM layer's output, in `log_probs` under `model.train()` only; decoding never drops."""
+    """Dropout on every LSTM layer's output, in `log_probs` under `model.train()` only; decoding never drops.
+    0.2 as published for WTQ; 0.4 learned slower and then plateaued at the same level (BENCHMARKS.md)."""
     min_word_count: int = 3
     """Train-split count a question token needs to get its own vocabulary entry."""
     use_glove: bool = True
