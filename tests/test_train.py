@@ -517,6 +517,27 @@ def test_weight_average_is_what_evaluation_keeps(tiny, tmp_path):
     assert any(not torch.equal(best[k], last[k]) for k in best if torch.is_floating_point(best[k]))
 
 
+def test_last_moving_average_can_be_loaded_and_evaluated(tiny, tmp_path):
+    """`--weights average`: the last checkpoint's moving average, the trained weights elsewhere; refused
+    with one line for a run that keeps no average."""
+    data, programs = tiny
+    settings = {**FAST, "n_steps": 6, "eval_every": 0, "checkpoint_every": 6}
+    train(data, tmp_path / "avg", programs=programs, overrides={**settings, "average_decay": 0.9}, kit=KIT)
+    train(data, tmp_path / "plain", programs=programs, overrides={**settings, "average_decay": 0.0}, kit=KIT)
+    run = RunDir(tmp_path / "avg")
+    (average, info), (last, _) = run.load_weights("average"), run.load_weights("last")
+    stored = load_tensors(run.checkpoint_dir / "average.pt")
+    assert info == {"weights": "average", "step": 6} and set(average) == set(last)
+    assert all(torch.equal(average[k], stored[k] if k in stored else last[k]) for k in average)
+    assert any(not torch.equal(average[k], last[k]) for k in stored)
+    result = evaluate([tmp_path / "avg"], load_dataset(data), "train", beam=0, weights="average", kit=KIT)
+    assert result.weights[0]["weights"] == "average" and result.n > 0
+    with pytest.raises(CheckpointError, match="keeps no moving average"):
+        RunDir(tmp_path / "plain").load_weights("average")
+    with pytest.raises(CheckpointError, match="best, last, average"):
+        run.load_weights("newest")
+
+
 def test_weight_average_can_start_at_a_resume_and_survives_a_kill(tiny, tmp_path):
     """Turned on when a run is resumed, the average starts from the weights of that step (its warm-up
     counts from there); killed and resumed again, it continues exactly."""

@@ -28,7 +28,12 @@ def eval_(
         help="Ensemble RUN with RUN2 RUN3 ...: probabilities of identical programs are summed across models, "
         "then --vote chooses.",
     ),
-    weights: str = typer.Option("best", "--weights", help="best (best on dev) or last (last checkpoint)."),
+    weights: str = typer.Option(
+        "best",
+        "--weights",
+        help="best (best on dev), last (last checkpoint) or average (the last checkpoint's moving average, "
+        "for runs with average_decay).",
+    ),
     keep_unused: bool = typer.Option(
         False,
         "--keep-unused",

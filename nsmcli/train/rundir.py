@@ -214,20 +214,37 @@ class RunDir:
             atomic_write_json(stage / "info.json", info)
 
     def load_weights(self, which: str = "best") -> tuple[dict, dict]:
-        """(state_dict, info) of `best` (falling back to the last checkpoint when no evaluation ran yet) or
-        `last`."""
-        if which not in ("best", "last"):
-            raise CheckpointError(f"weights must be best or last, not {which!r}")
+        """(state_dict, info) of `best` (falling back to the last checkpoint when no evaluation ran yet),
+        `last`, or `average`: the last checkpoint's moving average of the weights (`average_decay`), which is
+        what the run's evaluations see, where `last` is the trained weights themselves."""
+        if which not in WEIGHTS:
+            raise CheckpointError(f"weights must be one of {', '.join(WEIGHTS)}, not {which!r}")
         if which == "best" and (self.best_dir / "model.pt").is_file():
             info = _read_json(self.best_dir / "info.json", "best-model info")
             return load_tensors(self.best_dir / "model.pt"), {"weights": "best", **info}
         src = self._checkpoint_source()
         if not (src / "model.pt").is_file():
-            if which == "last" and (self.best_dir / "model.pt").is_file():
+            if which != "best" and (self.best_dir / "model.pt").is_file():
                 raise CheckpointError(f"{self.path} has no last checkpoint (checkpoint/); use --weights best")
             raise CheckpointError(f"{self.path} has no weights (neither best/ nor checkpoint/)")
         state = _read_json(src / "state.json", "checkpoint state")
-        return load_tensors(src / "model.pt"), {"weights": "last", "step": state.get("step")}
+        weights = load_tensors(src / "model.pt")
+        if which == "average":
+            if not (src / "average.pt").is_file():
+                raise CheckpointError(f"{self.path} keeps no moving average of its weights (average_decay 0)")
+            average = load_tensors(src / "average.pt")
+            if (
+                not isinstance(weights, dict)
+                or not isinstance(average, dict)
+                or not set(average) <= set(weights)
+            ):
+                raise CheckpointError(f"{src / 'average.pt'} does not match {src / 'model.pt'}")
+            weights = {**weights, **average}  # the average covers the floating-point tensors only
+        return weights, {"weights": which, "step": state.get("step")}
+
+
+#: Which weights of a run to load (`load_weights`, `nsm eval --weights`).
+WEIGHTS = ("best", "last", "average")
 
 
 def _read_json(path: Path, what: str) -> Any:
