@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from common import header, write_result
+from common import add_decoding_options, header, write_result
 
 from nsmcli.data.preprocess import load_dataset
 from nsmcli.train.evaluate import answer_key, choose, decode, load_run_model, resolve_split
@@ -19,9 +19,7 @@ from nsmcli.train.questions import QuestionPool, default_kit, limits_from_json
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--model", default="wtq", help="a run directory or a bundled model name")
-    parser.add_argument("--data", required=True, help="the preprocessed dataset")
-    parser.add_argument("--split", default="dev")
-    parser.add_argument("--beam", type=int, default=5)
+    add_decoding_options(parser)
     args = parser.parse_args()
     from nsmcli.parser import resolve_model
 

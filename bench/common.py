@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import os
 import platform
 import subprocess
@@ -46,3 +47,10 @@ def write_result(name: str, markdown: str) -> Path:
     path = RESULTS / f"{name}.md"
     path.write_text(markdown, encoding="utf-8")
     return path
+
+
+def add_decoding_options(parser: argparse.ArgumentParser) -> None:
+    """The options of a benchmark that decodes a split of a preprocessed dataset: --data, --split, --beam."""
+    parser.add_argument("--data", required=True, help="the preprocessed dataset")
+    parser.add_argument("--split", default="dev", help="dev/train mean the run's splits")
+    parser.add_argument("--beam", type=int, default=5, help="beam size (0: greedy)")

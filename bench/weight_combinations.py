@@ -12,7 +12,7 @@ import argparse
 import sys
 
 import torch
-from common import header, write_result
+from common import add_decoding_options, header, write_result
 
 from nsmcli.data.preprocess import load_dataset
 from nsmcli.train.evaluate import VOTES, choose, decode, load_run_model, resolve_split, weights_mismatch
@@ -60,9 +60,7 @@ def correct(beamsets: list[Beams], vote: str) -> int:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("specs", nargs="+", help="RUN[:best|last|average]")
-    parser.add_argument("--data", required=True, help="the preprocessed dataset")
-    parser.add_argument("--split", default="dev")
-    parser.add_argument("--beam", type=int, default=5)
+    add_decoding_options(parser)
     parser.add_argument("--name", default="weight-combinations")
     args = parser.parse_args()
     dataset, kit = load_dataset(args.data), default_kit()
