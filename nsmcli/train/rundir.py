@@ -240,7 +240,8 @@ class RunDir:
             ):
                 raise CheckpointError(f"{src / 'average.pt'} does not match {src / 'model.pt'}")
             weights = {**weights, **average}  # the average covers the floating-point tensors only
-        return weights, {"weights": which, "step": state.get("step")}
+        # `best` before any evaluation falls back to the last checkpoint, and says so
+        return weights, {"weights": "average" if which == "average" else "last", "step": state.get("step")}
 
 
 #: Which weights of a run to load (`load_weights`, `nsm eval --weights`).
