@@ -536,6 +536,9 @@ def test_last_moving_average_can_be_loaded_and_evaluated(tiny, tmp_path):
         RunDir(tmp_path / "plain").load_weights("average")
     with pytest.raises(CheckpointError, match="best, last, average"):
         run.load_weights("newest")
+    shutil.rmtree(run.best_dir)  # before any evaluation: best falls back to the last weights, and says so
+    fallback, info = run.load_weights("best")
+    assert info["weights"] == "last" and all(torch.equal(fallback[k], last[k]) for k in last)
 
 
 def test_weight_average_can_start_at_a_resume_and_survives_a_kill(tiny, tmp_path):
