@@ -17,7 +17,7 @@ from common import add_decoding_options, header, write_result
 from nsmcli.data.preprocess import load_dataset
 from nsmcli.train.evaluate import VOTES, choose, decode, load_run_model, resolve_split, weights_mismatch
 from nsmcli.train.questions import QuestionPool, default_kit, limits_from_json
-from nsmcli.train.rundir import WEIGHTS, RunDir
+from nsmcli.train.rundir import WEIGHTS
 
 Beams = dict[str, list[tuple[str, float, list, bool]]]  # question id -> (program, probability, answer, right)
 
@@ -72,7 +72,7 @@ def main() -> None:
         model, config, _ = load_run_model(run, kit, which)
         split = split or resolve_split(dataset, args.split, config)
         rows.append((f"`{run}:{which}`", [beams_of(model, config, dataset, split, args.beam)]))
-        states.append(RunDir(run).load_weights(which)[0])
+        states.append({k: v.detach().clone() for k, v in model.state_dict().items()})  # as loaded
     if len(args.specs) > 1:
         rows.append(("ensemble of all", [b for _, bs in rows for b in bs]))
         mean = {
