@@ -6,6 +6,8 @@ directories are built beside the target and swapped in at the end.
 
 from __future__ import annotations
 
+import errno
+import fcntl
 import json
 import os
 import shutil
@@ -99,3 +101,60 @@ def staged_directory(target: Path | str) -> Iterator[Path]:
     os.replace(staging, target)
     if old is not None:
         shutil.rmtree(old, ignore_errors=True)
+
+
+#: The lock file an output directory holds while one nsm process writes it (`output_lock`).
+LOCK_NAME = ".nsm.lock"
+
+
+@contextmanager
+def output_lock(directory: Path | str, what: str = "output") -> Iterator[Path]:
+    """Hold an exclusive lock on `directory` (created if needed) while writing into it: a second nsm process
+    writing the same output gets a DataError at once instead of interleaving its files with ours.
+
+    The lock is an advisory `flock` on `directory/.nsm.lock`; the kernel drops it when the process dies,
+    so a killed run never leaves a stale lock behind (the empty file may stay; it means nothing alone).
+    """
+    from nsmcli.errors import DataError
+
+    directory = Path(directory)
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        fd = os.open(directory / LOCK_NAME, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as exc:
+        raise DataError(f"cannot write {what} {directory}: {exc.strerror or exc}") from None
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as exc:
+            if exc.errno not in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
+                raise DataError(f"cannot lock {what} {directory}: {exc.strerror or exc}") from None
+            holder = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
+            raise DataError(
+                f"{what} {directory} is being written by another nsm process"
+                f"{f' (pid {holder})' if holder.isdigit() else ''}; wait for it to finish or choose another "
+                "output"
+            ) from None
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, str(os.getpid()).encode(), 0)
+        yield directory
+    finally:
+        os.close(fd)  # closing the descriptor releases the lock
+
+
+def remove_stale_partials(directory: Path | str) -> list[Path]:
+    """Remove what an interrupted atomic write left in `directory` and its sub-directories: staging
+    directories (`.NAME.*.partial`) and temporary files (`.NAME.*.tmp`). Call it only while holding the
+    directory's `output_lock`, so a live writer's files are never taken. Returns what was removed."""
+    directory = Path(directory)
+    removed = []
+    if not directory.is_dir():
+        return removed
+    for path in sorted(directory.rglob(".*")):
+        if path.name.endswith(".partial") and path.is_dir():
+            shutil.rmtree(path, ignore_errors=True)
+            removed.append(path)
+        elif path.name.endswith(".tmp") and path.is_file():
+            path.unlink(missing_ok=True)
+            removed.append(path)
+    return removed

@@ -19,6 +19,7 @@ from typer.testing import CliRunner
 
 from nsmcli.data.preprocess import load_dataset, preprocess
 from nsmcli.errors import CheckpointError, DataError
+from nsmcli.fileio import output_lock
 from nsmcli.lang.interpreter import has_unused_result
 from nsmcli.train import objectives
 from nsmcli.train.config import ConfigError, TrainConfig, resolve_config
@@ -605,6 +606,79 @@ def test_new_run_refuses_an_existing_directory(tiny, tmp_path):
     train(data, tmp_path / "run", programs=programs, overrides={**FAST, "n_steps": 1}, kit=KIT)
     with pytest.raises(CheckpointError, match="--resume"):
         train(data, tmp_path / "run", programs=programs, overrides={**FAST, "n_steps": 1}, kit=KIT)
+
+
+def _killed_before_first_checkpoint(run: Path) -> None:
+    """The state a kill leaves between writing config.json and finishing the step-0 checkpoint: a config,
+    a vocabulary, and a staging directory the checkpoint swap never reached."""
+    for name in ("checkpoint", "best"):
+        shutil.rmtree(run / name, ignore_errors=True)
+    (run / "metrics.jsonl").unlink(missing_ok=True)
+    (run / ".checkpoint.abc123.partial").mkdir()
+    (run / ".checkpoint.abc123.partial" / "model.pt").write_bytes(b"\0" * 100)
+
+
+def test_run_killed_before_its_first_checkpoint_resumes_to_the_same_end(tiny, tmp_path):
+    data, programs = tiny
+    settings = {**FAST, "n_steps": 6, "checkpoint_every": 100, "eval_every": 3, "questions_per_step": 4}
+    full = train(data, tmp_path / "full", programs=programs, overrides=settings, kit=KIT)
+    run = tmp_path / "killed"
+    killed = train(data, run, programs=programs, overrides=settings, kit=KIT, stop_after=2)
+    assert killed.stopped_early and RunDir(run).has_checkpoint()  # the step-0 checkpoint
+    assert json.loads((run / "checkpoint" / "state.json").read_text())["step"] == 0
+    _killed_before_first_checkpoint(run)
+    resumed = train(data, run, resume=True, kit=KIT)
+    assert resumed.step == full.step == 6
+    assert not list(run.glob(".*.partial"))  # the stale staging directory is gone
+    a, b = RunDir(tmp_path / "full"), RunDir(run)
+    assert _strip_timing(a.read_metrics()) == _strip_timing(b.read_metrics())
+    wa, wb = a.load_weights("last")[0], b.load_weights("last")[0]
+    assert all(torch.equal(wa[k], wb[k]) for k in wa)
+    assert [r["step"] for r in b.read_config()["resumes"]] == [0]
+
+
+def test_run_killed_before_its_config_starts_again_with_the_same_command(tiny, tmp_path):
+    data, programs = tiny
+    settings = {**FAST, "n_steps": 2}
+    run = tmp_path / "run"
+    run.mkdir()
+    (run / "vocab.json").write_text("{}")  # written just before config.json
+    (run / ".config.json.x1.tmp").write_text("{")  # the config write the kill cut short
+    with pytest.raises(CheckpointError, match="without --resume"):
+        train(data, run, resume=True, kit=KIT)
+    result = train(data, run, programs=programs, overrides=settings, kit=KIT)
+    assert result.step == 2 and RunDir(run).exists() and not list(run.glob(".*.tmp"))
+
+
+def test_a_directory_with_other_files_is_not_taken_for_an_unfinished_run(tiny, tmp_path):
+    data, programs = tiny
+    (tmp_path / "notes.txt").write_text("mine")
+    with pytest.raises(CheckpointError, match="already exists"):
+        train(data, tmp_path, programs=programs, overrides={**FAST, "n_steps": 1}, kit=KIT)
+    assert (tmp_path / "notes.txt").read_text() == "mine"
+
+
+def test_a_run_directory_in_use_is_refused_with_one_clear_error(tiny, tmp_path):
+    data, programs = tiny
+    run = tmp_path / "run"
+    with output_lock(run, "run directory"):  # another nsm process writing it
+        with pytest.raises(DataError, match="being written by another nsm process"):
+            train(data, run, programs=programs, overrides={**FAST, "n_steps": 1}, kit=KIT)
+    assert train(data, run, programs=programs, overrides={**FAST, "n_steps": 1}, kit=KIT).step == 1
+
+
+def test_failed_set_up_leaves_no_directory_behind(tiny, tmp_path):
+    data, programs = tiny
+    with pytest.raises(DataError, match="split"):
+        train(data, tmp_path / "typo", programs=programs, overrides={**FAST, "train_split": "nope"}, kit=KIT)
+    assert not (tmp_path / "typo").exists()
+
+
+def test_unwritable_output_is_one_clear_error(tiny, tmp_path):
+    data, programs = tiny
+    (tmp_path / "a-file").write_text("")  # a run directory cannot be made inside a file (true for root too)
+    with pytest.raises(DataError, match="cannot write run directory"):
+        train(data, tmp_path / "a-file" / "run", programs=programs, overrides={**FAST, "n_steps": 1}, kit=KIT)
 
 
 class _Payload:

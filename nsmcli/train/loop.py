@@ -17,6 +17,7 @@ import math
 import os
 import platform
 import random
+import shutil
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -27,6 +28,7 @@ import torch
 
 from nsmcli.data.preprocess import Dataset, load_dataset
 from nsmcli.errors import CheckpointError, DataError
+from nsmcli.fileio import LOCK_NAME, output_lock, remove_stale_partials
 from nsmcli.lang.spec import get_language
 from nsmcli.train import objectives
 from nsmcli.train.actors import ActorPool, ActRequest, WorkerSpec, act, derive_seed, generator
@@ -155,7 +157,26 @@ def _fall_back_to_dataset_splits(config: TrainConfig, dataset: Dataset, explicit
             pass  # reported below with the available splits
 
 
-def train(
+def train(data: Path | str, out: Path | str, **options: Any) -> TrainResult:
+    """Train (or resume) a run in `out`; see `_train` for the options.
+
+    The run directory is locked while this runs (a second writer gets one clear error), and what an earlier,
+    killed call left half-written there is removed first. A directory this call created and left holding
+    nothing (its set-up failed) is removed again, so a mistyped option leaves no trace.
+    """
+    path = Path(out)
+    created = not path.exists()
+    try:
+        with output_lock(path, "run directory"):
+            remove_stale_partials(path)
+            return _train(data, path, **options)
+    except BaseException:
+        if created and path.is_dir() and all(p.name == LOCK_NAME for p in path.iterdir()):
+            shutil.rmtree(path, ignore_errors=True)
+        raise
+
+
+def _train(
     data: Path | str,
     out: Path | str,
     *,
@@ -188,6 +209,11 @@ def train(
     if resume and init is not None:
         raise ConfigError("--init starts a new run; a resumed run continues from its own checkpoint")
     if resume:
+        if rundir.is_unfinished_start():
+            raise CheckpointError(
+                f"{out} was killed before its set-up finished, so there is nothing to resume; run the same "
+                "command without --resume to start it again"
+            )
         record = rundir.read_config()
         if record["language"] != dataset.language:
             raise DataError(f"{out} was trained on {record['language']}; {data} is {dataset.language}")
@@ -202,11 +228,12 @@ def train(
                 config.set(key, train_over[key])
         model_json, vocab_json, limits = record["model"], rundir.read_vocab(), record["limits"]
         ckpt = rundir.load_checkpoint() if rundir.has_checkpoint() else None
-        if ckpt is None:
-            raise CheckpointError(f"{out} has no checkpoint to resume from")
         programs_path = record.get("programs")
+        if ckpt is None and record.get("init"):
+            # killed after its config but before its first checkpoint: it starts again from what it records
+            initial = _Start(RunDir(record["init"]["run"]).load_weights("best")[0], record["init"])
     else:
-        if rundir.exists() or (rundir.path.is_dir() and any(rundir.path.iterdir())):
+        if rundir.exists() or (rundir.path.is_dir() and not rundir.is_unfinished_start()):
             raise CheckpointError(
                 f"{out} already exists; pass --resume to continue it, or choose another --out"
             )
@@ -253,6 +280,7 @@ def train(
             )
             for qid in train_ids:
                 cache.add_many(qid, train_pool.env(qid), buffer.programs(qid))  # OFF: saved programs = cache
+    if ckpt is None and not resume:
         rundir.path.mkdir(parents=True, exist_ok=True)
         rundir.write_vocab(vocab_json)
         rundir.write_config(
@@ -272,14 +300,19 @@ def train(
             }
         )
     else:
-        model.load_state_dict(ckpt.model)
-        buffer.load_records(ckpt.buffer, _env_of(train_pool))
-        cache = ExploreCache.from_records(ckpt.explored)
-        step, best, best_step = ckpt.state["step"], ckpt.state.get("best_dev"), ckpt.state.get("best_step")
-        seconds = float(ckpt.state.get("seconds", 0.0))
-        # checkpoints written before these clocks existed only know the training-loop time: start both there
-        clock.resume(ckpt.state.get("wall_seconds", seconds), ckpt.state.get("cpu_seconds", seconds))
-        metrics = [m for m in rundir.read_metrics() if m.get("step", 0) <= step]
+        if ckpt is not None:  # else killed before its first checkpoint: it starts again at step 0
+            model.load_state_dict(ckpt.model)
+            buffer.load_records(ckpt.buffer, _env_of(train_pool))
+            cache = ExploreCache.from_records(ckpt.explored)
+            step, best, best_step = (
+                ckpt.state["step"],
+                ckpt.state.get("best_dev"),
+                ckpt.state.get("best_step"),
+            )
+            seconds = float(ckpt.state.get("seconds", 0.0))
+            # checkpoints written before these clocks existed only know the training-loop time: start there
+            clock.resume(ckpt.state.get("wall_seconds", seconds), ckpt.state.get("cpu_seconds", seconds))
+            metrics = [m for m in rundir.read_metrics() if m.get("step", 0) <= step]
         # the config keeps the settings in force (a later resume continues with them) and each resume's
         # step, code version and RESUMABLE settings, so a run continued by newer code says so
         resumed = {"step": step, "code": code_version(), "date": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
@@ -350,6 +383,27 @@ def train(
     def cpu_state() -> dict:
         return cpu_copy(model.state_dict())
 
+    def save_checkpoint() -> None:
+        # metrics first, so they never run ahead of the checkpoint a resume reads
+        rundir.write_metrics(metrics)
+        rundir.save_checkpoint(
+            Checkpoint(
+                cpu_state(),
+                optimizer.state_dict(),
+                {
+                    "step": step,
+                    "best_dev": best,
+                    "best_step": best_step,
+                    "seconds": seconds,
+                    **clock.columns(workers),
+                    **({"average_start": average.start} if average is not None else {}),
+                },
+                list(buffer.to_records()),
+                list(cache.to_records()),
+                average.state() if average is not None else None,
+            )
+        )
+
     # ----- the loop ------------------------------------------------------------------------------------
     task = progress.add_task("training", total=config.n_steps, status="") if progress else None
     if progress:
@@ -358,6 +412,8 @@ def train(
     window_start = time.perf_counter()
     stopped = out_of_time = False
     try:
+        if ckpt is None:
+            save_checkpoint()  # step 0: a run killed from here on resumes (`--resume`) instead of starting over
         if workers is not None and step < config.n_steps:
             workers.submit(step + 1, model.state_dict(), request(step + 1))
         while step < config.n_steps:
@@ -464,26 +520,9 @@ def train(
                 stopped = True
                 break
 
-            # 7. checkpoint: metrics first, so they never run ahead of the checkpoint a resume reads
+            # 7. checkpoint
             if step % config.checkpoint_every == 0 or last:
-                rundir.write_metrics(metrics)
-                rundir.save_checkpoint(
-                    Checkpoint(
-                        cpu_state(),
-                        optimizer.state_dict(),
-                        {
-                            "step": step,
-                            "best_dev": best,
-                            "best_step": best_step,
-                            "seconds": seconds,
-                            **clock.columns(workers),
-                            **({"average_start": average.start} if average is not None else {}),
-                        },
-                        list(buffer.to_records()),
-                        list(cache.to_records()),
-                        average.state() if average is not None else None,
-                    )
-                )
+                save_checkpoint()
             if out_of_time:
                 break
     finally:

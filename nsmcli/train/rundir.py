@@ -131,6 +131,13 @@ class RunDir:
     def has_checkpoint(self) -> bool:
         return (self._checkpoint_source() / "state.json").is_file()
 
+    def is_unfinished_start(self) -> bool:
+        """True for a directory a new run was killed in before it wrote `config.json`: it holds nothing but
+        what `train` writes first (vocabulary, lock, partial files), so starting it again loses nothing."""
+        if not self.path.is_dir() or self.exists():
+            return False
+        return all(p.name in _STARTED_FILES or p.name.startswith(".") for p in self.path.iterdir())
+
     # ----- static files --------------------------------------------------------------------------------
 
     def write_config(self, record: dict) -> None:
@@ -243,6 +250,10 @@ class RunDir:
         # `best` before any evaluation falls back to the last checkpoint, and says so
         return weights, {"weights": "average" if which == "average" else "last", "step": state.get("step")}
 
+
+#: What a new run writes before its config: a directory holding only these (and hidden partial files) was
+#: killed while starting.
+_STARTED_FILES = frozenset({"vocab.json"})
 
 #: Which weights of a run to load (`load_weights`, `nsm eval --weights`).
 WEIGHTS = ("best", "last", "average")
