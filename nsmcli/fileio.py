@@ -108,36 +108,39 @@ LOCK_NAME = ".nsm.lock"
 
 
 @contextmanager
-def output_lock(directory: Path | str, what: str = "output") -> Iterator[Path]:
-    """Hold an exclusive lock on `directory` (created if needed) while writing into it: a second nsm process
-    writing the same output gets a DataError at once instead of interleaving its files with ours.
+def output_lock(path: Path | str, what: str = "output", *, inside: bool = True) -> Iterator[Path]:
+    """Hold an exclusive lock on the output `path` while writing it: a second nsm process writing the same
+    output gets a DataError at once instead of interleaving its files with ours.
 
-    The lock is an advisory `flock` on `directory/.nsm.lock`; the kernel drops it when the process dies,
-    so a killed run never leaves a stale lock behind (the empty file may stay; it means nothing alone).
+    A directory that is written into (a run) holds its lock as `path/.nsm.lock` (`inside`, and the
+    directory is created); a file, or a directory replaced whole at the end (preprocess), is locked by a
+    sibling `.NAME.nsm.lock`. The lock is an advisory `flock`, which the kernel drops when the process dies,
+    so a killed command never leaves a stale lock behind (the empty file may stay; alone it means nothing).
     """
     from nsmcli.errors import DataError
 
-    directory = Path(directory)
+    path = Path(path)
+    lock_file = path / LOCK_NAME if inside else path.parent / f".{path.name}{LOCK_NAME}"
     try:
-        directory.mkdir(parents=True, exist_ok=True)
-        fd = os.open(directory / LOCK_NAME, os.O_RDWR | os.O_CREAT, 0o644)
+        lock_file.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(lock_file, os.O_RDWR | os.O_CREAT, 0o644)
     except OSError as exc:
-        raise DataError(f"cannot write {what} {directory}: {exc.strerror or exc}") from None
+        raise DataError(f"cannot write {what} {path}: {exc.strerror or exc}") from None
     try:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError as exc:
             if exc.errno not in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
-                raise DataError(f"cannot lock {what} {directory}: {exc.strerror or exc}") from None
+                raise DataError(f"cannot lock {what} {path}: {exc.strerror or exc}") from None
             holder = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
             raise DataError(
-                f"{what} {directory} is being written by another nsm process"
+                f"{what} {path} is being written by another nsm process"
                 f"{f' (pid {holder})' if holder.isdigit() else ''}; wait for it to finish or choose another "
                 "output"
             ) from None
         os.ftruncate(fd, 0)
         os.pwrite(fd, str(os.getpid()).encode(), 0)
-        yield directory
+        yield path
     finally:
         os.close(fd)  # closing the descriptor releases the lock
 

@@ -4,7 +4,11 @@ the interpreter's valid tokens, trigger words, ranking and the cap, and resumabl
 from __future__ import annotations
 
 import json
+import os
 import random
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -473,3 +477,68 @@ def test_tokens_of_outputs_start_and_end_properly():
     for p in explore(env, WtqChecker(["Greece"])).programs:
         tokens = env.encode(p)
         assert tokens[0] == OPEN and tokens[-1] == END
+
+
+def _children(pid: int) -> set[int]:
+    """Pids of the live processes whose parent is `pid` (from /proc)."""
+    found = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            found.add(int(stat.parent.name))
+    return found
+
+
+def _command(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+    except OSError:
+        return "?"
+
+
+def _alive(pid: int) -> bool:
+    """Running, as opposed to gone or a zombie that only waits for init to reap it."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc to find the worker processes")
+def test_explore_killed_with_sigkill_leaves_no_worker_behind(tmp_path):
+    """kill -9 of `nsm explore --workers 2` mid-run: its workers end with it, silently (no broken-pipe
+    tracebacks). Resuming after a kill is `test_run_exploration_resumes_after_a_kill`."""
+    own = Path(__file__).resolve().parents[1] / "examples" / "own-data"
+    data = tmp_path / "questions"
+    data.mkdir()
+    header, *lines = (own / "train.tsv").read_text(encoding="utf-8").splitlines()
+    rows = [line.replace("../tables/", str(own.parent / "tables") + "/") for line in lines]
+    (data / "train.tsv").write_text("\n".join([header, *rows * 25]) + "\n", encoding="utf-8")
+    pre, out = tmp_path / "pre", tmp_path / "programs.jsonl"
+    preprocess("tables", data, pre)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "nsmcli", "explore", str(pre), "--split", "train", "--out", str(out)]
+        + ["--workers", "2", "--quiet"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        env={**os.environ, "OMP_NUM_THREADS": "1"},
+    )
+    partial = out.with_name(out.name + ".partial")
+    workers: set[int] = set()
+    while proc.poll() is None and not (partial.exists() and partial.read_bytes().count(b"\n") >= 20):
+        workers |= _children(proc.pid)
+        time.sleep(0.05)
+    workers |= _children(proc.pid)
+    assert proc.poll() is None, "exploration finished before it could be killed; give it more questions"
+    assert workers, "no worker processes were seen"
+    proc.kill()
+    proc.wait()
+    stderr = proc.stderr.read().decode()  # EOF only once every process holding the pipe has ended
+    deadline = time.monotonic() + 30  # a hang guard, not a timing: a worker that outlives it is a leak
+    while any(_alive(pid) for pid in workers) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not [(pid, _command(pid)) for pid in workers if _alive(pid)]
+    assert "Traceback" not in stderr and "BrokenPipe" not in stderr

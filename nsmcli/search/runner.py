@@ -19,8 +19,9 @@ from typing import Any
 
 from nsmcli.data.preprocess import load_dataset
 from nsmcli.errors import DataError, NsmError
-from nsmcli.fileio import atomic_write_json, atomic_write_jsonl
+from nsmcli.fileio import atomic_write_json, atomic_write_jsonl, output_lock
 from nsmcli.lang.spec import get_language
+from nsmcli.process import die_with_parent
 from nsmcli.progress import make_progress
 from nsmcli.search.explore import DEFAULT_MAX_PROGRAMS, allowed_functions, explore
 
@@ -87,7 +88,8 @@ def explore_example(dataset: Any, example: Any, settings: ExploreSettings) -> tu
     return record, stats.seconds
 
 
-def _init_worker(dataset_dir: str, split: str, settings: ExploreSettings) -> None:
+def _init_worker(dataset_dir: str, split: str, settings: ExploreSettings, parent_pid: int) -> None:
+    die_with_parent(parent_pid)
     if not _WORKER:
         dataset = load_dataset(dataset_dir)
         _WORKER.update(dataset=dataset, examples=dataset.examples(split), settings=settings)
@@ -134,7 +136,14 @@ def _read_partial(partial: Path, valid_ids: set[str]) -> dict[str, dict]:
     return done
 
 
-def run_exploration(
+def run_exploration(dataset_dir: Path | str, split: str, out_path: Path | str, **options: Any) -> dict:
+    """Explore a split into `out_path`, locked against a second writer of the same output; see
+    `_run_exploration` for the options."""
+    with output_lock(Path(out_path), "exploration output", inside=False):
+        return _run_exploration(dataset_dir, split, out_path, **options)
+
+
+def _run_exploration(
     dataset_dir: Path | str,
     split: str,
     out_path: Path | str,
@@ -245,7 +254,9 @@ def run_exploration(
                     _ = dataset.tables  # load once; the workers share it
                     _WORKER.update(dataset=dataset, examples=examples, settings=settings)
                 try:
-                    with ctx.Pool(workers, _init_worker, (str(dataset_dir), split, settings)) as pool:
+                    with ctx.Pool(
+                        workers, _init_worker, (str(dataset_dir), split, settings, os.getpid())
+                    ) as pool:
                         for _, record, seconds in pool.imap_unordered(_work, todo, chunksize=4):
                             explore_seconds += seconds
                             write(record)

@@ -13,6 +13,7 @@ of the weights and the batch alone.
 from __future__ import annotations
 
 import hashlib
+import os
 import queue as queue_mod
 import time
 from collections.abc import Callable, Sequence
@@ -23,6 +24,7 @@ import torch
 
 from nsmcli.errors import NsmError
 from nsmcli.lang.interpreter import Environment
+from nsmcli.process import die_with_parent
 from nsmcli.train.buffer import reward
 from nsmcli.train.rundir import cpu_copy
 
@@ -170,7 +172,8 @@ class WorkerSpec:
     limits: dict
 
 
-def _worker(rank: int, spec: WorkerSpec, inbox: Any, outbox: Any) -> None:
+def _worker(rank: int, spec: WorkerSpec, inbox: Any, outbox: Any, parent_pid: int) -> None:
+    die_with_parent(parent_pid)
     torch.set_num_threads(1)
     try:
         from nsmcli.train.questions import QuestionPool, build_model
@@ -200,7 +203,9 @@ class ActorPool:
         self.outbox = ctx.Queue()
         self.inboxes = [ctx.Queue() for _ in range(n)]
         self.procs = [
-            ctx.Process(target=_worker, args=(r, spec, self.inboxes[r], self.outbox), daemon=True)
+            ctx.Process(
+                target=_worker, args=(r, spec, self.inboxes[r], self.outbox, os.getpid()), daemon=True
+            )
             for r in range(n)
         ]
         for p in self.procs:
