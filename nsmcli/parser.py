@@ -56,6 +56,15 @@ class ParseResult:
         return asdict(self)
 
 
+def answer_matches(expected: list[str], result: ParseResult) -> bool:
+    """The official WTQ answer check of a parse against the expected answers (`nsm parse --questions`)."""
+    from nsmcli.data.annotate import canonicalize_answer
+    from nsmcli.data.evaluate import wtq_correct
+
+    canon = [canonicalize_answer(a) for a in expected]
+    return result.program is not None and wtq_correct(expected, canon, result.answer)
+
+
 def find_model(name: str | Path) -> Path | None:
     """The run directory `name`, else the bundled model of that name, else None."""
     path = Path(name)
@@ -115,9 +124,6 @@ class Parser:
         self, path: Path | str, beam: int = 5, sql_dialect: str | None = "sqlite", vote: str = "answer"
     ):
         """Answer every question of a question file; yields (case, result, correct or None)."""
-        from nsmcli.data.annotate import canonicalize_answer
-        from nsmcli.data.evaluate import wtq_correct
-
         tables: dict[Path, Table] = {}
         for case in read_question_file(path):
             if case.table not in tables:
@@ -128,10 +134,7 @@ class Parser:
             result = self.parse(
                 case.question, tables[case.table], beam=beam, sql_dialect=sql_dialect, vote=vote
             )
-            correct = None
-            if case.answer is not None:  # the official WTQ answer check
-                canon = [canonicalize_answer(a) for a in case.answer]
-                correct = result.program is not None and wtq_correct(case.answer, canon, result.answer)
+            correct = None if case.answer is None else answer_matches(case.answer, result)
             yield case, result, correct
 
     def parse(

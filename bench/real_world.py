@@ -1,0 +1,145 @@
+"""Accuracy of a bundled model on the real-world question set (`examples/real`), per question type.
+
+Each question goes through the Python API (`Parser.load(model)`, `.parse(question, table)`) and is scored
+with the answer check of `nsm parse --questions` (`nsmcli.parser.answer_matches`). A table the reader
+cannot load counts every one of its questions as wrong; such tables are listed separately as unreadable.
+
+    python bench/real_world.py --model wtq      # writes bench/results/real-world-wtq.md
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+
+from common import ROOT, machine, write_result
+
+from nsmcli.data.readers import load_table, read_question_file
+from nsmcli.errors import DataError
+from nsmcli.parser import Parser, answer_matches
+
+REAL = ROOT / "examples" / "real"
+
+
+def describe_code() -> str:
+    """`git describe --always --dirty`: the commit, and whether the working tree differs from it."""
+    try:
+        return subprocess.run(
+            ["git", "describe", "--always", "--dirty"], cwd=ROOT, capture_output=True, text=True, check=True
+        ).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+
+
+def question_types(path: Path) -> tuple[dict[int, str], list[str]]:
+    """The `type` column of the question file by line number, and the declared types in their order."""
+    lines = path.read_text(encoding="utf-8-sig").splitlines()
+    by_line = {number: line.split("\t")[3] for number, line in enumerate(lines[1:], start=2) if line.strip()}
+    declared_file = path.parent / "question_types.tsv"
+    declared = (
+        [line.split("\t")[0] for line in declared_file.read_text(encoding="utf-8").splitlines()[1:]]
+        if declared_file.is_file()
+        else []
+    )
+    return by_line, declared + sorted(set(by_line.values()) - set(declared))
+
+
+def short(items: list) -> str:
+    text = " | ".join(str(item) for item in items)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--model", default="wtq", help="a bundled model name or a run directory")
+    parser.add_argument("--questions", type=Path, default=REAL / "questions.tsv")
+    parser.add_argument("--beam", type=int, default=5)
+    args = parser.parse_args()
+
+    types_by_line, type_order = question_types(args.questions)
+    cases = read_question_file(args.questions)
+    start = time.perf_counter()
+    model = Parser.load(args.model)
+    tables, unreadable = {}, {}
+    totals: dict[str, list[int]] = defaultdict(lambda: [0, 0])  # type -> [right, asked]
+    wrong = []
+    for case in cases:
+        kind = types_by_line[case.line]
+        totals[kind][1] += 1
+        if case.table not in tables and case.table not in unreadable:
+            try:
+                tables[case.table] = load_table(case.table)
+            except DataError as exc:
+                unreadable[case.table] = str(exc)
+        if case.table in unreadable:
+            continue
+        result = model.parse(case.question, tables[case.table], beam=args.beam)
+        if answer_matches(case.answer, result):
+            totals[kind][0] += 1
+        else:
+            got = "no program" if result.program is None else short(result.display)
+            wrong.append((kind, case, got, result.program))
+    elapsed = time.perf_counter() - start
+
+    right = sum(r for r, _ in totals.values())
+    asked = sum(n for _, n in totals.values())
+    skipped = sum(1 for c in cases if c.table in unreadable)
+    command = "python bench/real_world.py " + " ".join(sys.argv[1:])
+    load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
+    lines = [
+        f"## Real-world questions: `--model {args.model}`\n",
+        f"- command: `{command}`",
+        f"- date: {time.strftime('%Y-%m-%d %H:%M %Z')}",
+        f"- code: {describe_code()}",
+        f"- machine: {machine()}; load average {load} (1, 5, 15 min)",
+        f"- {asked} questions over {len({c.table for c in cases})} tables, beam {args.beam}, "
+        f"{elapsed:.0f} s in all (model load included)\n",
+        "| type | questions | right | accuracy |",
+        "|---|---:|---:|---:|",
+    ]
+    for kind in type_order:
+        if kind in totals:
+            r, n = totals[kind]
+            lines.append(f"| {kind} | {n} | {r} | {100 * r / n:.0f}% |")
+    lines.append(f"| **total** | **{asked}** | **{right}** | **{100 * right / asked:.1f}%** |")
+    if unreadable:
+        lines += [
+            "",
+            f"Unreadable tables ({skipped} questions, counted as wrong above; "
+            f"on the readable tables: {right} of {asked - skipped}, "
+            f"{100 * right / max(asked - skipped, 1):.1f}%):",
+            "",
+        ]
+        lines += [f"- `{path.name}`: {message}" for path, message in unreadable.items()]
+    lines += [
+        "",
+        "Wrong answers on readable tables:",
+        "",
+        "| type | table | question | expected | got | program |",
+    ]
+    lines.append("|---|---|---|---|---|---|")
+    for kind, case, got, program in wrong:
+        cells = [
+            kind,
+            case.table.name,
+            case.question,
+            short(case.answer),
+            got,
+            f"`{program}`" if program else "",
+        ]
+        lines.append("| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |")
+    text = "\n".join(lines) + "\n"
+    print(text)
+    name = Path(args.model).name if Path(args.model).is_dir() else args.model
+    print(f"written to {write_result(f'real-world-{name}', text)}")
+
+
+if __name__ == "__main__":
+    main()

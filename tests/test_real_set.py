@@ -1,0 +1,47 @@
+"""The real-world question set (examples/real) is well formed: what `bench/real_world.py` scores is sound."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from nsmcli.data.readers import read_question_file
+
+REAL = Path(__file__).resolve().parents[1] / "examples" / "real"
+QUESTIONS = REAL / "questions.tsv"
+
+
+def _records() -> list[list[str]]:
+    lines = QUESTIONS.read_text(encoding="utf-8").splitlines()
+    assert lines[0].split("\t") == ["table", "question", "answer", "type"]
+    return [line.split("\t") for line in lines[1:]]
+
+
+def _declared_types() -> list[str]:
+    lines = (REAL / "question_types.tsv").read_text(encoding="utf-8").splitlines()
+    assert lines[0].split("\t") == ["type", "meaning"]
+    return [line.split("\t")[0] for line in lines[1:]]
+
+
+def test_every_line_has_a_table_a_question_an_answer_and_a_declared_type():
+    types = set(_declared_types())
+    for number, fields in enumerate(_records(), start=2):
+        assert len(fields) == 4, f"line {number}: {len(fields)} fields"
+        table, question, answer, kind = fields
+        assert (REAL / table).is_file(), f"line {number}: no table {table}"
+        assert question.strip() and question == question.strip(), f"line {number}: question"
+        assert all(item.strip() for item in answer.split("|")), f"line {number}: empty answer item"
+        assert kind in types, f"line {number}: undeclared type {kind!r}"
+
+
+def test_the_set_is_large_varied_and_has_no_duplicate_questions():
+    records = _records()
+    assert len(records) >= 100
+    assert len({table for table, *_ in records}) >= 10
+    assert len({question for _, question, *_ in records}) == len(records)
+    assert {kind for *_, kind in records} == set(_declared_types())  # every declared type is asked
+
+
+def test_nsm_reads_it_as_a_question_file_with_answers():
+    cases = read_question_file(QUESTIONS)
+    assert len(cases) == len(_records())
+    assert all(case.answer and case.table.is_file() for case in cases)
