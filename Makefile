@@ -9,10 +9,11 @@ DEMO_OUT := $(or $(TMPDIR),/tmp)/nsm-demo
 
 .PHONY: install test lint demo models bench clean
 
+# Exactly the torch the bundled models and figures were made with (setup.cfg asks only for torch>=2.13).
 $(STAMP): setup.cfg pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --disable-pip-version-check torch==2.13.0
-	$(BIN)/pip install --quiet --disable-pip-version-check -e '.[dev]'
+	$(BIN)/pip install --quiet --disable-pip-version-check -e '.[dev,tables,plot]'
 	touch $(STAMP)
 
 install: $(STAMP)

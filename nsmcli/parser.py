@@ -21,10 +21,8 @@ from nsmcli.errors import CheckpointError, DataError, GrammarError
 from nsmcli.lang.interpreter import answer_cells, bind, describe_step
 from nsmcli.lang.spec import get_language
 from nsmcli.lang.sql import check_dialect, program_to_sql
+from nsmcli.resources import MODELS_DIR
 from nsmcli.train.questions import limits_from_json
-
-#: Bundled models live here (see `make models`); `--model wtq` and `--model wikisql` name them.
-MODELS_DIR = Path(__file__).resolve().parents[1] / "examples" / "models"
 
 
 @dataclass

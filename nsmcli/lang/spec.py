@@ -13,8 +13,7 @@ from functools import cache
 from pathlib import Path
 
 from nsmcli.errors import GrammarError
-
-GRAMMAR_DIR = Path(__file__).resolve().parents[2] / "grammars"
+from nsmcli.resources import GRAMMAR_DIR
 
 #: Property type of each column view kind.
 PROPERTY_TYPE = {

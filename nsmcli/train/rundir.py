@@ -41,6 +41,7 @@ from nsmcli.fileio import (
     read_jsonl,
     staged_directory,
 )
+from nsmcli.resources import source_checkout
 
 RUN_FORMAT = "nsm-run"
 RUN_VERSION = 1
@@ -78,18 +79,21 @@ def load_tensors(path: Path) -> Any:
 
 
 def code_version() -> dict[str, str | None]:
-    """nsm's version and the git commit of the source tree, when it is a git checkout."""
-    commit = None
+    """nsm's version and the git commit of the source tree, when nsm runs from a git checkout."""
+    return {"nsm": nsmcli.__version__, "git": _checkout_commit()}
+
+
+def _checkout_commit() -> str | None:
+    root = source_checkout()
+    if root is None:
+        return None
     try:
-        root = Path(nsmcli.__file__).resolve().parents[1]
         done = subprocess.run(
             ["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True, timeout=5, check=False
         )
-        if done.returncode == 0:
-            commit = done.stdout.strip() or None
     except (OSError, subprocess.SubprocessError):
-        pass
-    return {"nsm": nsmcli.__version__, "git": commit}
+        return None
+    return (done.stdout.strip() or None) if done.returncode == 0 else None
 
 
 @dataclass
