@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from nsmcli.data.table import Table
+from nsmcli.data.values import format_number
 from nsmcli.errors import GrammarError
 from nsmcli.lang.interpreter import CLOSE, END, OPEN, answer_cells, bind, has_unused_result
 from nsmcli.lang.program import parse_program
@@ -260,3 +261,13 @@ def test_wikisql_comparisons_may_select_no_rows(medals):
     # a comparison that keeps every row is still useless in both
     everything = "(filter_less all_rows 100 r.gold-number)"
     assert not _decodable(wikisql, everything) and not _decodable(wtq, everything)
+
+
+def test_a_program_number_beyond_float_range_is_one_clear_error() -> None:
+    with pytest.raises(GrammarError, match="beyond the range of numbers"):
+        parse_program("(filter_eq all_rows 1e999 r.gold-number)")
+
+
+@pytest.mark.parametrize("value, text", [(float("inf"), "inf"), (float("-inf"), "-inf"), (3.0, "3")])
+def test_format_number_never_crashes_on_infinity(value: float, text: str) -> None:
+    assert format_number(value) == text

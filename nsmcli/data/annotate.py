@@ -9,6 +9,7 @@ question-match feature, plus the `targetCanon` canonical answer that the officia
 
 from __future__ import annotations
 
+import math
 import re
 import weakref
 from dataclasses import dataclass, field
@@ -208,7 +209,8 @@ def _quantity_entities(tokens: list[str], *, ordinals: bool) -> list[Entity]:
     out: list[Entity] = []
     for q in textnum.find_quantities(tokens):
         if q.kind == "NUMBER" or (ordinals and q.kind == "ORDINAL"):
-            out.extend(Entity("number", (float(v),), q.start, q.end) for v in q.values)
+            # a numeral beyond float range is no number a cell could equal, and no JSON can carry it
+            out.extend(Entity("number", (float(v),), q.start, q.end) for v in q.values if math.isfinite(v))
         elif q.kind == "DATE":
             out.extend(Entity("date", (d,), q.start, q.end) for d in q.values)
     return out

@@ -6,6 +6,7 @@ entities, the interpreters and the evaluators all use it, so a value that prints
 
 from __future__ import annotations
 
+import math
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -77,7 +78,7 @@ class Date:
 
 
 def format_number(value: float) -> str:
-    """Numbers print as integers when integral (`1990`, not `1990.0`)."""
-    if value == int(value) and abs(value) < 1e16:
+    """Numbers print as integers when integral (`1990`, not `1990.0`); infinities as `inf`, never a crash."""
+    if math.isfinite(value) and value == int(value) and abs(value) < 1e16:
         return str(int(value))
     return repr(float(value))

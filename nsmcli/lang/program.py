@@ -10,6 +10,7 @@ program text stays valid whatever order constants were numbered in. Parsing then
 from __future__ import annotations
 
 import json
+import math
 import re
 from dataclasses import dataclass
 
@@ -102,7 +103,9 @@ def _atom(word: str) -> tuple[str, object]:
     if word.startswith("r."):
         return "column", word
     if _NUMBER.fullmatch(word):
-        return "number", float(word)
+        if not math.isfinite(value := float(word)):
+            raise GrammarError(f"the number {_short(word)} in the program is beyond the range of numbers")
+        return "number", value
     if (d := Date.parse(word)) is not None:
         return "date", d
     raise GrammarError(
@@ -171,3 +174,7 @@ def parse_program(text: str) -> Program:
     if not exprs:
         raise GrammarError("empty program")
     return Program(tuple(exprs))
+
+
+def _short(word: str, limit: int = 24) -> str:
+    return word if len(word) <= limit else f"{word[:limit]}... ({len(word)} characters)"
