@@ -1085,6 +1085,7 @@ def test_init_starts_a_new_run_from_a_trained_one(tiny, tmp_path):
     other = tmp_path / "other"
     shutil.copytree(base, other)
     config = json.loads((other / "config.json").read_text())
+    config["dataset"]["meta"]["language"] = "wikisql"  # a consistent WikiSQL run
     (other / "config.json").write_text(json.dumps({**config, "language": "wikisql"}))
     with pytest.raises(DataError, match="trained on wikisql"):
         train(data, tmp_path / "y", programs=programs, overrides=FAST, kit=KIT, init=other)

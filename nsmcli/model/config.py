@@ -7,6 +7,19 @@ from dataclasses import dataclass
 from typing import Any
 
 ATTENTIONS = ("additive", "dot")
+
+#: Inclusive ranges of the sizes and rates: far above any useful model, far below what exhausts memory.
+BOUNDS: dict[str, tuple[float, float]] = {
+    "hidden_size": (1, 4096),
+    "n_layers": (1, 16),
+    "embedding_size": (1, 4096),
+    "dropout": (0.0, 0.95),
+    "min_word_count": (1, 10**9),
+    "n_token_features": (0, 64),
+    "n_builtins": (1, 4096),
+    "n_constant_types": (1, 4096),
+    "init_std": (0.0, 10.0),
+}
 COLUMN_MATCHES = ("tokens", "substring")
 
 
@@ -58,16 +71,30 @@ class ModelConfig:
     @classmethod
     def from_json(cls, record: dict[str, Any]) -> ModelConfig:
         """Inverse of `to_json`; unknown keys are an error so that a typo never passes silently."""
+        from nsmcli.train.config import ConfigError, set_field  # the one home of typed field setting
+
+        if not isinstance(record, dict):
+            raise ValueError("the model settings must be a JSON object")
         names = {f.name for f in dataclasses.fields(cls)}
         unknown = sorted(set(record) - names)
         if unknown:
             raise ValueError(f"unknown model config keys: {', '.join(unknown)}")
-        config = cls(**record)
+        config = cls()
+        for key, value in record.items():
+            try:
+                set_field(config, key, value, "model.", strict=True)
+            except ConfigError as exc:
+                raise ValueError(str(exc)) from None
         config.validate()
         return config
 
     def validate(self) -> None:
-        """Raise ValueError for a value no model can be built with."""
+        """Raise ValueError for a value no model can be built with, or one so large that building it would
+        exhaust memory (checked before anything is allocated)."""
+        for name, (low, high) in BOUNDS.items():
+            value = getattr(self, name)
+            if not low <= value <= high:
+                raise ValueError(f"{name} must be between {low} and {high}, got {value!r}")
         if self.attention not in ATTENTIONS:
             raise ValueError(f"attention must be one of {', '.join(ATTENTIONS)}, got {self.attention!r}")
         if self.column_match not in COLUMN_MATCHES:

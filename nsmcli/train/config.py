@@ -26,15 +26,35 @@ class ConfigError(NsmError):
     """An unknown hyper-parameter, a value of the wrong type, or an inconsistent combination."""
 
 
-def set_field(config: Any, key: str, value: Any, prefix: str = "") -> None:
+#: JSON types a config file may hold for a field of each declared type (`set_field(..., strict=True)`).
+_JSON_TYPES: dict[str, tuple[type, ...]] = {
+    "bool": (bool,),
+    "int": (int,),
+    "float": (int, float),
+    "str": (str,),
+}
+
+
+def set_field(config: Any, key: str, value: Any, prefix: str = "", *, strict: bool = False) -> None:
     """Set field `key` of the dataclass `config` from a value or its `--set` text, converted to the field's
     declared type (bool, int, float or str); unknown names and values that do not convert are a ConfigError
-    naming the field as `prefix + key`. The one home of `--set` conversion, for training and model configs."""
+    naming the field as `prefix + key`. The one home of `--set` conversion, for training and model configs.
+
+    `strict` is for values read from a run's config.json, which nsm wrote with JSON types: there a string
+    "true" for a flag or 1.5 for a count is damage, not a spelling to convert, and a number must be finite."""
     kinds = {f.name: f.type if isinstance(f.type, str) else f.type.__name__ for f in fields(config)}
     if key not in kinds:
         known = ", ".join(prefix + name for name in sorted(kinds))
         raise ConfigError(f"unknown hyper-parameter {prefix + key!r}; known: {known}")
     kind = kinds[key]
+    if strict and kind in _JSON_TYPES:
+        allowed = _JSON_TYPES[kind]
+        if (
+            not isinstance(value, allowed)
+            or (isinstance(value, bool) and kind != "bool")
+            or (isinstance(value, float) and not math.isfinite(value))
+        ):
+            raise ConfigError(f"{prefix + key} must be a JSON {kind}, got {_brief_value(value)}")
     try:
         if kind == "bool":
             if isinstance(value, str):
@@ -56,6 +76,11 @@ def set_field(config: Any, key: str, value: Any, prefix: str = "") -> None:
     except (TypeError, ValueError):
         raise ConfigError(f"{prefix + key} must be {kind}, got {value!r}") from None
     setattr(config, key, value)
+
+
+def _brief_value(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else f"{text[:40]}... ({type(value).__name__})"
 
 
 @dataclass
@@ -197,9 +222,11 @@ class TrainConfig:
 
     @classmethod
     def from_json(cls, record: dict[str, Any]) -> TrainConfig:
+        if not isinstance(record, dict):
+            raise ConfigError(f"the training settings must be a JSON object, got {_brief_value(record)}")
         config = cls()
         for key, value in record.items():
-            config.set(key, value)
+            set_field(config, key, value, strict=True)
         config.validate()
         return config
 

@@ -189,7 +189,26 @@ def weights_mismatch(expected: dict, state: Any) -> str:
         for k in expected
         if k in state and (not torch.is_tensor(state[k]) or state[k].shape != expected[k].shape)
     ]
-    for names, what in ((missing, "missing"), (unexpected, "unexpected"), (reshaped, "of another shape")):
+    retyped = [
+        k for k in expected if k in state and k not in reshaped and state[k].dtype != expected[k].dtype
+    ]
+    broken = [
+        k
+        for k in expected
+        if k in state
+        and k not in reshaped
+        and k not in retyped
+        and state[k].is_floating_point()
+        and not torch.isfinite(state[k]).all()
+    ]
+    named = (
+        (missing, "missing"),
+        (unexpected, "unexpected"),
+        (reshaped, "of another shape"),
+        (retyped, "of another dtype"),
+        (broken, "with NaN or infinite values"),
+    )
+    for names, what in named:
         if names:
             problems.append(f"{len(names)} tensor{'s' * (len(names) > 1)} {what}, e.g. {names[0]}")
     return "; ".join(problems)

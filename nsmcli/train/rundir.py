@@ -158,6 +158,7 @@ class RunDir:
         for key in ("train", "model", "limits", "language"):
             if key not in record:
                 raise CheckpointError(f"{self.config_path} is corrupt: no {key!r}")
+        _check_record(record, self.config_path)
         return record
 
     def write_vocab(self, record: Any) -> None:
@@ -167,6 +168,11 @@ class RunDir:
         record = _read_json(self.path / "vocab.json", "vocabulary")
         if not isinstance(record, dict) or not isinstance(record.get("words"), list):
             raise CheckpointError(f"vocabulary {self.path / 'vocab.json'} is corrupt (no word list)")
+        words = record["words"]
+        if not all(isinstance(w, str) for w in words) or len(set(words)) != len(words):
+            raise CheckpointError(
+                f"vocabulary {self.path / 'vocab.json'} is corrupt (its words must be distinct strings)"
+            )
         return record
 
     # ----- metrics -------------------------------------------------------------------------------------
@@ -266,7 +272,54 @@ WEIGHTS = ("best", "last", "average")
 def _read_json(path: Path, what: str) -> Any:
     if not path.is_file():
         raise CheckpointError(f"{what} {path} is missing")
+    if path.stat().st_size > MAX_JSON_BYTES:
+        raise CheckpointError(f"{what} {path} is larger than {MAX_JSON_BYTES // 2**20} MiB; not an nsm file")
     try:
         return json.loads(path.read_text(encoding="utf-8"))
+    except RecursionError:
+        raise CheckpointError(f"{what} {path} is corrupt: nested too deeply") from None
     except (ValueError, UnicodeDecodeError) as exc:
-        raise CheckpointError(f"{what} {path} is corrupt: {exc}") from None
+        raise CheckpointError(f"{what} {path} is corrupt: {brief(exc)}") from None
+
+
+#: A run's JSON files are a few MiB at most (a WTQ vocabulary is well under one).
+MAX_JSON_BYTES = 64 * 2**20
+
+#: Interpreter limits a run may record: beyond them a program memory or expression chain is no model's.
+LIMIT_BOUNDS = {"max_expressions": (1, 64), "max_variables": (1, 1024)}
+
+
+def _check_record(record: dict, path: Path) -> None:
+    """The run config's own fields (the train and model settings are checked by their classes): a known
+    language, consistent with the dataset the run was trained on, and limits within bounds."""
+    from nsmcli.lang.spec import available_languages
+
+    language = record["language"]
+    if not isinstance(language, str) or language not in available_languages():
+        raise CheckpointError(
+            f"{path}: language {language!r} is not one nsm knows ({', '.join(available_languages())})"
+        )
+    meta = record.get("dataset") or {}
+    trained_on = meta.get("meta", {}).get("language") if isinstance(meta, dict) else None
+    if isinstance(trained_on, str) and trained_on != language:
+        raise CheckpointError(f"{path}: language {language!r}, but the run was trained on {trained_on} data")
+    for key in ("train", "model", "limits"):
+        if not isinstance(record[key], dict):
+            raise CheckpointError(f"{path}: {key!r} must be a JSON object")
+    from nsmcli.train.config import ConfigError, TrainConfig
+
+    try:
+        TrainConfig.from_json(record["train"])
+    except ConfigError as exc:
+        raise CheckpointError(
+            f"{path}: train.{exc}" if str(exc)[:1].islower() else f"{path}: {exc}"
+        ) from None
+    limits = record["limits"]
+    for key, (low, high) in LIMIT_BOUNDS.items():
+        value = limits.get(key)
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            raise CheckpointError(
+                f"{path}: limits.{key} must be an integer from {low} to {high}, got {value!r}"
+            )
+    if unknown := sorted(set(limits) - set(LIMIT_BOUNDS)):
+        raise CheckpointError(f"{path}: unknown limits {', '.join(unknown)}")

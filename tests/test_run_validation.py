@@ -1,0 +1,91 @@
+"""A run directory is validated before use: damaged or hostile content is one CheckpointError, never a
+silent wrong answer, a traceback or an allocation that exhausts memory (issue 20)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+import torch
+
+from nsmcli.errors import CheckpointError
+from nsmcli.train.evaluate import load_run_model
+from nsmcli.train.questions import default_kit
+
+BUNDLED = Path(__file__).resolve().parents[1] / "examples" / "models" / "wtq"
+
+
+@pytest.fixture()
+def run(tmp_path: Path) -> Path:
+    copy = tmp_path / "run"
+    shutil.copytree(BUNDLED, copy)
+    return copy
+
+
+def _edit_config(run: Path, edit) -> None:
+    config = json.loads((run / "config.json").read_text())
+    edit(config)
+    (run / "config.json").write_text(json.dumps(config))
+
+
+def _load(run: Path):
+    return load_run_model(run, default_kit())
+
+
+def test_the_bundled_model_passes_validation(run: Path) -> None:
+    model, config, _ = _load(run)
+    assert config["language"] == "wtq" and model is not None
+
+
+@pytest.mark.parametrize(
+    "edit, message",
+    [
+        (lambda c: c["model"].update(n_layers=10**9), "n_layers must be between"),
+        (lambda c: c["model"].update(hidden_size=-3), "hidden_size must be between"),
+        (lambda c: c["model"].update(dropout=5.0), "dropout must be between"),
+        (lambda c: c["model"].update(use_glove="false"), "use_glove must be a JSON bool"),
+        (lambda c: c["model"].update(hidden_size=200.5), "hidden_size must be a JSON int"),
+        (lambda c: c["train"].update(use_baseline="true"), "use_baseline must be a JSON bool"),
+        (lambda c: c.update(train=None), "'train' must be a JSON object"),
+        (lambda c: c.update(language=7), "language 7 is not one nsm knows"),
+        (lambda c: c.update(language="wikisql"), "trained on wtq data"),
+        (lambda c: c["limits"].update(max_variables=10**9), "limits.max_variables"),
+        (lambda c: c["limits"].update(max_expressions="3"), "limits.max_expressions"),
+    ],
+)
+def test_a_damaged_config_is_refused_before_anything_is_built(run: Path, edit, message: str) -> None:
+    _edit_config(run, edit)
+    with pytest.raises(CheckpointError, match=message):
+        _load(run)
+
+
+def test_a_deeply_nested_config_is_refused(run: Path) -> None:
+    (run / "config.json").write_text("[" * 100_000 + "]" * 100_000)
+    with pytest.raises(CheckpointError, match="nested too deeply|not an nsm run config"):
+        _load(run)
+
+
+def test_a_vocabulary_of_integers_is_refused(run: Path) -> None:
+    words = json.loads((run / "vocab.json").read_text())["words"]
+    (run / "vocab.json").write_text(json.dumps({"words": list(range(len(words)))}))
+    with pytest.raises(CheckpointError, match="distinct strings"):
+        _load(run)
+
+
+@pytest.mark.parametrize(
+    "damage, message",
+    [
+        (lambda t: t.half(), "of another dtype"),
+        (lambda t: torch.full_like(t, float("nan")), "NaN or infinite"),
+    ],
+)
+def test_damaged_weights_are_refused(run: Path, damage, message: str) -> None:
+    path = run / "best" / "model.pt"
+    state = torch.load(path, weights_only=True)
+    name = next(k for k, v in state.items() if v.is_floating_point())
+    state[name] = damage(state[name])
+    torch.save(state, path)
+    with pytest.raises(CheckpointError, match=message):
+        _load(run)
