@@ -1,4 +1,5 @@
 """Dev accuracy against time for training runs, from their run directories (metrics.jsonl + config.json).
+The tables go to bench/results/NAME.md and the curves (`nsm plot`'s figure) beside them as NAME.png.
 
 The runs are made with `nsm train` (the commands are in BENCHMARKS.md); this script only reads what they
 logged, so it can be re-run at any time. Time is the run's wall clock (set-up and evaluations included,
@@ -16,7 +17,10 @@ import json
 import sys
 from pathlib import Path
 
-from common import header, write_result
+from common import RESULTS, header, write_result
+
+from nsmcli.errors import NsmError
+from nsmcli.plot import draw_curves, read_runs
 
 
 def read_run(path: Path) -> tuple[dict, list[dict]]:
@@ -148,8 +152,15 @@ def main() -> None:
         qps = [m["questions_per_second"] for m in lines if m.get("questions_per_second")]
         if qps:
             out.append(f"\nMedian training throughput: {sorted(qps)[len(qps) // 2]:.1f} questions/s.\n")
+    figure = RESULTS / f"{args.name}.png"
+    try:
+        draw_curves(read_runs(args.runs), figure)
+        out.insert(1, f"![dev accuracy, training reward and buffer coverage]({figure.name})\n")
+    except NsmError as exc:  # e.g. matplotlib missing: the tables are still written
+        print(f"no figure: {exc}", file=sys.stderr)
+        figure = None
     path = write_result(args.name, "\n".join(out) + "\n")
-    print(f"wrote {path}")
+    print(f"wrote {path}" + (f" and {figure}" if figure else ""))
 
 
 if __name__ == "__main__":

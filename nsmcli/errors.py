@@ -23,3 +23,7 @@ def brief(exc: BaseException, limit: int = 100) -> str:
     if len(text) <= limit:
         return text
     return text[:limit].rsplit(" ", 1)[0] + " ..."
+
+
+class ArgumentTypeError(NsmError, TypeError):
+    """A Python caller passed an argument of the wrong type (a list or an int as the table)."""

@@ -3,13 +3,16 @@
     from nsmcli.parser import Parser
     parser = Parser.load("runs/wtq")            # a run directory, or "wtq" / "wikisql" for a bundled model
     result = parser.parse("which nation won the most gold?", "medals.csv")   # or a DataFrame or a Table
-    result.display, result.answer, result.program, result.steps, result.sql   # display: the cells read
+    result.display, result.answer, result.program, result.steps, result.sql
+    # display: the answer as shown (the cells it was read from, or the computed value rounded for reading);
+    # answer: the values the answer check compares. `to_json()` uses the same names.
 
 `nsm parse` is a thin layer over this class.
 """
 
 from __future__ import annotations
 
+import html
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -17,7 +20,8 @@ from typing import Any
 from nsmcli.data.annotate import annotate_question
 from nsmcli.data.readers import check_question, load_table, read_question_file, table_from_dataframe
 from nsmcli.data.table import Table
-from nsmcli.errors import CheckpointError, DataError, GrammarError
+from nsmcli.display import display_values, step_text
+from nsmcli.errors import ArgumentTypeError, CheckpointError, DataError, GrammarError
 from nsmcli.lang.interpreter import answer_cells, bind, describe_step
 from nsmcli.lang.spec import get_language
 from nsmcli.lang.sql import check_dialect, program_to_sql
@@ -35,23 +39,58 @@ class Candidate:
 @dataclass
 class ParseResult:
     question: str
-    answer: list
+    answer: list  # the values the answer check compares (string views, numbers, dates)
     program: str | None
     probability: float  # the chosen program's own (renormalised over the beam)
+    # what to show a person: the cells the answer was read from ("Norway", "2,102,000"), or for a
+    # computed answer (a count, a sum) the value rounded for reading ("20.2", "5")
+    display: list[str] = field(default_factory=list)
+    answer_probability: float = 0.0  # the beam's programs that give this answer, together
     steps: list[dict] = field(default_factory=list)  # each expression with its type and values
     sql: str | None = None
     candidates: list[Candidate] = field(default_factory=list)
-    answer_cells: list[str] | None = None  # the answer as the table writes it, when it is read from cells
     warnings: list[str] = field(default_factory=list)  # e.g. columns out of the model's reach
-    answer_probability: float = 0.0  # the beam's programs that give this answer, together
-
-    @property
-    def display(self) -> list:
-        """What to show a person: the table's own cell text where the answer comes from cells."""
-        return self.answer_cells if self.answer_cells is not None else self.answer
 
     def to_json(self) -> dict:
         return asdict(self)
+
+    def __repr__(self) -> str:
+        if self.program is None:
+            return f"ParseResult(question={_cut(self.question)!r}, no program found)"
+        return (
+            f"ParseResult(question={_cut(self.question)!r}, answer={_cut_list(self.display)},\n"
+            f"            program={_cut(self.program, 120)!r}, probability={self.probability:.2f})"
+        )
+
+    def _repr_html_(self) -> str:
+        """Notebook display: the answer, the program and each step's result as a table (all text escaped)."""
+        e = html.escape
+        if self.program is None:
+            return f"<div><b>no program found</b> for {e(self.question)}</div>"
+        answer = ", ".join(e(v) if v else "<i>(empty cell)</i>" for v in self.display) or "<i>(nothing)</i>"
+        rows = "".join(
+            f"<tr><td>v{i}</td><td><code>{e(step['expression'])}</code></td>"
+            f"<td style='text-align:left'>{e(step_text(step)).replace(chr(10), '<br>')}</td></tr>"
+            for i, step in enumerate(self.steps)
+        )
+        sql = f"<div><b>sql:</b> <code>{e(self.sql)}</code></div>" if self.sql else ""
+        warnings = "".join(f"<div><b>warning:</b> {e(w)}</div>" for w in self.warnings)
+        return (
+            f"<div><div><b>question:</b> {e(self.question)}</div><div><b>answer:</b> {answer}</div>"
+            f"<div><b>program:</b> <code>{e(self.program)}</code> (p = {self.probability:.2f}; "
+            f"answer p = {self.answer_probability:.2f})</div>"
+            f"<table><thead><tr><th>#</th><th>expression</th><th>result</th></tr></thead>"
+            f"<tbody>{rows}</tbody></table>{sql}{warnings}</div>"
+        )
+
+
+def _cut(text: str, limit: int = 80) -> str:
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _cut_list(values: list[str], shown: int = 5) -> str:
+    items = ", ".join(repr(_cut(v, 40)) for v in values[:shown])
+    return f"[{items}{f', ... ({len(values)} in all)' if len(values) > shown else ''}]"
 
 
 def answer_matches(expected: list[str], result: ParseResult) -> bool:
@@ -91,12 +130,43 @@ def resolve_model(model: str | Path | None) -> Path:
 
 
 def as_table(table: Table | Any, table_id: str = "table") -> Table:
-    """A Table from a Table, a pandas DataFrame, or a path to a CSV / TSV / JSONL file."""
+    """A Table from a Table, a path to a table file, a pandas DataFrame, a dict of columns or a list of
+    records (dicts). A DataFrame's index becomes a column when it is named (`df.set_index("Country")`) or
+    holds labels; an unnamed integer index (the default one, or what is left of it after filtering) is
+    dropped. Anything else is an `ArgumentTypeError`."""
+    import pandas as pd
+
     if isinstance(table, Table):
         return table
     if isinstance(table, str | Path):
         return load_table(table)
+    if isinstance(table, dict) or (isinstance(table, list) and all(isinstance(r, dict) for r in table)):
+        try:
+            table = pd.DataFrame(table)
+        except (ValueError, TypeError) as exc:
+            raise DataError(f"cannot make a table of the given {type(table).__name__}: {exc}") from None
+    if not isinstance(table, pd.DataFrame):
+        raise ArgumentTypeError(
+            "the table must be a path, a pandas DataFrame, a dict of columns or a list of records (dicts), "
+            f"not {_type_name(table)}"
+        )
+    if _index_holds_data(table.index):
+        table = table.reset_index()
     return table_from_dataframe(table, table_id)
+
+
+def _index_holds_data(index: Any) -> bool:
+    import pandas as pd
+
+    if any(name is not None for name in index.names):
+        return True
+    return not pd.api.types.is_integer_dtype(index.dtype)
+
+
+def _type_name(value: Any) -> str:
+    if isinstance(value, list):
+        return "a list whose items are not all dicts"
+    return f"{type(value).__name__} {_cut(repr(value), 40)}"
 
 
 class Parser:
@@ -150,6 +220,10 @@ class Parser:
         from nsmcli.train.evaluate import answer_key, check_vote, choose, decode
 
         check_vote(vote)
+        if not isinstance(question, str):
+            raise ArgumentTypeError(f"the question must be a string, not {_type_name(question)}")
+        if isinstance(beam, bool) or not isinstance(beam, int) or beam < 0:
+            raise ArgumentTypeError(f"beam must be a non-negative integer, not {beam!r}")
         question = check_question(question)
         if sql_dialect:
             check_dialect(sql_dialect)
@@ -188,10 +262,10 @@ class Parser:
             result.answer,
             best.program,
             best.probability,
-            steps,
-            sql,
-            candidates,
-            answer_cells(result, env),
-            warnings,
-            agreeing,
+            display=display_values(result.answer, answer_cells(result, env)),
+            answer_probability=agreeing,
+            steps=steps,
+            sql=sql,
+            candidates=candidates,
+            warnings=warnings,
         )

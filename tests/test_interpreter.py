@@ -234,6 +234,21 @@ def test_answer_cells_give_the_tables_own_text():
     assert env.execute("(hop all_rows r.city-string)").answer[2] == "rome"  # the string view drops "(RM)"
 
 
+def test_answer_cells_do_not_hide_a_number_read_out_of_a_longer_cell():
+    """WikiSQL reads `04/02/2024` as the number 4: the answer is 4, and showing the date cell would hide
+    it. A cell that writes one number (`$1,234.50`) still shows as written; date views show the cell."""
+    table = Table.from_rows(
+        "s", ["Order", "Date", "Total"], [["1", "03/15/2024", "1,234.50"], ["2", "04/02/2024", "99"]]
+    )
+    wikisql = bind("wikisql", table)
+    result = wikisql.execute("(hop all_rows r.date-number)")
+    assert result.ok and result.answer == [3.0, 4.0]
+    assert answer_cells(result, wikisql) is None
+    assert answer_cells(wikisql.execute("(maximum all_rows r.total-number)"), wikisql) == ["1,234.50"]
+    wtq = bind("wtq", table)
+    assert answer_cells(wtq.execute("(hop all_rows r.date-date)"), wtq) == ["03/15/2024", "04/02/2024"]
+
+
 def _decodable(env, text: str) -> bool:
     """Whether a decoder could emit `text`: every token among the valid next tokens."""
     state = env.initial_state()

@@ -14,7 +14,7 @@ from nsmcli.fileio import atomic_write_jsonl, check_output_file
 
 def eval_(
     run: Path = typer.Argument(
-        ..., help="A run directory written by nsm train, or a bundled model (wtq, wikisql)."
+        ..., metavar="RUN", help="A run directory written by nsm train, or a bundled model (wtq, wikisql)."
     ),
     more_runs: list[Path] = typer.Argument(
         None, metavar="[RUN2 RUN3 ...]", help="With --ensemble: the other runs of the ensemble."
@@ -50,15 +50,16 @@ def eval_(
         "--out",
         help="Write predictions (JSONL: question, program, answer, correct); missing folders are created.",
     ),
-    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar or progress lines."),
     json_out: bool = typer.Option(False, "--json", help="Print the summary as JSON."),
 ) -> None:
     """Accuracy of a trained run (or an ensemble of runs) under the dataset's official answer check.
 
     Examples:
 
-      nsm eval runs/mapo-1 --data data/wtq --split dev --beam 5 --out predictions.jsonl
-
+    \b
+      nsm eval runs/mapo-1 --data data/wtq --split dev --beam 5 \\
+          --out predictions.jsonl
       nsm eval runs/mapo-1 --data data/wtq --ensemble runs/mapo-2 runs/mapo-3
     """
     from nsmcli.parser import find_model
@@ -75,7 +76,7 @@ def eval_(
         check_output_file(out)  # before the evaluation, not after it
     dataset = load_dataset(data)
     _ = dataset.tables  # read (and checked) before the progress bar starts, so an error stands alone
-    with progress_bar(quiet or json_out) as progress:
+    with progress_bar(quiet) as progress:
         result = evaluate(
             runs, dataset, split, beam, weights=weights, progress=progress, keep_unused=keep_unused, vote=vote
         )

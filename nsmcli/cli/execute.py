@@ -6,9 +6,10 @@ from pathlib import Path
 
 import typer
 
-from nsmcli.cli.output import answer_text, error, print_json, safe, stderr, stdout, steps_table, warn
+from nsmcli.cli.output import answer_text, print_json, safe, stdout, steps_table, warn
 from nsmcli.data.annotate import annotate_question
 from nsmcli.data.readers import load_table
+from nsmcli.display import display_values
 from nsmcli.errors import GrammarError
 from nsmcli.lang.interpreter import answer_cells, bind, describe_step
 from nsmcli.lang.program import parse_program
@@ -17,7 +18,9 @@ from nsmcli.lang.spec import available_languages, get_language
 
 def execute(
     program: str = typer.Argument(
-        ..., help="Program text, e.g. '(argmax all_rows r.gold-number) (hop v0 r.nation-string)'."
+        ...,
+        metavar="PROGRAM",
+        help="Program text, e.g. '(argmax all_rows r.gold-number) (hop v0 r.nation-string)'.",
     ),
     table_path: Path = typer.Argument(..., metavar="TABLE", help="A CSV, TSV or JSONL table."),
     question: str = typer.Option(
@@ -30,15 +33,22 @@ def execute(
         "sqlite", "--sql", help="Dialect of the SQL rendering (any sqlglot writes)."
     ),
     json_out: bool = typer.Option(False, "--json", help="Print everything as JSON."),
+    quiet: bool = typer.Option(
+        False, "--quiet", "-q", help="No warnings on stderr (--json still lists them)."
+    ),
 ) -> None:
     """Execute a program over a table and show its answer, intermediate results and SQL.
 
     Columns are named r.<column>-<view> with view string, number, num2 or date; `nsm execute` lists them
-    when a name is unknown.
+    when a name is unknown. Strings, numbers and dates in a program must be entities of --question.
 
-    Example:
+    Examples:
 
-      nsm execute '(argmax all_rows r.gold-number) (hop v0 r.nation-string)' examples/tables/medals.csv
+    \b
+      nsm execute '(argmax all_rows r.gold-number) (hop v0 r.nation-string)' \\
+          examples/tables/medals.csv
+      nsm execute '(filter_str_contain_any all_rows "kenya" r.nation-string)' \\
+          examples/tables/medals.csv --question "which rows are kenya?"
     """
     from nsmcli.lang.sql import check_dialect
 
@@ -48,9 +58,12 @@ def execute(
     entities = annotate_question(question, table).entities if question else []
     env = bind(spec, table, entities)
     warning = env.reach_warning()
-    if warning:
+    if warning and not quiet:
         warn(warning)
     result = env.execute(program)
+    columns = [str(a) for a in env.constant_args if str(a).startswith("r.")]
+    if not result.ok:
+        raise GrammarError(_program_error(result.error or "the program failed", columns))
     sql = None
     if result.ok:
         try:
@@ -59,33 +72,35 @@ def execute(
             sql = program_to_sql(parse_program(program), table, dialect=sql_dialect, language=spec.name)
         except GrammarError as exc:
             sql = None if json_out else f"-- {exc}"
-    columns = [str(a) for a in env.constant_args if str(a).startswith("r.")]
     steps = [describe_step(e, t, v, table) for e, t, v in result.intermediates]
+    display = display_values(result.answer, answer_cells(result, env))
     if json_out:
         print_json(
             {
                 "program": result.program,
                 "answer": result.answer,
-                "answer_cells": answer_cells(result, env),
+                "display": display,
                 "warnings": [warning] if warning else [],
                 "type": result.type,
-                "error": result.error,
                 "sql": sql,
                 "columns": columns,
                 "steps": steps,
             }
         )
-    else:
-        if steps:
-            stdout.print(steps_table(steps))
-        if result.ok:
-            cells = answer_cells(result, env)
-            stdout.print(f"[bold]answer:[/] {safe(answer_text(result.answer if cells is None else cells))}")
-            if sql:
-                stdout.print(f"[bold]sql:[/] {safe(sql)}")
-        else:
-            error(result.error or "the program failed")
-            if "unknown column" in (result.error or ""):
-                stderr.print(f"columns: {safe(', '.join(columns))}")
-    if not result.ok:
-        raise typer.Exit(1)
+        return
+    if steps:
+        stdout.print(steps_table(steps))
+    stdout.print(f"[bold]answer:[/] {safe(answer_text(display))}")
+    if sql:
+        stdout.print(f"[bold]sql:[/] {safe(sql)}")
+
+
+def _program_error(message: str, columns: list[str], shown: int = 40) -> str:
+    """A failed program's error as one line: with the table's column names when a name is unknown, and
+    with the fix when a string or number is not an entity of the question."""
+    if "unknown column" in message:
+        more = f", ... ({len(columns)} in all)" if len(columns) > shown else ""
+        return f"{message}; columns: {', '.join(columns[:shown])}{more}"
+    if message.endswith("is not an entity of this question"):
+        return f'{message}; give the question that mentions it with --question "..."'
+    return message

@@ -11,7 +11,9 @@ from nsmcli.fileio import check_output_file
 
 
 def explore(
-    preprocessed: Path = typer.Argument(..., help="A directory written by nsm preprocess."),
+    preprocessed: Path = typer.Argument(
+        ..., metavar="PREPROCESSED", help="A directory written by nsm preprocess."
+    ),
     split: str = typer.Option(
         "train", "--split", help="Split to explore; 'train'/'dev' also match e.g. random-split-1-train."
     ),
@@ -47,7 +49,7 @@ def explore(
     overwrite: bool = typer.Option(
         False, "--overwrite", help="Start again even if a run with other settings left partial output."
     ),
-    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar or progress lines."),
     json_out: bool = typer.Option(False, "--json", help="Print the coverage report as JSON."),
 ) -> None:
     """Search for the consistent programs of every question of a split (resumable, parallel).
@@ -57,9 +59,11 @@ def explore(
 
     Examples:
 
-      nsm explore data/wtq --split random-split-1-train --out data/wtq-programs.jsonl --workers 2
-
-      nsm explore data/wtq --split random-split-1-dev --out data/wtq-dev-oracle.jsonl
+    \b
+      nsm explore data/wtq --split random-split-1-train \\
+          --out data/wtq-programs.jsonl --workers 2
+      nsm explore data/wtq --split random-split-1-dev \\
+          --out data/wtq-dev-oracle.jsonl
     """
     from nsmcli.data.preprocess import load_dataset
     from nsmcli.search.runner import run_exploration
@@ -77,7 +81,7 @@ def explore(
         max_programs=max_programs,
         trigger_words=trigger_words,
         limit=limit,
-        quiet=quiet or json_out,
+        quiet=quiet,
         overwrite=overwrite,
     )
     if json_out:

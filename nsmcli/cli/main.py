@@ -1,7 +1,10 @@
 """`nsm`: the command line. Each command parses options, calls one library function, renders the result.
 
-Exit codes: 0 success, 1 the command ran but its check failed, 2 it could not run (bad input; one line on
-stderr). Set NSM_DEBUG=1 to see tracebacks.
+Exit codes: 0 success, 1 the command ran but its check failed, 2 it could not run (bad input, a usage
+error; one line on stderr). Set NSM_DEBUG=1 to see tracebacks.
+
+Help is click's plain layout (it wraps to the terminal and keeps option names whole at 80 columns, also when
+piped); `-h` and `--help` both show it, as does a command given no arguments.
 """
 
 from __future__ import annotations
@@ -16,21 +19,37 @@ from nsmcli.cli import evaluate as evaluate_cmd
 from nsmcli.cli import execute as execute_cmd
 from nsmcli.cli import explore as explore_cmd
 from nsmcli.cli import parse as parse_cmd
+from nsmcli.cli import plot as plot_cmd
 from nsmcli.cli import preprocess as preprocess_cmd
 from nsmcli.cli import train as train_cmd
 from nsmcli.cli.output import error
 from nsmcli.errors import NsmError
 
+try:  # typer >= 0.24 carries its own copy of click
+    from typer._click.exceptions import ClickException, UsageError
+except ImportError:  # pragma: no cover - older typer on click
+    from click.exceptions import ClickException, UsageError
+try:
+    from typer._click.exceptions import NoArgsIsHelpError
+except ImportError:  # pragma: no cover - click < 8.2 prints the help and exits 0 itself
+    try:
+        from click.exceptions import NoArgsIsHelpError
+    except ImportError:
+        NoArgsIsHelpError = None
+
 app = typer.Typer(
     name="nsm",
     help="Neural Symbolic Machines for tables: learn to answer questions over tables from question-answer "
     "pairs alone, and ask questions about any CSV.\n\n"
-    'Ask a bundled model:  nsm parse "which nation won the most gold medals?" examples/tables/medals.csv\n\n'
-    "Train your own:  nsm preprocess wtq -> nsm explore -> nsm train -> nsm eval.",
+    "\b\nAsk a bundled model:\n"
+    '  nsm parse "which nation won the most gold?" examples/tables/medals.csv\n\n'
+    "\b\nTrain your own:\n  nsm preprocess -> nsm explore -> nsm train -> nsm eval (-> nsm plot)\n\n"
+    "Run nsm COMMAND -h for a command's options.",
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,
     pretty_exceptions_enable=False,
-    rich_markup_mode="rich",
+    rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
 )
 
 
@@ -49,28 +68,41 @@ def _root(
     """Neural Symbolic Machines for tables."""
 
 
-app.command("preprocess", no_args_is_help=True)(preprocess_cmd.preprocess)
-app.command("explore", no_args_is_help=True)(explore_cmd.explore)
-app.command("train", no_args_is_help=True)(train_cmd.train)
-app.command("eval", no_args_is_help=True)(evaluate_cmd.eval_)
-app.command("parse", no_args_is_help=True)(parse_cmd.parse)
-app.command("execute", no_args_is_help=True)(execute_cmd.execute)
+#: Each command and the one line `nsm -h` lists for it (click would cut the docstring's first sentence).
+COMMANDS = {
+    "preprocess": (preprocess_cmd.preprocess, "Annotate a dataset release for exploration and training."),
+    "explore": (explore_cmd.explore, "Search each question's consistent programs (resumable)."),
+    "train": (train_cmd.train, "Train a parser with MAPO from question-answer pairs."),
+    "eval": (evaluate_cmd.eval_, "Accuracy of a trained run or ensemble on a split."),
+    "parse": (parse_cmd.parse, "Answer a question about a table with a trained model."),
+    "execute": (execute_cmd.execute, "Run a program over a table, step by step, with its SQL."),
+    "plot": (plot_cmd.plot, "Draw training curves of runs (dev accuracy, reward, coverage)."),
+}
+for _name, (_function, _summary) in COMMANDS.items():
+    app.command(_name, no_args_is_help=True, short_help=_summary)(_function)
 
 
-def main() -> None:
-    """Console entry point: known errors become one line and exit code 2.
-
-    Typer's standalone mode handles usage errors itself (exit 2, with the usage line); everything else that
-    escapes a command lands here.
-    """
+def main(args: list[str] | None = None) -> None:
+    """Console entry point: usage errors and known errors become one line on stderr and exit code 2; a
+    command or `nsm` given no arguments prints its help and exits 0."""
     try:
-        app()
+        code = app(args=args, prog_name="nsm", standalone_mode=False)
+        sys.exit(code if isinstance(code, int) else 0)
+    except UsageError as exc:
+        if NoArgsIsHelpError is not None and isinstance(exc, NoArgsIsHelpError):
+            print(exc.format_message())
+            sys.exit(0)
+        error(_usage_line(exc))
+        sys.exit(2)
+    except ClickException as exc:  # e.g. a file click itself could not open
+        error(exc.format_message())
+        sys.exit(2)
     except NsmError as exc:
         if os.environ.get("NSM_DEBUG"):
             raise
         error(str(exc))
         sys.exit(2)
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, typer.Abort):
         error("interrupted; files already written are complete (writes are atomic)")
         sys.exit(130)
     except Exception as exc:
@@ -78,3 +110,10 @@ def main() -> None:
             raise
         error(f"internal error: {type(exc).__name__}: {exc} (set NSM_DEBUG=1 for the traceback)")
         sys.exit(1)
+
+
+def _usage_line(exc: UsageError) -> str:
+    """A usage error as one line that says where the help is: `missing option '--out' (nsm train -h)`."""
+    message = " ".join(exc.format_message().split())
+    command = exc.ctx.command_path if exc.ctx is not None else "nsm"
+    return f"{message} (see {command} -h)"

@@ -17,6 +17,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import Progress
 
+from nsmcli.display import EMPTY_CELL, step_text, value_text
 from nsmcli.progress import make_progress
 
 T = TypeVar("T")
@@ -45,38 +46,14 @@ def shorten(text: str, limit: int = 300) -> str:
     return text if len(text) <= limit else f"{text[:limit]}... ({len(text):,} characters)"
 
 
-def display_text(value: Any) -> str:
-    """An answer item as a person reads it: numbers without a spurious `.0`."""
-    if isinstance(value, float):
-        from nsmcli.data.evaluate import prediction_text
-
-        return prediction_text(value)
-    return str(value)
-
-
 def answer_text(values: list, limit: int = 20) -> str:
-    """An answer for human output: the first `limit` items joined by commas, each huge one cut (see
-    `shorten`), and how many there are in all."""
+    """An answer for human output (`display` values, or raw values rounded for reading): the first `limit`
+    items joined by commas, an empty cell said in words, each huge one cut (see `shorten`), and how many
+    there are in all."""
     if not values:
         return "(nothing: no rows match)"  # WikiSQL's answer to a query whose conditions select no rows
-    shown = ", ".join(shorten(display_text(v)) for v in values[:limit])
+    shown = ", ".join(shorten(value_text(v)) if v != "" else EMPTY_CELL for v in values[:limit])
     return shown + (f", ... ({len(values)} in all)" if len(values) > limit else "")
-
-
-def step_text(step: dict, shown: int = 8) -> str:
-    """An intermediate result for the step table: `string_list: a, b`, or for a row set one line per row
-    with its first cells (`row 11: 11 | Kenya | 2 | 0`)."""
-    values = step["values"]
-    more = f"\n... {len(values)} in all" if len(values) > shown else ""
-    if step["type"] == "entity_list" and not values:
-        return "no rows"
-    if step.get("rows"):
-        lines = [
-            f"{value}: {' | '.join(list(cells.values())[:4])[:60]}"
-            for value, cells in zip(values[:shown], step["rows"], strict=False)
-        ]
-        return f"{len(values)} row{'s' if len(values) != 1 else ''}\n" + "\n".join(lines) + more
-    return f"{step['type']}: " + ", ".join(map(display_text, values[:shown])) + more
 
 
 def steps_table(steps: list[dict]) -> Any:
@@ -106,7 +83,8 @@ def warn(message: str) -> None:
 
 @contextmanager
 def progress_bar(quiet: bool) -> Iterator[Progress | None]:
-    """A rich progress bar on stderr, or None when quiet (or when stderr is not a terminal and quiet)."""
+    """The progress display on stderr (a bar on a terminal, a line every NSM_PROGRESS_SECONDS elsewhere;
+    see `nsmcli.progress`), or None when quiet. Stdout stays for the command's result (`--json` too)."""
     if quiet:
         yield None
         return
@@ -114,8 +92,7 @@ def progress_bar(quiet: bool) -> Iterator[Progress | None]:
     try:
         yield progress
     finally:
-        if progress.live.is_started:
-            progress.stop()
+        progress.stop()
 
 
 def track(items: Iterable[T], total: int, description: str, progress: Progress | None) -> Iterator[T]:

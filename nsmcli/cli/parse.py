@@ -11,7 +11,7 @@ from nsmcli.errors import DataError
 
 
 def parse(
-    question: str = typer.Argument(None, help="The question, in English."),
+    question: str = typer.Argument(None, metavar="QUESTION", help="The question, in English."),
     table_path: Path = typer.Argument(None, metavar="TABLE", help="A CSV, TSV or JSONL table."),
     model: str = typer.Option(
         None, "--model", help="A run directory from nsm train, or a bundled model: wtq (default) or wikisql."
@@ -33,15 +33,18 @@ def parse(
         "program: the most probable program (the original's choice).",
     ),
     json_out: bool = typer.Option(False, "--json", help="Print everything as JSON."),
+    quiet: bool = typer.Option(
+        False, "--quiet", "-q", help="No warnings on stderr (--json still lists them)."
+    ),
 ) -> None:
     """Answer a question about a table: the answer, the program, each intermediate result and the SQL.
 
     Examples:
 
-      nsm parse "which nation won the most gold medals?" examples/tables/medals.csv
-
-      nsm parse "how many cities are in spain?" examples/tables/cities.csv --model wikisql --json
-
+    \b
+      nsm parse "which nation won the most gold?" examples/tables/medals.csv
+      nsm parse "how many cities are in spain?" examples/tables/cities.csv \\
+          --model wikisql --json
       nsm parse --questions examples/questions.tsv
     """
     from nsmcli.parser import Parser
@@ -52,10 +55,10 @@ def parse(
         raise DataError("give either a QUESTION and a TABLE or --questions FILE, not both")
     parser = Parser.load(model)
     if questions is not None:
-        _parse_file(parser, questions, beam, sql_dialect, json_out, vote)
+        _parse_file(parser, questions, beam, sql_dialect, json_out, vote, quiet)
         return
     result = parser.parse(question, table_path, beam=beam, sql_dialect=sql_dialect, vote=vote)
-    for message in result.warnings:
+    for message in [] if quiet else result.warnings:
         warn(message)
     if json_out:
         print_json(result.to_json())
@@ -78,7 +81,9 @@ def _show(result) -> None:
         stdout.print(f"[bold]sql:[/] {safe(result.sql)}")
 
 
-def _parse_file(parser, path: Path, beam: int, sql_dialect: str, json_out: bool, vote: str) -> None:
+def _parse_file(
+    parser, path: Path, beam: int, sql_dialect: str, json_out: bool, vote: str, quiet: bool = False
+) -> None:
     records, n_known, n_right = [], 0, 0
     for case, result, correct in parser.parse_file(path, beam=beam, sql_dialect=sql_dialect, vote=vote):
         if correct is not None:
@@ -91,7 +96,7 @@ def _parse_file(parser, path: Path, beam: int, sql_dialect: str, json_out: bool,
             continue
         mark = {True: "[green]right[/]", False: "[red]wrong[/]", None: ""}[correct]
         stdout.print(f"\n[bold]{safe(case.question)}[/]  ({safe(case.table.name)}) {mark}")
-        for message in result.warnings:
+        for message in [] if quiet else result.warnings:
             warn(message)
         if result.program is None:
             stdout.print("no program found")

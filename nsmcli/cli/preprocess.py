@@ -17,6 +17,7 @@ DEFAULT_DATA = {"wtq": "../shared/data/wtq", "wikisql": "../shared/data/wikisql"
 def preprocess(
     dataset: str = typer.Argument(
         ...,
+        metavar="DATASET",
         help=f"Dataset release to read: {', '.join(DATASETS)} (tables: your own question files and tables).",
     ),
     data_dir: Path = typer.Option(
@@ -30,17 +31,16 @@ def preprocess(
         help="Output directory (default: data/<dataset>). Replaced "
         "atomically at the end; an existing one is kept if the run fails.",
     ),
-    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar or progress lines."),
     json_out: bool = typer.Option(False, "--json", help="Print the summary as JSON."),
 ) -> None:
     """Annotate every split of a dataset release into plain files for exploration and training.
 
     Examples:
 
+    \b
       nsm preprocess wtq --data-dir ../shared/data/wtq --out data/wtq
-
       nsm preprocess wikisql --data-dir ../shared/data/wikisql --out data/wikisql
-
       nsm preprocess tables --data-dir examples/own-data --out data/own
 
     A `tables` directory holds question files <split>.tsv (header table<TAB>question<TAB>answer, table
@@ -52,7 +52,7 @@ def preprocess(
         raise DataError(f"nsm preprocess {dataset} needs --data-dir (the directory of its question files)")
     data_dir = data_dir or Path(DEFAULT_DATA[dataset])
     out = out or Path("data") / dataset
-    with progress_bar(quiet or json_out) as progress:
+    with progress_bar(quiet) as progress:
         summary = run_preprocess(dataset, data_dir, out, progress=progress)
     if json_out:
         print_json(summary.to_json())

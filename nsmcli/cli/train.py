@@ -11,7 +11,9 @@ from nsmcli.train.config import ALGOS, ConfigError
 
 
 def train(
-    preprocessed: Path = typer.Argument(..., help="A directory written by nsm preprocess."),
+    preprocessed: Path = typer.Argument(
+        ..., metavar="PREPROCESSED", help="A directory written by nsm preprocess."
+    ),
     programs: Path = typer.Option(
         None, "--programs", help="Programs found by nsm explore (JSONL); they pre-fill the buffer."
     ),
@@ -41,7 +43,7 @@ def train(
     assignments: list[str] = typer.Option(
         None, "--set", help="Override a hyper-parameter: key=value (repeatable; model.<key> for the model)."
     ),
-    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar or progress lines."),
     json_out: bool = typer.Option(False, "--json", help="Print the summary as JSON."),
 ) -> None:
     """Train a semantic parser with MAPO (or a variant) from question-answer pairs and explored programs.
@@ -52,13 +54,13 @@ def train(
 
     Examples:
 
+    \b
       nsm train data/wtq --programs programs.jsonl --out runs/mapo-1 --seed 1
-
-      nsm train data/wtq --programs programs.jsonl --out runs/hard-em-1 --algo hard-em --minutes 120
-
+      nsm train data/wtq --programs programs.jsonl --out runs/hard-em-1 \\
+          --algo hard-em --minutes 120
       nsm train data/wtq --out runs/mapo-1 --resume
-
-      nsm train data/own --programs own-programs.jsonl --out runs/own --init wtq --steps 200
+      nsm train data/own --programs own-programs.jsonl --out runs/own \\
+          --init wtq --steps 200
     """
     from nsmcli.parser import resolve_model
     from nsmcli.train.loop import train as run_training
@@ -82,7 +84,7 @@ def train(
     if minutes is not None:
         overrides["max_minutes"] = minutes
     start = resolve_model(init) if init is not None else None
-    with progress_bar(quiet or json_out) as progress:
+    with progress_bar(quiet) as progress:
         result = run_training(
             preprocessed,
             out,

@@ -15,6 +15,7 @@ prefix per environment. `step` never raises: a type or value error gives an erro
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -484,7 +485,9 @@ def answer_cells(result: Result, env: Environment) -> list[str] | None:
     """The answer as the table writes it ("Norway" rather than the string view's "norway", "2,102,000"
     rather than 2102000.0) when the program's last function returns values of a column of a row set (declared
     `values_of_arg2`: hop, maximum, minimum, mode): for each answer value, the first cell among those rows
-    that has it. None for any other answer (a count, a sum, rows)."""
+    that has it. None for any other answer (a count, a sum, rows), and for a number read out of a cell that
+    holds more than one number (`04/02/2024` read as 4, a score `3-1` read as 1): that cell would hide what
+    the answer is."""
     if not result.ok or not result.intermediates:
         return None
     last = P.parse_program(result.program).exprs[-1]
@@ -510,4 +513,12 @@ def answer_cells(result: Result, env: Environment) -> list[str] | None:
         if value is not None:
             first.setdefault(str(value) if isinstance(value, Date) else value, column.raw[i])
     cells = [first.get(v) for v in result.answer]
-    return None if any(c is None for c in cells) else [c for c in cells if c is not None]
+    if any(c is None for c in cells):
+        return None
+    if kind in ("number", "num2") and any(len(_NUMBERS_IN_CELL.findall(c)) != 1 for c in cells if c):
+        return None
+    return [c for c in cells if c is not None]
+
+
+#: The numbers a cell writes (`1,234.50`, `2.5`, `03`): a cell with one of them reads as that number.
+_NUMBERS_IN_CELL = re.compile(r"\d+(?:[.,]\d+)*")

@@ -1,0 +1,230 @@
+"""What a user of `nsm` relies on beyond the answers: help, exit codes, one-line errors, quiet, progress
+lines off a terminal, and answers printed the way a person reads them. The command runs in-process."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+
+from nsmcli.cli.main import COMMANDS, main
+from nsmcli.display import number_text
+from nsmcli.progress import LineProgress, make_progress
+
+ROOT = Path(__file__).resolve().parents[1]
+MEDALS = ROOT / "examples" / "tables" / "medals.csv"
+
+
+def run(capsys, *args: str) -> tuple[int, str, str]:
+    """`nsm ARGS` in this process: (exit code, stdout, stderr)."""
+    with pytest.raises(SystemExit) as exited:
+        main(list(args))
+    captured = capsys.readouterr()
+    code = exited.value.code
+    return (0 if code is None else int(code)), captured.out, captured.err
+
+
+def one_line_error(capsys, *args: str) -> str:
+    """Run a command that must fail with exit code 2 and exactly one line on stderr; return that line."""
+    code, out, err = run(capsys, *args)
+    lines = err.strip().splitlines()
+    assert code == 2, (code, err)
+    assert len(lines) == 1, err
+    assert "Traceback" not in err and lines[0].startswith("error: ")
+    return lines[0]
+
+
+def write(path: Path, text: str) -> Path:
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+# ----- help ----------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("command", ["", *COMMANDS])
+def test_no_arguments_prints_help_and_exits_0(capsys, command):
+    code, out, err = run(capsys, *([command] if command else []))
+    assert code == 0, err
+    assert out.startswith("Usage: nsm") and "-h, --help" in out and not err
+
+
+@pytest.mark.parametrize("command", ["", *COMMANDS])
+def test_help_reads_well_at_80_columns(capsys, monkeypatch, command):
+    """`-h` works, flags show no `<bool>`, no line passes 80 columns, and no option name is cut."""
+    monkeypatch.setenv("COLUMNS", "80")
+    code, out, _ = run(capsys, *([command] if command else []), "-h")
+    assert code == 0
+    assert "<bool>" not in out and "…" not in out
+    assert max(len(line) for line in out.splitlines()) <= 80, out
+    if command == "explore":
+        assert "--budget-seconds-per-question" in out
+
+
+@pytest.mark.parametrize("command", sorted(COMMANDS))
+def test_every_command_has_quiet(capsys, command):
+    _, out, _ = run(capsys, command, "-h")
+    assert "-q, --quiet" in out
+
+
+def test_shell_completion_is_offered(capsys):
+    _, out, _ = run(capsys, "-h")
+    assert "--install-completion" in out and "--show-completion" in out
+    code, script, _ = run(capsys, "--show-completion", "bash")
+    assert code == 0 and "_NSM_COMPLETE" in script
+
+
+# ----- errors: one line, exit 2 --------------------------------------------------------------------------
+
+
+def test_usage_errors_are_one_line(capsys, tmp_path):
+    assert "see nsm train -h" in one_line_error(capsys, "train", "--out", str(tmp_path / "r"))
+    assert "--bogus" in one_line_error(capsys, "execute", "--bogus", "(count all_rows)", str(MEDALS))
+    assert "nosuch" in one_line_error(capsys, "nosuch")
+
+
+def test_a_bad_program_is_one_line_and_exit_2(capsys):
+    line = one_line_error(capsys, "execute", "(argmax all_rows r.nation-string)", str(MEDALS))
+    assert "argmax" in line
+
+
+def test_an_unknown_column_is_one_line_that_lists_the_columns(capsys):
+    line = one_line_error(capsys, "execute", "(hop all_rows r.nope-string)", str(MEDALS))
+    assert "unknown column 'r.nope-string'" in line and "columns: r.rank-string" in line
+
+
+def test_a_string_that_is_not_a_question_entity_says_how_to_fix_it(capsys):
+    program = '(filter_str_contain_any all_rows "kenya" r.nation-string) (count v0)'
+    line = one_line_error(capsys, "execute", program, str(MEDALS))
+    assert "not an entity" in line and '--question "..."' in line
+    code, out, _ = run(capsys, "execute", program, str(MEDALS), "--question", "how many are kenya?")
+    assert code == 0 and "answer: 1" in out
+
+
+# ----- answers as a person reads them --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("value", "text"),
+    [
+        (20.200000000000003, "20.2"),
+        (5.0, "5"),
+        (0.30000000000000004, "0.3"),
+        (2.9999999999999996, "3"),
+        (7.636363636363637, "7.636364"),
+        (123456.78000000001, "123456.78"),
+        (-3.5, "-3.5"),
+        (-0.0, "0"),
+        (1234567890123456.0, "1234567890123456"),
+        (3, "3"),
+    ],
+)
+def test_computed_numbers_are_rounded_for_reading(value, text):
+    assert number_text(value) == text
+
+
+def test_execute_shows_computed_answers_rounded_and_cells_as_written(capsys, tmp_path):
+    table = write(tmp_path / "t.csv", 'Item,Price,Note\na,10.1,\nb,10.1,"$1,234.50 total"\nc,0.1,x\n')
+    code, out, _ = run(capsys, "execute", "(sum all_rows r.price-number)", str(table))
+    assert code == 0 and "answer: 20.3" in out and "20.30000" not in out
+    _, out, _ = run(capsys, "execute", "(count all_rows)", str(table))
+    assert "answer: 3\n" in out
+    _, out, _ = run(capsys, "execute", "(argmin all_rows r.price-number) (hop v0 r.note-string)", str(table))
+    assert "answer: x" in out
+    # an empty cell is said, not left blank
+    _, out, _ = run(capsys, "execute", "(first all_rows) (hop v0 r.note-string)", str(table))
+    assert re.search(r"^answer: \(empty cell\)$", out, re.M), out
+    _, out, _ = run(capsys, "execute", "(first all_rows) (hop v0 r.note-string)", str(table), "--json")
+    assert json.loads(out)["display"] == [""] and json.loads(out)["answer"] == [""]
+
+
+def test_a_number_read_out_of_a_date_shows_the_number_not_the_date(capsys, tmp_path):
+    """The WikiSQL language has no date view: `03/15/2024` reads as 3, and that is what is shown."""
+    table = write(tmp_path / "sales.csv", "Order,Date\n1001,03/15/2024\n1002,04/02/2024\n")
+    args = ("execute", "(hop all_rows r.date-number)", str(table), "--language", "wikisql")
+    code, out, _ = run(capsys, *args)
+    assert code == 0 and "answer: 3, 4" in out and "03/15/2024" not in out.split("answer:")[1]
+    payload = json.loads(run(capsys, *args, "--json")[1])
+    assert payload["answer"] == [3.0, 4.0] and payload["display"] == ["3", "4"]
+
+
+def test_execute_json_and_python_results_use_the_same_names(capsys):
+    from dataclasses import fields
+
+    from nsmcli.parser import ParseResult
+
+    code, out, _ = run(
+        capsys, "execute", "(argmax all_rows r.gold-number) (hop v0 r.nation-string)", str(MEDALS), "--json"
+    )
+    execute_keys = set(json.loads(out))
+    python_keys = {f.name for f in fields(ParseResult)}
+    assert {"answer", "display", "program", "steps", "sql", "warnings"} <= execute_keys & python_keys
+    assert "answer_cells" not in execute_keys | python_keys
+
+
+def test_quiet_silences_warnings_but_json_keeps_them(capsys, tmp_path):
+    wide = write(
+        tmp_path / "wide.csv",
+        ",".join(f"c{i}" for i in range(40)) + "\n" + ",".join(str(i) for i in range(40)) + "\n",
+    )
+    _, _, err = run(capsys, "execute", "(count all_rows)", str(wide))
+    assert "warning:" in err
+    code, out, err = run(capsys, "execute", "(count all_rows)", str(wide), "--quiet", "--json")
+    assert code == 0 and err == "" and json.loads(out)["warnings"]
+
+
+# ----- progress off a terminal ---------------------------------------------------------------------------
+
+
+def test_progress_off_a_terminal_is_a_line_every_interval(monkeypatch):
+    monkeypatch.setenv("NSM_PROGRESS_SECONDS", "0")
+    sink = io.StringIO()
+    progress = make_progress(Console(file=sink, force_terminal=False), lazy=True)
+    assert isinstance(progress, LineProgress)
+    progress.start()
+    task = progress.add_task("training", total=4, status="")
+    for step in range(1, 5):
+        progress.update(task, completed=step, status=f"loss {1 / step:.2f}")
+    progress.stop()
+    lines = sink.getvalue().splitlines()
+    assert "\x1b" not in sink.getvalue()
+    assert re.fullmatch(r"\d\d:\d\d:\d\d training 1/4 \(25\.0%\) loss 1\.00, 0:00:00 elapsed.*", lines[0])
+    assert lines[-1].split(" ", 1)[1].startswith("training 4/4 (100.0%) loss 0.25")
+
+
+def test_progress_lines_wait_for_the_interval(monkeypatch):
+    monkeypatch.setenv("NSM_PROGRESS_SECONDS", "3600")
+    sink = io.StringIO()
+    progress = make_progress(Console(file=sink, force_terminal=False))
+    task = progress.add_task("explore", total=2, status="")
+    progress.advance(task)
+    progress.advance(task)
+    progress.stop()
+    assert sink.getvalue() == ""  # work shorter than the interval prints nothing
+
+
+def test_long_commands_print_progress_lines_on_stderr_and_keep_json_clean(capsys, monkeypatch, tmp_path):
+    monkeypatch.setenv("NSM_PROGRESS_SECONDS", "0")
+    args = ("preprocess", "wtq", "--data-dir", str(ROOT / "examples" / "mini-wtq"), "--json")
+    code, out, err = run(capsys, *args, "--out", str(tmp_path / "a"))
+    assert code == 0 and json.loads(out)["examples"] == {"training": 4}
+    assert "annotating 4/4 (100.0%)" in err and "\x1b" not in err
+    code, out, err = run(capsys, *args, "--out", str(tmp_path / "b"), "--quiet")
+    assert code == 0 and err == "" and json.loads(out)["tables"] == 1
+
+
+def test_a_bad_progress_interval_is_one_line(capsys, monkeypatch, tmp_path):
+    monkeypatch.setenv("NSM_PROGRESS_SECONDS", "often")
+    args = (
+        "preprocess",
+        "wtq",
+        "--data-dir",
+        str(ROOT / "examples" / "mini-wtq"),
+        "--out",
+        str(tmp_path / "o"),
+    )
+    assert "NSM_PROGRESS_SECONDS" in one_line_error(capsys, *args)

@@ -1,0 +1,86 @@
+"""`nsmcli.parser` as a notebook user meets it: a short repr, an HTML view, clear errors for wrong
+argument types, and DataFrames whose index carries data."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from nsmcli.errors import ArgumentTypeError, DataError, NsmError
+from nsmcli.parser import Parser, ParseResult, as_table
+
+ROOT = Path(__file__).resolve().parents[1]
+MEDALS = ROOT / "examples" / "tables" / "medals.csv"
+
+
+@pytest.fixture(scope="module")
+def parser() -> Parser:
+    return Parser.load()  # the bundled WTQ model
+
+
+def test_repr_is_short_and_says_question_answer_program_probability(parser):
+    result = parser.parse("which nation won the most gold medals?", MEDALS)
+    text = repr(result)
+    assert len(text.splitlines()) <= 2 and len(text) < 300
+    for part in (result.question, result.display[0], result.program, f"{result.probability:.2f}"):
+        assert part in text
+
+
+def test_repr_of_no_program():
+    assert repr(ParseResult("what?", [], None, 0.0)) == "ParseResult(question='what?', no program found)"
+
+
+def test_html_view_has_answer_program_and_steps_with_everything_escaped():
+    step = {"expression": "(hop all_rows r.name-string)", "type": "string_list", "values": ["<b>x</b>"]}
+    result = ParseResult(
+        "who is <script>alert(1)</script>?",
+        ["<b>x</b>"],
+        "(hop all_rows r.name-string)",
+        0.5,
+        display=["<b>X</b>", ""],
+        steps=[step],
+        sql='SELECT "a<b" FROM t',
+    )
+    page = result._repr_html_()
+    assert "<script>" not in page and "<b>X</b>" not in page
+    assert "&lt;script&gt;" in page and "&lt;b&gt;X&lt;/b&gt;" in page and "(empty cell)" in page
+    assert page.count("<tr>") == 2 and "(hop all_rows r.name-string)" in page and "a&lt;b" in page
+
+
+@pytest.mark.parametrize("table", [[1, 2, 3], [["a", "b"], ["1", "2"]], 5, None, 3.5])
+def test_wrong_table_types_raise_an_nsm_error(parser, table):
+    with pytest.raises(ArgumentTypeError, match="the table must be a path, a pandas DataFrame") as caught:
+        parser.parse("how many nations?", table)
+    assert isinstance(caught.value, NsmError) and isinstance(caught.value, TypeError)
+
+
+def test_a_question_that_is_not_a_string_raises_an_nsm_error(parser):
+    with pytest.raises(ArgumentTypeError, match="question must be a string"):
+        parser.parse(["how many?"], MEDALS)
+
+
+def test_dicts_of_columns_and_lists_of_records_are_tables():
+    columns = as_table({"Nation": ["Norway", "Kenya"], "Gold": [16, 2]})
+    records = as_table([{"Nation": "Norway", "Gold": 16}, {"Nation": "Kenya", "Gold": 2}])
+    assert columns.header == records.header == ["Nation", "Gold"]
+    assert columns.rows == records.rows == [["Norway", "16"], ["Kenya", "2"]]
+    with pytest.raises(DataError, match="cannot make a table"):
+        as_table({"a": [1, 2], "b": [1]})
+
+
+def test_a_named_index_is_kept_and_a_default_one_dropped():
+    frame = pd.DataFrame({"Country Name": ["Chad", "Peru"], "GDP": [11.3, 242.6]})
+    assert as_table(frame).header == ["Country Name", "GDP"]
+    indexed = as_table(frame.set_index("Country Name"))
+    assert indexed.header == ["Country Name", "GDP"] and indexed.rows[1] == ["Peru", "242.6"]
+    assert as_table(frame[frame["GDP"] > 100]).header == ["Country Name", "GDP"]  # a filtered RangeIndex
+    labelled = pd.DataFrame({"GDP": [11.3]}, index=["Chad"])  # unnamed, but the labels are data
+    assert as_table(labelled).rows == [["Chad", "11.3"]]
+
+
+def test_a_dataframe_index_reaches_the_answer(parser):
+    frame = pd.read_csv(MEDALS).set_index("Nation")
+    result = parser.parse("which nation won the most gold medals?", frame)
+    assert result.program is not None and "r.nation-string" in result.program
