@@ -2,7 +2,7 @@
 
     from nsmcli.parser import Parser
     parser = Parser.load("runs/wtq")            # a run directory, or "wtq" / "wikisql" for a bundled model
-    result = parser.parse("which nation won the most gold?", "medals.csv")   # or a DataFrame or a Table
+    result = parser.parse("which nation won the most gold?", "medals.csv")   # or a URL, DataFrame or Table
     result.display, result.answer, result.program, result.steps, result.sql   # display: the cells read
 
 `nsm parse` is a thin layer over this class.
@@ -84,7 +84,9 @@ def resolve_model(model: str | Path | None) -> Path:
 
 
 def as_table(table: Table | Any, table_id: str = "table") -> Table:
-    """A Table from a Table, a pandas DataFrame, or a path to a CSV / TSV / JSONL file."""
+    """A Table from a Table, a pandas DataFrame, or anything `load_table` reads: a path (.csv .tsv .txt .json
+    .jsonl .xlsx .parquet), an http(s) URL or `-` for standard input. Files and frames get the user value
+    rules; a Table keeps its own."""
     if isinstance(table, Table):
         return table
     if isinstance(table, str | Path):
