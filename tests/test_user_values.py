@@ -159,3 +159,10 @@ def test_unknown_rules() -> None:
     assert set(RULES) == {"wtq", "user"}
     with pytest.raises(DataError, match="unknown value rules"):
         get_rules("excel")
+
+
+def test_amounts_that_are_not_what_they_seem() -> None:
+    # a parenthesised note before more text is no accounting negative; "140P/Halley" is the WTQ reading;
+    # spaces between digit groups join them as the WTQ rules do; magnitudes are exact in decimal
+    assert numbers("(131) 44.75", "140P/Halley", "162 989", "£4.1 billion") == (131.0, 140.0, 162989.0, 4.1e9)
+    assert user_column("August 8-10", "August 11-13")["date"] == (Date(-1, 8, -1),) * 2  # a range of days

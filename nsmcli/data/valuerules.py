@@ -98,28 +98,29 @@ _CURRENCY_CODES = (
 _CURRENCY = (
     r"(?:(?:US|A|AU|C|CA|NZ|HK|S|R|NT|MX)?\$|[€£¥₹₩₽₺₪฿₫₴₦¢]|" + "|".join(_CURRENCY_CODES) + r")(?![A-Za-z])"
 )
+#: Magnitude suffixes as powers of ten (applied in decimal, so "4.1 billion" is 4100000000, not ...99.9995).
 _MAGNITUDES = {
-    "k": 1e3,
-    "K": 1e3,
-    "thousand": 1e3,
-    "M": 1e6,
-    "MM": 1e6,
-    "mn": 1e6,
-    "mln": 1e6,
-    "million": 1e6,
-    "B": 1e9,
-    "bn": 1e9,
-    "billion": 1e9,
-    "T": 1e12,
-    "tn": 1e12,
-    "trillion": 1e12,
+    "k": 3,
+    "K": 3,
+    "thousand": 3,
+    "M": 6,
+    "MM": 6,
+    "mn": 6,
+    "mln": 6,
+    "million": 6,
+    "B": 9,
+    "bn": 9,
+    "billion": 9,
+    "T": 12,
+    "tn": 12,
+    "trillion": 12,
 }
 # Lower-case `m` and `b` are left alone: "100 m" is a distance and "5 b" is rarely a billion.
 _MAGNITUDE = "|".join(sorted(map(re.escape, _MAGNITUDES), key=len, reverse=True))
 _MINUS = "-−"
 _NUMBER = re.compile(
     rf"""\s*(?:{_CURRENCY}\s*)?(?P<open>\()?\s*(?P<sign>[-+−])?\s*(?:(?P<cur>{_CURRENCY})\s*)?(?P<sign2>[-+−])?\s*
-    (?P<digits>\d[\d.,'\u00a0\u202f]*\d|\d|[.,]\d+)
+    (?P<digits>(?>\d[\d.,'\u00a0\u202f]*\d|\d|[.,]\d+))
     (?:\s*(?P<mag>{_MAGNITUDE}))?(?![A-Za-z])
     \s*(?P<pct>%)?\s*(?:(?P<cur2>{_CURRENCY})\s*)?(?P<close>\))?(?P<rest>.*)""",
     re.VERBOSE | re.DOTALL,
@@ -144,6 +145,7 @@ _DATE_WORD = re.compile(
     re.IGNORECASE,
 )
 _HAS_MONTH = re.compile(rf"(?<![a-z])(?:{_MONTH_WORDS})(?![a-z])", re.IGNORECASE)
+_NUMBER_RANGE = re.compile(r"\d\s*[-/–]\s*\d")  # "August 8-10": a range, which dateutil would misread
 _TOKEN = re.compile(r"\d{1,2}:\d{2}(?::\d{2})?|[A-Za-z]+\.?|\d+(?:st|nd|rd|th)?|[^\sA-Za-z\d]")
 
 
@@ -152,20 +154,22 @@ def _sign(match: re.Match) -> float:
     return -1.0 if negative else 1.0
 
 
-def _digits_value(digits: str, european: bool) -> float | None:
+def _digits_value(digits: str, european: bool, exponent: int) -> float | None:
     if european:
         if not _EU_DIGITS.fullmatch(digits):
             return None
-        return float(re.sub(r"[.'\u00a0\u202f]", "", digits).replace(",", "."))
-    if not _US_DIGITS.fullmatch(digits):
-        return None
-    return float(re.sub(_GROUP, "", digits))
+        plain = re.sub(r"[.'\u00a0\u202f]", "", digits).replace(",", ".")
+    else:
+        if not _US_DIGITS.fullmatch(digits):
+            return None
+        plain = re.sub(_GROUP, "", digits)
+    return float(f"{plain}e{exponent}")
 
 
 def _month_name_date(text: str) -> Date | None:
     """A date written with a month name ("Mar. 15, 2024", "1 March 2024", "Friday, March 1st, 2024",
     "March 2024", "May"); fields the text does not state are unknown (-1)."""
-    if not _HAS_MONTH.search(text):
+    if not _HAS_MONTH.search(text) or _NUMBER_RANGE.search(text):
         return None
     tokens = _TOKEN.findall(text)
     if not tokens or not all(_DATE_WORD.fullmatch(t) for t in tokens):
@@ -258,13 +262,16 @@ class UserRules(ValueRules):
     def numbers(raw: str, layout: ColumnLayout) -> tuple[float | None, float | None]:
         """(number, num2): the cell's leading amount, and the number after it ("3–1" -> 3, 1)."""
         m = _NUMBER.fullmatch(raw)
-        if m is None or (m["open"] is None) != (m["close"] is None) or re.match(r"\s+\d", m["rest"]):
+        if (
+            m is None
+            or (m["open"] is None) != (m["close"] is None)
+            or (m["open"] is not None and m["rest"].strip())  # "(131) 44.75" is a note, not -131
+            or re.match(r"\s+\d", raw[m.end("digits") :])  # "162 989": thousands grouped by spaces
+        ):
             return textnum.parse_cell_numbers(raw)  # no amount at the start: read as WTQ reads it
-        value = _digits_value(m["digits"], layout.european)
+        value = _digits_value(m["digits"], layout.european, _MAGNITUDES.get(m["mag"] or "", 0))
         if value is None:  # digits the column's convention cannot read; a US reading would contradict it
             return textnum.parse_cell_numbers(raw) if not layout.european else (None, None)
-        if m["mag"]:
-            value *= _MAGNITUDES[m["mag"]]
         return _sign(m) * value, textnum.parse_number_lenient(m["rest"])
 
     @staticmethod
