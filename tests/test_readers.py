@@ -581,3 +581,18 @@ def test_cli_reads_stdin_with_format_and_encoding() -> None:
     assert payload["answer"] == ["acme"] and payload["answer_cells"] == ["Acmé"]
     result = CliRunner().invoke(app, ["execute", program, "-", "--format", "csv"], input=data)
     assert isinstance(result.exception, DataError) and "--encoding cp1252" in str(result.exception)
+
+
+def test_a_hash_names_a_sheet_only_after_xlsx(tmp_path: Path) -> None:
+    assert load_table(write(tmp_path, "notes#1.csv", "a\n1\n")).rows == [["1"]]
+    assert_data_error(tmp_path / "gone#2.csv", "no such file")
+
+
+def test_stdin_from_a_terminal_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    class Terminal(_Stdin):
+        def isatty(self) -> bool:
+            return True
+
+    monkeypatch.setattr(sys, "stdin", Terminal(b""))
+    with pytest.raises(DataError, match="nothing is piped in"):
+        load_table("-")

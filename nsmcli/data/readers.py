@@ -153,6 +153,7 @@ FORMATS = ("csv", "tsv", "txt", "json", "jsonl", "xlsx", "parquet")
 _FORMAT_OF_EXTENSION = {f".{name}": name for name in FORMATS}
 _TEXT_FORMATS = ("csv", "tsv", "txt", "json", "jsonl")
 _URL = re.compile(r"https?://", re.IGNORECASE)
+_SHEET = re.compile(r"\.xlsx#[^/]*$", re.IGNORECASE)
 _FETCH_TIMEOUT_S = 30
 _INSTALL_HINT = "pip install 'nsmcli[tables]'"
 
@@ -249,7 +250,7 @@ def _too_large(name: str, size: int | None) -> DataError:
 def _read_file(path: Path, fmt: str | None) -> _Input:
     """A local file's bytes. Pipes and devices are refused: reading one could block or never end."""
     sheet = None
-    if not path.exists() and "#" in path.name:  # `book.xlsx#Sheet 2`
+    if not path.exists() and _SHEET.search(str(path)):  # `book.xlsx#Sheet 2`
         base, _, sheet = str(path).rpartition("#")
         path = Path(base)
     if path.is_dir():
@@ -282,6 +283,8 @@ def _read_file(path: Path, fmt: str | None) -> _Input:
 
 
 def _read_stdin(fmt: str | None) -> _Input:
+    if getattr(sys.stdin, "isatty", lambda: False)():  # reading would wait for typing, not for a table
+        raise DataError("- reads the table from standard input, but nothing is piped in (cmd | nsm ... -)")
     data = sys.stdin.buffer.read(MAX_FILE_BYTES + 1)
     if len(data) > MAX_FILE_BYTES:
         raise _too_large("stdin", None)
