@@ -596,3 +596,16 @@ def test_stdin_from_a_terminal_is_refused(monkeypatch: pytest.MonkeyPatch) -> No
     monkeypatch.setattr(sys, "stdin", Terminal(b""))
     with pytest.raises(DataError, match="nothing is piped in"):
         load_table("-")
+
+
+def test_parser_accepts_the_same_sources(http_root: tuple[str, Path]) -> None:
+    from nsmcli.parser import as_table
+
+    base, root = http_root
+    (root / "t.csv").write_text("Name,Change\nAcme,-3.5\n", encoding="utf-8")
+    for source in (f"{base}/t.csv", str(root / "t.csv"), root / "t.csv"):
+        table = as_table(source)
+        assert (table.value_rules, table.column("Change").views["number"]) == ("user", (-3.5,))
+    frame = as_table(pd.DataFrame({"Change": ["-3.5", "(2)"]}))
+    assert (frame.value_rules, frame.column("Change").views["number"]) == ("user", (-3.5, -2.0))
+    assert as_table(frame) is frame

@@ -166,3 +166,7 @@ def test_amounts_that_are_not_what_they_seem() -> None:
     # spaces between digit groups join them as the WTQ rules do; magnitudes are exact in decimal
     assert numbers("(131) 44.75", "140P/Halley", "162 989", "£4.1 billion") == (131.0, 140.0, 162989.0, 4.1e9)
     assert user_column("August 8-10", "August 11-13")["date"] == (Date(-1, 8, -1),) * 2  # a range of days
+
+
+def test_version_numbers_are_not_dates() -> None:
+    assert "date" not in user_column("3.10.12", "2.7.18", "1.0.0")

@@ -283,6 +283,8 @@ def _read_file(path: Path, fmt: str | None) -> _Input:
 
 
 def _read_stdin(fmt: str | None) -> _Input:
+    if sys.stdin is None:
+        raise DataError("- reads the table from standard input, but there is none")
     if getattr(sys.stdin, "isatty", lambda: False)():  # reading would wait for typing, not for a table
         raise DataError("- reads the table from standard input, but nothing is piped in (cmd | nsm ... -)")
     data = sys.stdin.buffer.read(MAX_FILE_BYTES + 1)
@@ -470,7 +472,8 @@ def _records_frame(name: str, records: list, where: Callable[[int], str]) -> pd.
             columns.setdefault(str(key), None)
     if not columns:
         raise DataError(f"{name}: has no rows" if not records else f"{name}: records have no fields")
-    rows = [[{str(k): v for k, v in r.items()}.get(k) for k in columns] for r in records[: MAX_ROWS + 1]]
+    keyed = ({str(k): v for k, v in r.items()} for r in records[: MAX_ROWS + 1])  # JSON keys are strings
+    rows = [[r.get(k) for k in columns] for r in keyed]
     return pd.DataFrame(rows, columns=pd.Index(list(columns), dtype=object), dtype=object)
 
 

@@ -134,7 +134,11 @@ _US_EVIDENCE = re.compile(r"\d*[,\u00a0\u202f]\d{3}\.\d+|\d+\.(?:\d{1,2}|\d{4,})
 
 _TIME = r"(?:[T ]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:\s*[AaPp][Mm])?(?:Z|[+-]\d{2}:?\d{2})?)?"
 _ISO_DATE = re.compile(rf"\s*(\d{{4}})([-/])(\d{{1,2}})\2(\d{{1,2}}){_TIME}\s*")
-_NUMERIC_DATE = re.compile(rf"\s*(\d{{1,2}})([/.-])(\d{{1,2}})\2(\d{{4}}|\d{{2}}){_TIME}\s*")
+# Dotted dates need a four-digit year: "3.10.12" is a version number.
+_NUMERIC_DATE = re.compile(
+    rf"\s*(?P<a>\d{{1,2}})(?:(?P<sep>[/-])(?P<b>\d{{1,2}})(?P=sep)(?P<y>\d{{4}}|\d{{2}})"
+    rf"|(?P<dot>\.)(?P<b2>\d{{1,2}})\.(?P<y2>\d{{4}})){_TIME}\s*"
+)
 _YEAR = re.compile(r"\s*(\d{4})\s*")
 _MONTH_WORDS = "|".join(sorted(textnum.MONTHS, key=len, reverse=True))
 _WEEKDAY_WORDS = (
@@ -194,11 +198,17 @@ def _dateutil_date(text: str) -> Date | None:
     return textnum.make_date(year, month, day)
 
 
-def _full_year(text: str) -> int:
-    year = int(text)
-    if len(text) == 2:  # two-digit years: 00-49 are 2000-2049, 50-99 are 1950-1999
+def _numeric_date(text: str) -> tuple[int, int, int] | None:
+    """(first field, second field, year) of `03/15/2024`, `15-03-24` or `15.03.2024`; which of the first
+    two is the day is the column's decision. Two-digit years 00-49 are 2000-2049, 50-99 are 1950-1999."""
+    m = _NUMERIC_DATE.fullmatch(text)
+    if m is None:
+        return None
+    year_text = m["y"] or m["y2"]
+    year = int(year_text)
+    if len(year_text) == 2:
         year += 2000 if year < 50 else 1900
-    return year
+    return int(m["a"]), int(m["b"] or m["b2"]), year
 
 
 @dataclass(frozen=True)
@@ -215,12 +225,13 @@ class ColumnLayout:
         most numeric dates are written with points (`15.03.2024`, the German habit)."""
         eu = us = first_over = second_over = dotted = numeric_dates = 0
         for text in raw:
-            m = _NUMERIC_DATE.fullmatch(text)
-            if m:
+            fields = _numeric_date(text)
+            if fields:
+                first, second, _ = fields
                 numeric_dates += 1
-                first_over += int(m.group(1)) > 12
-                second_over += int(m.group(3)) > 12
-                dotted += m.group(2) == "."
+                first_over += first > 12
+                second_over += second > 12
+                dotted += "." in text
                 continue
             if _ISO_DATE.fullmatch(text):
                 continue
@@ -280,11 +291,11 @@ class UserRules(ValueRules):
         m = _ISO_DATE.fullmatch(raw)
         if m:
             return textnum.make_date(int(m.group(1)), int(m.group(3)), int(m.group(4)))
-        m = _NUMERIC_DATE.fullmatch(raw)
-        if m:
-            first, second = int(m.group(1)), int(m.group(3))
+        fields = _numeric_date(raw)
+        if fields:
+            first, second, year = fields
             day, month = (first, second) if layout.day_first else (second, first)
-            return textnum.make_date(_full_year(m.group(4)), month, day)
+            return textnum.make_date(year, month, day)
         m = _YEAR.fullmatch(raw)
         if m:
             return textnum.parse_cell_date(raw.strip())
