@@ -196,8 +196,9 @@ def _wikisql_checker(example: Example) -> WikisqlChecker:
 def _read_tables(data_dir: Path, value_rules: str):
     """A directory of question files `<split>.tsv` in the `nsm parse --questions` format (header
     table<TAB>question<TAB>answer; table paths relative to the file; several answers separated by `|`),
-    naming CSV, TSV or JSONL tables (kept in a subdirectory, so that no table is taken for a question file).
-    Questions are WTQ-style: the WTQ program language, answers checked by the official WTQ evaluator."""
+    naming tables in any format `load_table` reads (kept in a subdirectory, so that no table is taken for a
+    question file). Questions are WTQ-style: the WTQ program language, answers checked by the official WTQ
+    evaluator; the tables are typed by `value_rules` (the user rules, as `nsm parse` types them)."""
     files = sorted(data_dir.glob("*.tsv"))
     if not files:
         raise DataError(
