@@ -149,6 +149,14 @@ _DATE_WORD = re.compile(
     re.IGNORECASE,
 )
 _HAS_MONTH = re.compile(rf"(?<![a-z])(?:{_MONTH_WORDS})(?![a-z])", re.IGNORECASE)
+_MONTH_DAY_YEAR = re.compile(
+    rf"\s*(?P<month>{_MONTH_WORDS})\.? (?P<day>\d{{1,2}})(?:st|nd|rd|th)?,? (?P<year>\d{{4}})\s*",
+    re.IGNORECASE,
+)
+_DAY_MONTH_YEAR = re.compile(
+    rf"\s*(?P<day>\d{{1,2}})(?:st|nd|rd|th)? (?P<month>{_MONTH_WORDS})\.?,? (?P<year>\d{{4}})\s*",
+    re.IGNORECASE,
+)
 _NUMBER_RANGE = re.compile(r"\d\s*[-/–]\s*\d")  # "August 8-10": a range, which dateutil would misread
 _TOKEN = re.compile(r"\d{1,2}:\d{2}(?::\d{2})?|[A-Za-z]+\.?|\d+(?:st|nd|rd|th)?|[^\sA-Za-z\d]")
 
@@ -178,6 +186,9 @@ def _month_name_date(text: str) -> Date | None:
     tokens = _TOKEN.findall(text)
     if not tokens or not all(_DATE_WORD.fullmatch(t) for t in tokens):
         return None
+    m = _MONTH_DAY_YEAR.fullmatch(text) or _DAY_MONTH_YEAR.fullmatch(text)
+    if m:  # the two commonest forms, read directly: dateutil costs ~50 µs a cell
+        return textnum.make_date(int(m["year"]), textnum.MONTHS[m["month"].lower()], int(m["day"]))
     return _dateutil_date(text.strip())
 
 
