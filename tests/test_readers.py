@@ -609,3 +609,8 @@ def test_parser_accepts_the_same_sources(http_root: tuple[str, Path]) -> None:
     frame = as_table(pd.DataFrame({"Change": ["-3.5", "(2)"]}))
     assert (frame.value_rules, frame.column("Change").views["number"]) == ("user", (-3.5, -2.0))
     assert as_table(frame) is frame
+
+
+def test_excel_sep_directive_names_the_delimiter(tmp_path: Path) -> None:
+    table = load_table(write(tmp_path, "t.csv", "sep=;\nName;Note\nTea;a|b\n"))
+    assert (table.header, table.rows) == (["Name", "Note"], [["Tea", "a|b"]])

@@ -183,7 +183,8 @@ def load_table(
     `source` is a file (.csv .tsv .txt .json .jsonl .xlsx .parquet; `book.xlsx#Sheet` names a worksheet,
     else the first is read), an `http(s)://` URL, or `-` for standard input. `format` overrides the
     extension; without one, standard input and URLs without a known extension are sniffed from their bytes.
-    CSV and TXT delimiters (comma, semicolon, tab, pipe) are sniffed. Text is UTF-8 (a byte-order mark is
+    CSV and TXT delimiters (comma, semicolon, tab, pipe) are sniffed, or named by Excel's `sep=;` first
+    line. Text is UTF-8 (a byte-order mark is
     dropped, UTF-16 with a byte-order mark is recognised) unless `encoding` names another. The table id
     defaults to the file name without extension.
     """
@@ -205,7 +206,11 @@ def load_table(
         elif found.format == "json":
             df = _parse_json(name, text)
         else:
-            sep = "\t" if found.format == "tsv" else _sniff_delimiter(text)
+            directive = _SEP_DIRECTIVE.match(text)  # Excel's `sep=;` first line names the delimiter
+            if directive:
+                sep, text = directive.group(1), text[directive.end() :]
+            else:
+                sep = "\t" if found.format == "tsv" else _sniff_delimiter(text)
             df = _parse_delimited(name, text, sep)
     elif found.format == "xlsx":
         df = _parse_xlsx(name, found.data, found.sheet)
@@ -377,6 +382,7 @@ def _decode(found: _Input, encoding: str | None) -> str:
 
 
 _DELIMITERS = (",", ";", "\t", "|")
+_SEP_DIRECTIVE = re.compile(r'"?sep=([,;\t|])"?\r?\n')
 _SNIFF_CHARS = 64 * 1024
 
 
