@@ -184,9 +184,8 @@ def load_table(
     else the first is read), an `http(s)://` URL, or `-` for standard input. `format` overrides the
     extension; without one, standard input and URLs without a known extension are sniffed from their bytes.
     CSV and TXT delimiters (comma, semicolon, tab, pipe) are sniffed, or named by Excel's `sep=;` first
-    line. Text is UTF-8 (a byte-order mark is
-    dropped, UTF-16 with a byte-order mark is recognised) unless `encoding` names another. The table id
-    defaults to the file name without extension.
+    line. Text is UTF-8 (a byte-order mark is dropped, UTF-16 with a byte-order mark is recognised) unless
+    `encoding` names another. The table id defaults to the file name without extension.
     """
     if format is not None and format.lower().lstrip(".") not in FORMATS:
         raise DataError(f"unknown table format {format!r}; choose one of: {', '.join(FORMATS)}")
