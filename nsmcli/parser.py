@@ -2,7 +2,7 @@
 
     from nsmcli.parser import Parser
     parser = Parser.load("runs/wtq")            # a run directory, or "wtq" / "wikisql" for a bundled model
-    result = parser.parse("which nation won the most gold?", "medals.csv")   # or a DataFrame or a Table
+    result = parser.parse("which nation won the most gold?", "medals.csv")   # or a URL, DataFrame or Table
     result.display, result.answer, result.program, result.steps, result.sql
     # display: the answer as shown (the cells it was read from, or the computed value rounded for reading);
     # answer: the values the answer check compares. `to_json()` uses the same names.
@@ -130,10 +130,12 @@ def resolve_model(model: str | Path | None) -> Path:
 
 
 def as_table(table: Table | Any, table_id: str = "table") -> Table:
-    """A Table from a Table, a path to a table file, a pandas DataFrame, a dict of columns or a list of
-    records (dicts). A DataFrame's index becomes a column when it is named (`df.set_index("Country")`) or
-    holds labels; an unnamed integer index (the default one, or what is left of it after filtering) is
-    dropped. Anything else is an `ArgumentTypeError`."""
+    """A Table from a Table, a pandas DataFrame, a dict of columns, a list of records (dicts), or anything
+    `load_table` reads: a path (.csv .tsv .txt .json .jsonl .xlsx .parquet), an http(s) URL or `-` for
+    standard input. Files and frames get the user value rules; a Table keeps its own. A DataFrame's index
+    becomes a column when it is named (`df.set_index("Country")`) or holds labels; an unnamed integer index
+    (the default one, or what is left of it after filtering) is dropped. Anything else is an
+    `ArgumentTypeError`."""
     import pandas as pd
 
     if isinstance(table, Table):

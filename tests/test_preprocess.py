@@ -171,3 +171,36 @@ def test_question_files_saved_by_spreadsheets_are_read(tmp_path):
     assert summary.examples == {"train": 1}
     example = load_dataset(tmp_path / "out").examples("train")[0]
     assert example.answer == ["11"] and example.question.text == "how many nations are listed?"
+
+
+def test_own_tables_keep_the_user_value_rules_through_preprocessing(tmp_path):
+    """Tables of `nsm preprocess tables` are typed by the user rules when written and when loaded again;
+    the questions' percentages are numbers, as the cells are."""
+    data = tmp_path / "mine"
+    (data / "tables").mkdir(parents=True)
+    (data / "tables" / "stocks.csv").write_text(
+        "Name;Change;Share\nAcme;-3,5;12,5%\nBolt;1,2;3%\nCorex;-0,4;7%\n", encoding="utf-8"
+    )
+    (data / "train.tsv").write_text(
+        "table\tquestion\tanswer\ntables/stocks.csv\twhich fell the most?\tAcme\n"
+        "tables/stocks.csv\twho had a share over 5%?\tAcme|Corex\n",
+        encoding="utf-8",
+    )
+    preprocess("tables", data, tmp_path / "out")
+    record = json.loads((tmp_path / "out" / "tables.jsonl").read_text(encoding="utf-8"))
+    assert record["value_rules"] == "user"
+    dataset = load_dataset(tmp_path / "out")
+    table = dataset.tables["tables/stocks.csv"]
+    assert (table.value_rules, table.column("Change").views["number"]) == ("user", (-3.5, 1.2, -0.4))
+    second = dataset.examples("train")[1]
+    assert [e.values for e in second.question.entities if e.kind == "number"] == [(5.0,)]
+    env = dataset.environment(dataset.examples("train")[0])
+    answer = env.execute("(argmin all_rows r.change-number) (hop v0 r.name-string)").answer
+    assert dataset.is_correct(dataset.examples("train")[0], answer)
+
+
+def test_wtq_and_wikisql_tables_records_name_no_value_rules(data_dir, tmp_path):
+    preprocess("wtq", wtq_slice(data_dir, tmp_path / "wtq", n=5), tmp_path / "out")
+    for line in (tmp_path / "out" / "tables.jsonl").read_text(encoding="utf-8").splitlines():
+        assert "value_rules" not in json.loads(line)
+    assert {t.value_rules for t in load_dataset(tmp_path / "out").tables.values()} == {"wtq"}

@@ -1,10 +1,16 @@
-"""Table loaders: user CSV/TSV/JSONL files (good and bad), WTQ and WikiSQL tables (fixtures and real data)."""
+"""Table loaders: user tables in every format and from every source (good and bad), WTQ and WikiSQL tables
+(fixtures and real data)."""
 
 from __future__ import annotations
 
+import io
 import itertools
 import json
+import os
 import re
+import sys
+from collections.abc import Iterator
+from functools import partial
 from pathlib import Path
 
 import pandas as pd
@@ -18,6 +24,7 @@ from nsmcli.data.readers import (
     table_from_dataframe,
     wtq_table_id,
 )
+from nsmcli.data.values import Date
 from nsmcli.errors import DataError
 
 
@@ -211,17 +218,18 @@ def test_binary_junk(tmp_path: Path) -> None:
 
 def test_undecodable_bytes(tmp_path: Path) -> None:
     path = write(tmp_path, "t.csv", "name\ncaf\xe9\n".encode("latin-1"))
-    assert_data_error(path, "not a text table.*UTF-8")
+    message = assert_data_error(path, r"not UTF-8 text \(byte 0xe9 at offset 8\)")
+    assert "--encoding cp1252" in message
 
 
 def test_png_bytes(tmp_path: Path) -> None:
     assert_data_error(write(tmp_path, "t.tsv", b"\x89PNG\r\n\x1a\n\xff\xfe"), "not a text table")
 
 
-@pytest.mark.parametrize("name", ["t.xlsx", "t.txt", "table"])
+@pytest.mark.parametrize("name", ["t.xls", "t.html", "table"])
 def test_unknown_extension(tmp_path: Path, name: str) -> None:
     message = assert_data_error(write(tmp_path, name, "a,b\n1,2\n"), "unsupported table format")
-    assert ".csv, .tsv, .jsonl" in message
+    assert ".csv, .tsv, .txt, .json, .jsonl, .xlsx, .parquet" in message and "--format" in message
 
 
 def test_too_many_rows(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -236,9 +244,6 @@ def test_too_many_rows(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 def test_too_many_bytes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(readers, "MAX_FILE_BYTES", 10)
     assert_data_error(write(tmp_path, "big.csv", "a\n" + "1\n" * 20), "too large")
-    endless = tmp_path / "endless.csv"  # a device has no size to check: the read itself stops
-    endless.symlink_to("/dev/zero")
-    assert_data_error(endless, "too large")
 
 
 def test_bad_jsonl_line(tmp_path: Path) -> None:
@@ -357,3 +362,255 @@ def test_wikisql_first_dev_tables(data_dir: Path) -> None:
         assert table.n_rows == len(record["rows"])
         for column, kind in zip(table.columns, record["types"], strict=True):
             assert set(column.views) == ({"number"} if kind == "real" else {"string"})
+
+
+# ------------------------------------------------------------------------------------------------------
+# Inputs: formats, delimiters, encodings, stdin, URLs, streams
+
+
+def test_semicolon_csv_with_decimal_commas_loads(tmp_path: Path) -> None:
+    table = load_table(write(tmp_path, "t.csv", "Name;Price;Note\nTea;1,50;a, b\nCake;12,25;c\n"))
+    assert table.header == ["Name", "Price", "Note"]
+    assert table.rows == [["Tea", "1,50", "a, b"], ["Cake", "12,25", "c"]]
+    assert table.column("Price").views["number"] == (1.5, 12.25)
+
+
+@pytest.mark.parametrize("sep", ["|", "\t", ",", ";"])
+def test_txt_delimiter_is_sniffed(tmp_path: Path, sep: str) -> None:
+    table = load_table(write(tmp_path, "t.txt", f"a{sep}b{sep}c\n1{sep}2{sep}3\n4{sep}5{sep}6\n"))
+    assert table.header == ["a", "b", "c"]
+    assert table.rows == [["1", "2", "3"], ["4", "5", "6"]]
+
+
+def test_one_column_csv_with_semicolons_in_text_stays_one_column(tmp_path: Path) -> None:
+    table = load_table(write(tmp_path, "t.csv", "Note\nfirst; second\nthird\n"))
+    assert table.header == ["Note"]
+
+
+def test_cp1252_export_needs_its_encoding(tmp_path: Path) -> None:
+    path = write(tmp_path, "sales.csv", "Café;Price\nCrème;€12,50\nThé;€3\n".encode("cp1252"))
+    message = assert_data_error(path, r"not UTF-8 text \(byte 0xe9 at offset 3\)")
+    assert "--encoding cp1252" in message
+    table = load_table(path, encoding="cp1252")
+    assert table.header == ["Café", "Price"]
+    assert table.column("Price").views["number"] == (12.5, 3.0)
+
+
+def test_wrong_and_unknown_encodings(tmp_path: Path) -> None:
+    path = write(tmp_path, "t.csv", b"a\n\x81\x8d\n")
+    with pytest.raises(DataError, match=r"not valid cp1252 text \(byte 0x81 at offset 2\)"):
+        load_table(path, encoding="cp1252")
+    with pytest.raises(DataError, match="unknown encoding 'klingon'"):
+        load_table(path, encoding="klingon")
+
+
+def test_utf16_with_byte_order_mark_loads(tmp_path: Path) -> None:
+    table = load_table(write(tmp_path, "t.txt", "Name\tScore\nÅsa\t3\n".encode("utf-16")))
+    assert table.rows == [["Åsa", "3"]]
+
+
+def test_json_array_of_records_and_split_form(tmp_path: Path) -> None:
+    records = [{"Country": "Chad", "GDP": "$1.2bn"}, {"Country": "Peru", "GDP": "$250M", "Note": None}]
+    table = load_table(write(tmp_path, "t.json", json.dumps(records)))
+    assert table.header == ["Country", "GDP", "Note"]
+    assert table.column("GDP").views["number"] == (1.2e9, 2.5e8)
+    split = {"columns": ["a", "b"], "data": [[1, "x"], [2.5, None]]}
+    assert load_table(write(tmp_path, "s.json", json.dumps(split))).rows == [["1", "x"], ["2.5", ""]]
+
+
+@pytest.mark.parametrize(
+    ("content", "pattern"),
+    [
+        ("[1, 2]", "item 1 of the array is not a JSON object"),
+        ('{"a": 1}', "expected a JSON array of records"),
+        ("[{", "not valid JSON"),
+        ('{"columns": ["a"], "data": [[1, 2]]}', "data row 1 has 2 cells, columns has 1"),
+    ],
+)
+def test_bad_json(tmp_path: Path, content: str, pattern: str) -> None:
+    assert_data_error(write(tmp_path, "t.json", content), pattern)
+
+
+def test_xlsx_first_sheet_named_sheet_and_cell_formats(tmp_path: Path) -> None:
+    openpyxl = pytest.importorskip("openpyxl")
+    import datetime
+
+    book = openpyxl.Workbook()
+    first = book.active
+    first.title = "Sales"
+    first.append(["Region", "Revenue", "Share", "Day"])
+    first.append(["North", 1234.5, 0.125, datetime.datetime(2024, 3, 15)])
+    first.append([None, None, None, None])  # a blank row is skipped
+    first.append(["South", -20, 0.875, datetime.datetime(2024, 3, 16, 10, 30)])
+    for row in (2, 4):
+        first.cell(row=row, column=3).number_format = "0.0%"
+    second = book.create_sheet("Staff")
+    second.append(["Name", "Age"])
+    second.append(["Ann", 31])
+    path = tmp_path / "book.xlsx"
+    book.save(path)
+
+    table = load_table(path)
+    assert table.id == "book"
+    assert table.rows == [
+        ["North", "1234.5", "12.5%", "2024-03-15"],
+        ["South", "-20", "87.5%", "2024-03-16 10:30"],
+    ]
+    assert table.column("Share").views["number"] == (12.5, 87.5)
+    assert table.column("Day").views["date"] == (Date(2024, 3, 15), Date(2024, 3, 16))
+    assert table.column("Revenue").views["number"] == (1234.5, -20.0)
+    assert load_table(f"{path}#Staff").rows == [["Ann", "31"]]
+    with pytest.raises(DataError, match="no worksheet 'Nope'; the workbook has Sales, Staff"):
+        load_table(f"{path}#Nope")
+    assert_data_error(write(tmp_path, "junk.xlsx", b"not a zip"), "not an Excel .xlsx workbook")
+
+
+def test_parquet(tmp_path: Path) -> None:
+    pa = pytest.importorskip("pyarrow")
+    import datetime
+
+    import pyarrow.parquet as pq
+
+    arrow = pa.table(
+        {
+            "Team": ["Ajax", "PSV", None],
+            "Points": [10, None, 7],
+            "Ratio": [0.5, 1.25, None],
+            "Founded": [datetime.date(1900, 3, 18), datetime.date(1913, 8, 31), None],
+        }
+    )
+    path = tmp_path / "league.parquet"
+    pq.write_table(arrow, path)
+    table = load_table(path)
+    assert table.header == ["Team", "Points", "Ratio", "Founded"]
+    assert table.rows == [
+        ["Ajax", "10", "0.5", "1900-03-18"],
+        ["PSV", "", "1.25", "1913-08-31"],
+        ["", "7", "", ""],
+    ]
+    assert table.column("Founded").views["date"][:2] == (Date(1900, 3, 18), Date(1913, 8, 31))
+    assert_data_error(write(tmp_path, "junk.parquet", b"PAR1 nothing"), "not a Parquet file")
+
+
+def test_missing_optional_dependency_says_how_to_install(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = write(tmp_path, "t.xlsx", b"PK\x03\x04")
+    monkeypatch.setitem(sys.modules, "openpyxl", None)  # `import openpyxl` now raises ImportError
+    with pytest.raises(DataError, match=r"needs openpyxl.*pip install 'nsmcli\[tables\]'"):
+        load_table(path)
+
+
+class _Stdin:
+    def __init__(self, data: bytes):
+        self.buffer = io.BytesIO(data)
+
+
+def test_stdin_with_and_without_format(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sys, "stdin", _Stdin(b"Name|Score\nAnn|3\n"))
+    table = load_table("-", format="csv")
+    assert (table.id, table.rows) == ("stdin", [["Ann", "3"]])
+    monkeypatch.setattr(sys, "stdin", _Stdin(b'[{"Name": "Ann", "Score": -3}]'))
+    assert load_table("-").column("Score").views["number"] == (-3.0,)  # sniffed: a JSON array
+    monkeypatch.setattr(sys, "stdin", _Stdin(b'{"Name": "Ann"}\n{"Name": "Bo"}\n'))
+    assert load_table("-").rows == [["Ann"], ["Bo"]]  # sniffed: JSON Lines
+    with pytest.raises(DataError, match="unknown table format 'xls'"):
+        load_table("-", format="xls")
+
+
+@pytest.fixture
+def http_root(tmp_path: Path) -> Iterator[tuple[str, Path]]:
+    """A loopback HTTP server on a free port, serving a fresh directory."""
+    import http.server
+    import threading
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, format: str, *args: object) -> None:  # noqa: A002
+            pass
+
+    root = tmp_path / "www"
+    root.mkdir()
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), partial(Quiet, directory=str(root)))
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}", root
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_url(http_root: tuple[str, Path]) -> None:
+    base, root = http_root
+    (root / "stocks.csv").write_text("Name,Change\nAcme,-3.5\nBolt,1.2\n", encoding="utf-8")
+    table = load_table(f"{base}/stocks.csv")
+    assert (table.id, table.rows) == ("stocks", [["Acme", "-3.5"], ["Bolt", "1.2"]])
+    (root / "export").write_text('[{"a": 1}]', encoding="utf-8")
+    assert load_table(f"{base}/export").rows == [["1"]]  # no extension: the bytes say JSON
+    assert load_table(f"{base}/export", format="json").rows == [["1"]]
+    with pytest.raises(DataError, match="cannot fetch: HTTP 404") as info:
+        load_table(f"{base}/missing.csv")
+    assert "\n" not in str(info.value)
+
+
+def test_url_path_object_is_not_a_url(tmp_path: Path) -> None:
+    assert_data_error(Path("http://127.0.0.1:9/x.csv"), "no such file")
+
+
+def test_fifo_and_devices_are_refused_without_blocking(tmp_path: Path) -> None:
+    fifo = tmp_path / "x.csv"
+    os.mkfifo(fifo)  # opening it would wait for a writer forever
+    assert_data_error(fifo, "not a regular file")
+    device = tmp_path / "endless.csv"
+    device.symlink_to("/dev/zero")
+    assert_data_error(device, "not a regular file")
+
+
+def test_cli_reads_stdin_with_format_and_encoding() -> None:
+    from typer.testing import CliRunner
+
+    from nsmcli.cli.main import app
+
+    program = "(argmin all_rows r.change-number) (hop v0 r.name-string)"
+    data = "Name;Change\nAcmé;-3,5\nBolt;1,2\nCorex;-0,4\n".encode("cp1252")
+    result = CliRunner().invoke(
+        app, ["execute", program, "-", "--format", "csv", "--encoding", "cp1252", "--json"], input=data
+    )
+    assert result.exit_code == 0, result.output
+    payload = json.loads(result.stdout)
+    assert payload["answer"] == ["acme"] and payload["answer_cells"] == ["Acmé"]
+    result = CliRunner().invoke(app, ["execute", program, "-", "--format", "csv"], input=data)
+    assert isinstance(result.exception, DataError) and "--encoding cp1252" in str(result.exception)
+
+
+def test_a_hash_names_a_sheet_only_after_xlsx(tmp_path: Path) -> None:
+    assert load_table(write(tmp_path, "notes#1.csv", "a\n1\n")).rows == [["1"]]
+    assert_data_error(tmp_path / "gone#2.csv", "no such file")
+
+
+def test_stdin_from_a_terminal_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    class Terminal(_Stdin):
+        def isatty(self) -> bool:
+            return True
+
+    monkeypatch.setattr(sys, "stdin", Terminal(b""))
+    with pytest.raises(DataError, match="nothing is piped in"):
+        load_table("-")
+
+
+def test_parser_accepts_the_same_sources(http_root: tuple[str, Path]) -> None:
+    from nsmcli.parser import as_table
+
+    base, root = http_root
+    (root / "t.csv").write_text("Name,Change\nAcme,-3.5\n", encoding="utf-8")
+    for source in (f"{base}/t.csv", str(root / "t.csv"), root / "t.csv"):
+        table = as_table(source)
+        assert (table.value_rules, table.column("Change").views["number"]) == ("user", (-3.5,))
+    frame = as_table(pd.DataFrame({"Change": ["-3.5", "(2)"]}))
+    assert (frame.value_rules, frame.column("Change").views["number"]) == ("user", (-3.5, -2.0))
+    assert as_table(frame) is frame
+
+
+def test_excel_sep_directive_names_the_delimiter(tmp_path: Path) -> None:
+    table = load_table(write(tmp_path, "t.csv", "sep=;\nName;Note\nTea;a|b\n"))
+    assert (table.header, table.rows) == (["Name", "Note"], [["Tea", "a|b"]])

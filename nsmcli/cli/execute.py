@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import typer
 
 from nsmcli.cli.output import answer_text, print_json, safe, stdout, steps_table, warn
 from nsmcli.data.annotate import annotate_question
-from nsmcli.data.readers import load_table
+from nsmcli.data.readers import FORMATS, load_table
 from nsmcli.display import display_values
 from nsmcli.errors import GrammarError
 from nsmcli.lang.interpreter import answer_cells, bind, describe_step
@@ -22,7 +20,11 @@ def execute(
         metavar="PROGRAM",
         help="Program text, e.g. '(argmax all_rows r.gold-number) (hop v0 r.nation-string)'.",
     ),
-    table_path: Path = typer.Argument(..., metavar="TABLE", help="A CSV, TSV or JSONL table."),
+    table_path: str = typer.Argument(
+        ...,
+        metavar="TABLE",
+        help="A table file (.csv .tsv .txt .json .jsonl .xlsx .parquet), an http(s) URL, or - for stdin.",
+    ),
     question: str = typer.Option(
         "", "--question", help="Question whose entities (strings, numbers, dates) the program may use."
     ),
@@ -36,6 +38,10 @@ def execute(
     quiet: bool = typer.Option(
         False, "--quiet", "-q", help="No warnings on stderr (--json still lists them)."
     ),
+    table_format: str = typer.Option(
+        None, "--format", help=f"The table's format when its name does not say: {', '.join(FORMATS)}."
+    ),
+    encoding: str = typer.Option(None, "--encoding", help="The table's text encoding (default UTF-8)."),
 ) -> None:
     """Execute a program over a table and show its answer, intermediate results and SQL.
 
@@ -53,7 +59,7 @@ def execute(
     from nsmcli.lang.sql import check_dialect
 
     check_dialect(sql_dialect)
-    table = load_table(table_path)
+    table = load_table(table_path, format=table_format, encoding=encoding)
     spec = get_language(language)
     entities = annotate_question(question, table).entities if question else []
     env = bind(spec, table, entities)

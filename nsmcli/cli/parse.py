@@ -7,12 +7,17 @@ from pathlib import Path
 import typer
 
 from nsmcli.cli.output import answer_text, print_json, safe, stdout, steps_table, warn
+from nsmcli.data.readers import FORMATS, load_table
 from nsmcli.errors import DataError
 
 
 def parse(
     question: str = typer.Argument(None, metavar="QUESTION", help="The question, in English."),
-    table_path: Path = typer.Argument(None, metavar="TABLE", help="A CSV, TSV or JSONL table."),
+    table_path: str = typer.Argument(
+        None,
+        metavar="TABLE",
+        help="A table file (.csv .tsv .txt .json .jsonl .xlsx .parquet), an http(s) URL, or - for stdin.",
+    ),
     model: str = typer.Option(
         None, "--model", help="A run directory from nsm train, or a bundled model: wtq (default) or wikisql."
     ),
@@ -36,6 +41,10 @@ def parse(
     quiet: bool = typer.Option(
         False, "--quiet", "-q", help="No warnings on stderr (--json still lists them)."
     ),
+    table_format: str = typer.Option(
+        None, "--format", help=f"The table's format when its name does not say: {', '.join(FORMATS)}."
+    ),
+    encoding: str = typer.Option(None, "--encoding", help="The table's text encoding (default UTF-8)."),
 ) -> None:
     """Answer a question about a table: the answer, the program, each intermediate result and the SQL.
 
@@ -53,11 +62,12 @@ def parse(
         raise DataError("give a QUESTION and a TABLE, or --questions FILE")
     if questions is not None and (question is not None or table_path is not None):
         raise DataError("give either a QUESTION and a TABLE or --questions FILE, not both")
+    table = None if table_path is None else load_table(table_path, format=table_format, encoding=encoding)
     parser = Parser.load(model)
     if questions is not None:
         _parse_file(parser, questions, beam, sql_dialect, json_out, vote, quiet)
         return
-    result = parser.parse(question, table_path, beam=beam, sql_dialect=sql_dialect, vote=vote)
+    result = parser.parse(question, table, beam=beam, sql_dialect=sql_dialect, vote=vote)
     for message in [] if quiet else result.warnings:
         warn(message)
     if json_out:

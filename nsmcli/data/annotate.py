@@ -17,6 +17,7 @@ from typing import Any
 
 from nsmcli.data import textnum
 from nsmcli.data.table import Table
+from nsmcli.data.valuerules import get_rules
 from nsmcli.data.values import Date, normalize
 
 #: NLTK's English stop words, contraction pieces, the empty string and punctuation (MAPO's stop_words.json).
@@ -205,10 +206,14 @@ def _string_entities(tokens: list[str], index: _TableIndex) -> list[Entity]:
     return out
 
 
-def _quantity_entities(tokens: list[str], *, ordinals: bool) -> list[Entity]:
+def _quantity_entities(
+    tokens: list[str], *, ordinals: bool, number_kinds: tuple[str, ...] = ("NUMBER",)
+) -> list[Entity]:
+    """Number and date entities; `number_kinds` are the mentions that give numbers (the table's value rules
+    say which: under the user rules "12.5%" and "$1,000" are numbers, as the cells that write them are)."""
     out: list[Entity] = []
     for q in textnum.find_quantities(tokens):
-        if q.kind == "NUMBER" or (ordinals and q.kind == "ORDINAL"):
+        if q.kind in number_kinds or (ordinals and q.kind == "ORDINAL"):
             # a numeral beyond float range is no number a cell could equal, and no JSON can carry it
             out.extend(Entity("number", (float(v),), q.start, q.end) for v in q.values if math.isfinite(v))
         elif q.kind == "DATE":
@@ -299,7 +304,10 @@ def annotate_question(
     """
     tokens = tokenize(text)
     index = table_index(table)
-    found = _string_entities(tokens, index) + _quantity_entities(tokens, ordinals=ordinals)
+    number_kinds = get_rules(table.value_rules).question_number_kinds
+    found = _string_entities(tokens, index) + _quantity_entities(
+        tokens, ordinals=ordinals, number_kinds=number_kinds
+    )
     found.sort(key=lambda e: (e.start, ENTITY_KINDS.index(e.kind)))
     entities: list[Entity] = []
     seen: set[tuple[str, tuple]] = set()

@@ -3,11 +3,14 @@ files that every later stage reads.
 
 Output directory (written to a staging directory and swapped in at the end, so a failed run loses nothing):
     meta.json        format version, dataset, language, code version, counts, skipped with reasons
-    tables.jsonl     one table per line: id, header, rows (raw text), column_types (WikiSQL only)
+    tables.jsonl     one table per line: id, header, rows (raw text), column_types (WikiSQL only),
+                     value_rules (only when not the official WTQ rules, which older files imply)
     <split>.jsonl    one annotated example per line: id, table_id, question annotation, answer
     vocab.json       question-token counts per split (the trainer builds its vocabulary from its train split)
 
-Datasets are registered in `DATASETS`; nothing outside the registry asks which dataset it is. WikiSQL's gold
+Datasets are registered in `DATASETS`; nothing outside the registry asks which dataset it is. Each
+declares the value rules its tables are typed by (`nsmcli.data.valuerules`): the official WTQ rules for
+WTQ and WikiSQL, the user rules for your own tables. WikiSQL's gold
 SQL is used here only to compute each question's answer and is not written out: nothing downstream can
 train on it. Questions whose gold answer is empty are kept (about 8% of WikiSQL dev): accuracy is reported
 over every question of a split, as MAPO did, and the search simply finds no program for them.
@@ -82,19 +85,21 @@ class DatasetFormat:
     """How one dataset's release is read, which language it uses and how answers are compared.
 
     `correct` is the official answer test; `make_checker`, if set, builds an example's fast equivalent for
-    the program search (`nsmcli.data.checkers`), typed once and with hints for goal-directed pruning."""
+    the program search (`nsmcli.data.checkers`), typed once and with hints for goal-directed pruning.
+    `value_rules` names the rules that type the dataset's cells; `read` is given it."""
 
     name: str
     language: str
-    read: Callable[[Path], tuple[dict[str, list[RawQuestion | tuple[str, str]]], Callable[[str], Table]]]
+    read: Callable[[Path, str], tuple[dict[str, list[RawQuestion | tuple[str, str]]], Callable[[str], Table]]]
     correct: Callable[[Example, list], bool]
     make_checker: Callable[[Example], AnswerChecker] | None = None
+    value_rules: str = "wtq"
 
 
 # ----- WikiTableQuestions --------------------------------------------------------------------------------
 
 
-def _read_wtq(data_dir: Path):
+def _read_wtq(data_dir: Path, value_rules: str):
     tsvs = sorted((data_dir / "data").glob("*.tsv"))
     if not tsvs or not (data_dir / "csv").is_dir():
         raise DataError(f"{data_dir} is not a WikiTableQuestions release (expected data/*.tsv and csv/)")
@@ -129,7 +134,7 @@ def _read_wtq(data_dir: Path):
 
     def table(table_id: str) -> Table:
         _, a, b = table_id.split("_")
-        return load_wtq_table(data_dir, f"csv/{a}-csv/{b}.csv")
+        return load_wtq_table(data_dir, f"csv/{a}-csv/{b}.csv", value_rules=value_rules)
 
     return splits, table
 
@@ -145,7 +150,7 @@ def _wtq_checker(example: Example) -> WtqChecker:
 # ----- WikiSQL -------------------------------------------------------------------------------------------
 
 
-def _read_wikisql(data_dir: Path):
+def _read_wikisql(data_dir: Path, value_rules: str):
     from nsmcli.lang.sql import wikisql_answer
 
     names = sorted(p.name[: -len(".tables.jsonl")] for p in data_dir.glob("*.tables.jsonl"))
@@ -157,7 +162,7 @@ def _read_wikisql(data_dir: Path):
     tables: dict[str, Table] = {}
     splits: dict[str, list] = {}
     for split in names:
-        for table in iter_wikisql_tables(data_dir / f"{split}.tables.jsonl"):
+        for table in iter_wikisql_tables(data_dir / f"{split}.tables.jsonl", value_rules=value_rules):
             tables[table.id] = table
         items: list = []
         for i, line in enumerate(open(data_dir / f"{split}.jsonl", encoding="utf-8")):
@@ -188,11 +193,12 @@ def _wikisql_checker(example: Example) -> WikisqlChecker:
 # ----- your own questions and tables ----------------------------------------------------------------------
 
 
-def _read_tables(data_dir: Path):
+def _read_tables(data_dir: Path, value_rules: str):
     """A directory of question files `<split>.tsv` in the `nsm parse --questions` format (header
     table<TAB>question<TAB>answer; table paths relative to the file; several answers separated by `|`),
-    naming CSV, TSV or JSONL tables (kept in a subdirectory, so that no table is taken for a question file).
-    Questions are WTQ-style: the WTQ program language, answers checked by the official WTQ evaluator."""
+    naming tables in any format `load_table` reads (kept in a subdirectory, so that no table is taken for a
+    question file). Questions are WTQ-style: the WTQ program language, answers checked by the official WTQ
+    evaluator; the tables are typed by `value_rules` (the user rules, as `nsm parse` types them)."""
     files = sorted(data_dir.glob("*.tsv"))
     if not files:
         raise DataError(
@@ -212,7 +218,7 @@ def _read_tables(data_dir: Path):
         splits[path.stem] = items
 
     def table(table_id: str) -> Table:
-        return load_table(data_dir / table_id, table_id=table_id)
+        return load_table(data_dir / table_id, table_id=table_id, value_rules=value_rules)
 
     return splits, table
 
@@ -220,7 +226,7 @@ def _read_tables(data_dir: Path):
 DATASETS = {
     "wtq": DatasetFormat("wtq", "wtq", _read_wtq, _wtq_correct, _wtq_checker),
     "wikisql": DatasetFormat("wikisql", "wikisql", _read_wikisql, _wikisql_correct, _wikisql_checker),
-    "tables": DatasetFormat("tables", "wtq", _read_tables, _wtq_correct, _wtq_checker),
+    "tables": DatasetFormat("tables", "wtq", _read_tables, _wtq_correct, _wtq_checker, value_rules="user"),
 }
 
 
@@ -260,7 +266,7 @@ def preprocess(dataset: str, data_dir: Path | str, out_dir: Path | str, progress
     if not data_dir.is_dir():
         raise DataError(f"data directory {data_dir} does not exist")
     start = time.perf_counter()
-    splits, load_table = fmt.read(data_dir)
+    splits, load_table = fmt.read(data_dir, fmt.value_rules)
     summary = Summary(dataset, str(out_dir))
     unique = {q.id: q for items in splits.values() for q in items if isinstance(q, RawQuestion)}
     annotated: dict[str, Example | str] = {}
@@ -319,19 +325,28 @@ def preprocess(dataset: str, data_dir: Path | str, out_dir: Path | str, progress
 
 
 def _table_record(table: Table) -> dict:
-    return {
+    record = {
         "id": table.id,
         "header": table.header,
         "rows": table.rows,
         "column_types": list(table.column_types) if table.column_types else None,
     }
+    if table.value_rules != "wtq":  # written only when needed: WTQ and WikiSQL files stay as they were
+        record["value_rules"] = table.value_rules
+    return record
 
 
 # ----- loading -------------------------------------------------------------------------------------------
 
 
 def _table_from_record(r: dict) -> Table:
-    return Table.from_rows(r["id"], r["header"], r["rows"], column_types=r.get("column_types"))
+    return Table.from_rows(
+        r["id"],
+        r["header"],
+        r["rows"],
+        column_types=r.get("column_types"),
+        value_rules=r.get("value_rules", "wtq"),
+    )
 
 
 class Dataset:

@@ -1,30 +1,39 @@
-"""Table loaders: WikiTableQuestions CSVs, WikiSQL `*.tables.jsonl`, and any user CSV / TSV / JSONL file.
+"""Table loaders: WikiTableQuestions CSVs, WikiSQL `*.tables.jsonl`, and users' own tables.
 
-Every loader returns a typed `Table` with the file's column order. User files are read with every cell as
-text (no pandas type guessing, no `NA` -> NaN), so what the user wrote is what programs see. Anything wrong
-with a user file raises one `DataError` whose message names the file and the problem.
+Every loader returns a typed `Table` with the file's column order. User tables (`load_table`: CSV, TSV, TXT,
+JSON, JSONL, Excel .xlsx, Parquet; a file, an http(s) URL or standard input) are read with every cell as
+text (no pandas type guessing, no `NA` -> NaN), so what the user wrote is what programs see, and typed by the
+user value rules (`nsmcli.data.valuerules`); WTQ and WikiSQL tables keep the official WTQ rules. Anything
+wrong with a user table raises one `DataError` whose message names the source and the problem.
 
 Limits on user files: at most `MAX_ROWS` (100,000) data rows and `MAX_FILE_BYTES` (256 MiB); the search
 and training code keep whole tables in memory and type every cell, so larger inputs are refused up front.
+Pipes and devices given as a file name are refused (reading one could block forever); `-` reads a stream.
+Excel and Parquet need openpyxl and pyarrow (the `tables` extra).
 """
 
 from __future__ import annotations
 
+import codecs
 import csv
+import datetime
 import io
 import json
 import math
 import re
-from collections.abc import Iterator
+import stat
+import sys
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 import pandas as pd
 
+from nsmcli import __version__
 from nsmcli.data.table import Table
 from nsmcli.data.values import format_number
-from nsmcli.errors import DataError
+from nsmcli.errors import DataError, brief
 
 __all__ = [
     "MAX_ROWS",
@@ -34,6 +43,7 @@ __all__ = [
     "load_wtq_table",
     "read_wtq_csv",
     "iter_wikisql_tables",
+    "FORMATS",
     "load_table",
     "table_from_dataframe",
     "MAX_QUESTION_CHARS",
@@ -44,7 +54,7 @@ __all__ = [
 
 MAX_ROWS = 100_000
 MAX_FILE_BYTES = 256 * 2**20
-SUPPORTED_EXTENSIONS = (".csv", ".tsv", ".jsonl")
+SUPPORTED_EXTENSIONS = (".csv", ".tsv", ".txt", ".json", ".jsonl", ".xlsx", ".parquet")
 
 _WTQ_CONTEXT = re.compile(r"(?:.*/)?csv/(\d+)-csv/(\d+)\.(?:csv|tsv|table|html)")
 
@@ -84,7 +94,7 @@ def read_wtq_csv(path: Path) -> tuple[list[str], list[list[str]]]:
     return header, rows
 
 
-def load_wtq_table(data_dir: Path, context: str) -> Table:
+def load_wtq_table(data_dir: Path, context: str, *, value_rules: str = "wtq") -> Table:
     """Load the table a WTQ question refers to (`context`, e.g. `csv/204-csv/590.csv`) as `t_204_590`.
 
     `data_dir` is the WTQ root (holding `csv/`); its parent (holding `wtq/`) is accepted too.
@@ -98,15 +108,16 @@ def load_wtq_table(data_dir: Path, context: str) -> Table:
     if not path.is_file() and (data_dir / "wtq" / relative).is_file():
         path = data_dir / "wtq" / relative
     header, rows = read_wtq_csv(path)
-    return Table.from_rows(table_id, header, rows)
+    return Table.from_rows(table_id, header, rows, value_rules=value_rules)
 
 
 # --------------------------------------------------------------------------------------------------------
 # WikiSQL
 
 
-def iter_wikisql_tables(path: Path) -> Iterator[Table]:
-    """Yield the tables of a WikiSQL `*.tables.jsonl`, typed by its `real`/`text` column types."""
+def iter_wikisql_tables(path: Path, *, value_rules: str = "wtq") -> Iterator[Table]:
+    """Yield the tables of a WikiSQL `*.tables.jsonl`, typed by its `real`/`text` column types (which fix
+    every column's views; `value_rules` is what the tables record)."""
     path = Path(path)
     if not path.is_file():
         raise DataError(f"{path}: WikiSQL tables file not found")
@@ -129,36 +140,92 @@ def iter_wikisql_tables(path: Path) -> Iterator[Table]:
                     f"{path}: line {line_no}: {len(types)} column types for {len(header)} columns"
                 )
             cells = [[_cell_text(v) for v in row] for row in rows]
-            yield Table.from_rows(str(table_id), [str(h) for h in header], cells, column_types=types)
+            yield Table.from_rows(
+                str(table_id), [str(h) for h in header], cells, column_types=types, value_rules=value_rules
+            )
 
 
 # --------------------------------------------------------------------------------------------------------
 # User tables
 
+#: The formats `load_table` reads, by name (`format=` / `--format`), and the file extensions that imply them.
+FORMATS = ("csv", "tsv", "txt", "json", "jsonl", "xlsx", "parquet")
+_FORMAT_OF_EXTENSION = {f".{name}": name for name in FORMATS}
+_TEXT_FORMATS = ("csv", "tsv", "txt", "json", "jsonl")
+_URL = re.compile(r"https?://", re.IGNORECASE)
+_SHEET = re.compile(r"\.xlsx#[^/]*$", re.IGNORECASE)
+_FETCH_TIMEOUT_S = 30
+_INSTALL_HINT = "pip install 'nsmcli[tables]'"
 
-def load_table(path: Path | str, *, table_id: str | None = None) -> Table:
-    """Load a user table from `.csv`, `.tsv` or `.jsonl` (one JSON object per line), all cells as text.
 
-    The table id defaults to the file name without extension.
+@dataclass
+class _Input:
+    """The bytes of one table source, with what error messages and the default table id call it."""
+
+    name: str  # the path, URL or "stdin", for messages
+    stem: str  # the default table id
+    data: bytes
+    format: str
+    sheet: str | None = None  # `book.xlsx#Sheet`: the worksheet to read
+    charset: str | None = None  # an HTTP response's declared charset
+
+
+def load_table(
+    source: Path | str,
+    *,
+    table_id: str | None = None,
+    format: str | None = None,  # noqa: A002 - the option is called --format
+    encoding: str | None = None,
+    value_rules: str = "user",
+) -> Table:
+    """Load a user table, all cells as text, typed by `value_rules` (`nsmcli.data.valuerules`).
+
+    `source` is a file (.csv .tsv .txt .json .jsonl .xlsx .parquet; `book.xlsx#Sheet` names a worksheet,
+    else the first is read), an `http(s)://` URL, or `-` for standard input. `format` overrides the
+    extension; without one, standard input and URLs without a known extension are sniffed from their bytes.
+    CSV and TXT delimiters (comma, semicolon, tab, pipe) are sniffed, or named by Excel's `sep=;` first
+    line. Text is UTF-8 (a byte-order mark is dropped, UTF-16 with a byte-order mark is recognised) unless
+    `encoding` names another. The table id defaults to the file name without extension.
     """
-    path = Path(path)
-    text = _read_text(path)
-    suffix = path.suffix.lower()
-    if suffix == ".jsonl":
-        df = _parse_jsonl(path, text)
+    if format is not None and format.lower().lstrip(".") not in FORMATS:
+        raise DataError(f"unknown table format {format!r}; choose one of: {', '.join(FORMATS)}")
+    fmt = format.lower().lstrip(".") if format is not None else None
+    source_text = str(source)
+    if source_text == "-":
+        found = _read_stdin(fmt)
+    elif isinstance(source, str) and _URL.match(source_text):
+        found = _fetch_url(source_text, fmt)
     else:
-        df = _parse_delimited(path, text, "\t" if suffix == ".tsv" else ",")
+        found = _read_file(Path(source), fmt)
+    name = found.name
+    if found.format in _TEXT_FORMATS:
+        text = _decode(found, encoding)
+        if found.format == "jsonl":
+            df = _parse_jsonl(name, text)
+        elif found.format == "json":
+            df = _parse_json(name, text)
+        else:
+            directive = _SEP_DIRECTIVE.match(text)  # Excel's `sep=;` first line names the delimiter
+            if directive:
+                sep, text = directive.group(1), text[directive.end() :]
+            else:
+                sep = "\t" if found.format == "tsv" else _sniff_delimiter(text)
+            df = _parse_delimited(name, text, sep)
+    elif found.format == "xlsx":
+        df = _parse_xlsx(name, found.data, found.sheet)
+    else:
+        df = _parse_parquet(name, found.data)
     if len(df) > MAX_ROWS:
-        raise DataError(f"{path}: more than {MAX_ROWS:,} rows; tables are limited to {MAX_ROWS:,} rows")
+        raise DataError(f"{name}: more than {MAX_ROWS:,} rows; tables are limited to {MAX_ROWS:,} rows")
     if len(df) == 0:
-        raise DataError(f"{path}: has no rows (only a header)")
+        raise DataError(f"{name}: has no rows (only a header)")
     try:
-        return table_from_dataframe(df, table_id or path.stem or "table")
+        return table_from_dataframe(df, table_id or found.stem or "table", value_rules=value_rules)
     except DataError as e:
-        raise DataError(f"{path}: {e}") from None
+        raise DataError(f"{name}: {e}") from None
 
 
-def table_from_dataframe(df: pd.DataFrame, table_id: str = "table") -> Table:
+def table_from_dataframe(df: pd.DataFrame, table_id: str = "table", *, value_rules: str = "user") -> Table:
     """Build a typed table from a DataFrame; missing values become empty cells, numbers print plainly."""
     if len(df.columns) == 0:
         raise DataError(f"table {table_id}: no columns")
@@ -166,56 +233,192 @@ def table_from_dataframe(df: pd.DataFrame, table_id: str = "table") -> Table:
         raise DataError(f"table {table_id}: has no rows")
     header = [_cell_text(c) for c in df.columns]
     rows = [[_cell_text(v) for v in row] for row in df.itertuples(index=False, name=None)]
-    return Table.from_rows(table_id, header, rows)
+    return Table.from_rows(table_id, header, rows, value_rules=value_rules)
 
 
-def _read_text(path: Path) -> str:
-    """The file's text, or a DataError that says why there is none."""
+def _unsupported(name: str, kind: str) -> DataError:
+    return DataError(
+        f"{name}: unsupported table format ({kind}); supported: {', '.join(SUPPORTED_EXTENSIONS)}"
+        " (or say which with --format)"
+    )
+
+
+def _too_large(name: str, size: int | None) -> DataError:
+    amount = f"{size / 2**20:,.0f} MiB" if size is not None and size > MAX_FILE_BYTES else "the input"
+    return DataError(
+        f"{name}: {amount} is too large; table files are limited to "
+        f"{MAX_FILE_BYTES // 2**20} MiB and {MAX_ROWS:,} rows"
+    )
+
+
+def _read_file(path: Path, fmt: str | None) -> _Input:
+    """A local file's bytes. Pipes and devices are refused: reading one could block or never end."""
+    sheet = None
+    if not path.exists() and _SHEET.search(str(path)):  # `book.xlsx#Sheet 2`
+        base, _, sheet = str(path).rpartition("#")
+        path = Path(base)
     if path.is_dir():
         raise DataError(f"{path}: is a directory, not a table file")
     if not path.exists():
         raise DataError(f"{path}: no such file")
-    if path.suffix.lower() not in SUPPORTED_EXTENSIONS:
-        kind = f"'{path.suffix}'" if path.suffix else "no extension"
-        raise DataError(
-            f"{path}: unsupported table format ({kind}); supported: {', '.join(SUPPORTED_EXTENSIONS)}"
-        )
     try:
-        size = path.stat().st_size
-        with open(path, "rb") as f:  # read at most one byte past the limit: a device or pipe has no size
+        info = path.stat()
+    except OSError as e:
+        raise DataError(f"{path}: cannot read: {e.strerror or e}") from None
+    if not stat.S_ISREG(info.st_mode):
+        raise DataError(
+            f"{path}: not a regular file (a pipe, socket or device); to read a stream, give - as TABLE"
+        )
+    if fmt is None:
+        kind = f"'{path.suffix}'" if path.suffix else "no extension"
+        fmt = _FORMAT_OF_EXTENSION.get(path.suffix.lower())
+        if fmt is None:
+            raise _unsupported(str(path), kind)
+    if info.st_size > MAX_FILE_BYTES:
+        raise _too_large(str(path), info.st_size)
+    try:
+        with open(path, "rb") as f:  # at most one byte past the limit, in case the file grows meanwhile
             data = f.read(MAX_FILE_BYTES + 1)
     except OSError as e:
         raise DataError(f"{path}: cannot read: {e.strerror or e}") from None
     if len(data) > MAX_FILE_BYTES:
-        amount = f"{size / 2**20:,.0f} MiB" if size > MAX_FILE_BYTES else "the input"
-        raise DataError(
-            f"{path}: {amount} is too large; table files are limited to "
-            f"{MAX_FILE_BYTES // 2**20} MiB and {MAX_ROWS:,} rows"
-        )
-    if b"\x00" in data:
-        raise DataError(f"{path}: not a text table (it contains binary data)")
+        raise _too_large(str(path), None)
+    return _Input(str(path), path.stem, data, fmt, sheet)
+
+
+def _read_stdin(fmt: str | None) -> _Input:
+    if sys.stdin is None:
+        raise DataError("- reads the table from standard input, but there is none")
+    if getattr(sys.stdin, "isatty", lambda: False)():  # reading would wait for typing, not for a table
+        raise DataError("- reads the table from standard input, but nothing is piped in (cmd | nsm ... -)")
+    data = sys.stdin.buffer.read(MAX_FILE_BYTES + 1)
+    if len(data) > MAX_FILE_BYTES:
+        raise _too_large("stdin", None)
+    return _Input("stdin", "stdin", data, fmt or _sniff_format(data))
+
+
+def _fetch_url(url: str, fmt: str | None) -> _Input:
+    """A URL's body, read like a file (same limits, formats and encodings); the format comes from the
+    URL's path when it has a known extension, else from the bytes."""
+    import urllib.error
+    import urllib.parse
+    import urllib.request
+
+    parts = urllib.parse.urlsplit(url)
+    path = PurePosixPath(urllib.parse.unquote(parts.path))
+    if fmt is None and path.suffix:
+        fmt = _FORMAT_OF_EXTENSION.get(path.suffix.lower())
+    request = urllib.request.Request(url, headers={"User-Agent": f"nsmcli/{__version__}"})
     try:
-        # utf-8-sig reads plain UTF-8 too and drops a byte-order mark that would otherwise stick to the
-        # first column name.
-        text = data.decode("utf-8-sig")
+        with urllib.request.urlopen(request, timeout=_FETCH_TIMEOUT_S) as response:
+            data = response.read(MAX_FILE_BYTES + 1)
+            charset = response.headers.get_content_charset()
+    except urllib.error.HTTPError as e:
+        raise DataError(f"{url}: cannot fetch: HTTP {e.code} {e.reason}") from None
+    except urllib.error.URLError as e:
+        raise DataError(f"{url}: cannot fetch: {brief(e.reason)}") from None
+    except (OSError, ValueError) as e:  # timeouts, dropped connections, malformed URLs
+        raise DataError(f"{url}: cannot fetch: {brief(e)}") from None
+    if len(data) > MAX_FILE_BYTES:
+        raise _too_large(url, None)
+    return _Input(
+        url, path.stem or "table", data, fmt or _sniff_format(data), parts.fragment or None, charset
+    )
+
+
+def _sniff_format(data: bytes) -> str:
+    """The format of bytes that come without a file name: zip (xlsx), Parquet, JSON, else delimited text."""
+    if data.startswith(b"PK\x03\x04"):
+        return "xlsx"
+    if data.startswith(b"PAR1"):
+        return "parquet"
+    head = data[:4096].lstrip(b"\xef\xbb\xbf \t\r\n")
+    if head.startswith(b"["):
+        return "json"
+    if head.startswith(b"{"):
+        first_line = data.lstrip(b"\xef\xbb\xbf \t\r\n").split(b"\n", 1)[0]
+        try:
+            json.loads(first_line)
+            return "jsonl"  # one complete object on the first line: JSON Lines
+        except ValueError:
+            return "json"
+    return "csv"
+
+
+#: Bytes that text tables do not contain (tab, newlines and form feed aside): images, archives, NULs.
+_CONTROL_BYTES = re.compile(rb"[\x00-\x08\x0e-\x1a\x1c-\x1f]")
+
+
+def _decode(found: _Input, encoding: str | None) -> str:
+    """The text of a text-format input, or a DataError that names the encoding problem."""
+    data, name = found.data, found.name
+    encoding = encoding or found.charset
+    if encoding is None and data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        encoding = "utf-16"  # Excel's "Unicode text" export
+    if encoding is not None:
+        try:
+            codec = codecs.lookup(encoding).name
+        except LookupError:
+            raise DataError(f"unknown encoding {encoding!r} (try utf-8, cp1252, latin-1 or utf-16)") from None
+    else:
+        codec = "utf-8-sig"  # reads plain UTF-8 too, and drops a byte-order mark that would stick to a name
+    if not codec.startswith(("utf-16", "utf-32")) and _CONTROL_BYTES.search(data[:_SNIFF_CHARS]):
+        raise DataError(f"{name}: not a text table (it contains binary data)")
+    try:
+        text = data.decode(codec)
     except UnicodeDecodeError as e:
-        raise DataError(f"{path}: not a text table (bytes at offset {e.start} are not valid UTF-8)") from None
+        byte = data[e.start : e.start + 1].hex()
+        if encoding is None:
+            raise DataError(
+                f"{name}: not UTF-8 text (byte 0x{byte} at offset {e.start}); give the file's encoding, "
+                "e.g. --encoding cp1252 for a Windows or Excel export"
+            ) from None
+        raise DataError(f"{name}: not valid {encoding} text (byte 0x{byte} at offset {e.start})") from None
+    text = text.removeprefix("\ufeff")
     if not text.strip():
-        raise DataError(f"{path}: is empty")
+        raise DataError(f"{name}: is empty")
     return text
+
+
+_DELIMITERS = (",", ";", "\t", "|")
+_SEP_DIRECTIVE = re.compile(r'"?sep=([,;\t|])"?\r?\n')
+_SNIFF_CHARS = 64 * 1024
+
+
+def _sniff_delimiter(text: str) -> str:
+    """The delimiter of CSV-like text: of comma, semicolon, tab and pipe, the one that splits the header
+    into the most fields that the next records agree with (comma when none splits it). Records that
+    disagree are left for the parser to report as ragged rows."""
+    sample = text[:_SNIFF_CHARS]
+    if len(text) > _SNIFF_CHARS and "\n" in sample:
+        sample = sample[: sample.rindex("\n")]
+    best, best_score = ",", (0.0, 1)
+    for sep in _DELIMITERS:
+        try:
+            widths = [len(r) for r in csv.reader(io.StringIO(sample), delimiter=sep) if r][:50]
+        except csv.Error:
+            continue
+        if not widths or widths[0] < 2:
+            continue
+        agreeing = sum(w == widths[0] for w in widths) / len(widths)
+        score = (agreeing, widths[0])
+        if score > best_score:
+            best, best_score = sep, score
+    return best
 
 
 _PANDAS_RAGGED = re.compile(r"Expected (\d+) fields in line (\d+), saw (\d+)")
 _PANDAS_EOF = re.compile(r"EOF inside string starting at row (\d+)")
 
 
-def _parse_delimited(path: Path, text: str, sep: str) -> pd.DataFrame:
-    """Parse CSV/TSV text. The header is read as a data row (`header=None`), so pandas never turns a first
+def _parse_delimited(name: str, text: str, sep: str) -> pd.DataFrame:
+    """Parse delimited text. The header is read as a data row (`header=None`), so pandas never turns a first
     column into an index when rows are longer than the header: it reports them instead.
 
-    TSV is read without quoting (the IANA TSV convention, and WTQ's): a cell such as `"Yesterday" (song)`
-    keeps its quotes. CSV follows RFC 4180 quoting.
+    Tab-separated text is read without quoting (the IANA TSV convention, and WTQ's): a cell such as
+    `"Yesterday" (song)` keeps its quotes. Other delimiters follow RFC 4180 quoting.
     """
+    quoting = csv.QUOTE_NONE if sep == "\t" else csv.QUOTE_MINIMAL
     try:
         raw = pd.read_csv(
             io.StringIO(text),
@@ -227,23 +430,23 @@ def _parse_delimited(path: Path, text: str, sep: str) -> pd.DataFrame:
             skip_blank_lines=True,
             nrows=MAX_ROWS + 2,
             engine="c",
-            quoting=csv.QUOTE_NONE if sep == "\t" else csv.QUOTE_MINIMAL,
+            quoting=quoting,
         )
     except pd.errors.EmptyDataError:
-        raise DataError(f"{path}: is empty") from None
+        raise DataError(f"{name}: is empty") from None
     except pd.errors.ParserError as e:
         m = _PANDAS_RAGGED.search(str(e))
         if m:
             width, line, seen = m.groups()
             line = _first_long_line(text, sep, int(width)) or f"{line} (as pandas counts)"
             raise DataError(
-                f"{path}: line {line} has {seen} cells but the header has {width} (ragged rows)"
+                f"{name}: line {line} has {seen} cells but the header has {width} (ragged rows)"
             ) from None
         m = _PANDAS_EOF.search(str(e))
         if m:
-            raise DataError(f"{path}: unterminated quoted cell starting in data row {m.group(1)}") from None
-        kind = "TSV" if sep == "\t" else "CSV"
-        raise DataError(f"{path}: cannot parse as {kind}: {' '.join(str(e).split())}") from None
+            raise DataError(f"{name}: unterminated quoted cell starting in data row {m.group(1)}") from None
+        kind = {"\t": "TSV", ",": "CSV"}.get(sep, f"{sep!r}-separated text")
+        raise DataError(f"{name}: cannot parse as {kind}: {' '.join(str(e).split())}") from None
     values = raw.to_numpy(dtype=object).tolist()
     header, rows = values[0], values[1:]
     return pd.DataFrame(rows, columns=pd.Index(header, dtype=object), dtype=object)
@@ -264,36 +467,142 @@ def _first_long_line(text: str, sep: str, width: int) -> int | None:
     return None
 
 
-def _parse_jsonl(path: Path, text: str) -> pd.DataFrame:
-    """Parse JSON Lines records; columns are the keys in first-seen order, absent keys are empty cells."""
-    records: list[dict[str, Any]] = []
+def _records_frame(name: str, records: list, where: Callable[[int], str]) -> pd.DataFrame:
+    """Records (JSON objects) as a frame: columns are the keys in first-seen order, absent keys are empty."""
     columns: dict[str, None] = {}
+    for i, record in enumerate(records[: MAX_ROWS + 1]):
+        if not isinstance(record, dict):
+            raise DataError(f"{name}: {where(i)} is not a JSON object (one record per row is expected)")
+        for key in record:
+            columns.setdefault(str(key), None)
+    if not columns:
+        raise DataError(f"{name}: has no rows" if not records else f"{name}: records have no fields")
+    keyed = ({str(k): v for k, v in r.items()} for r in records[: MAX_ROWS + 1])  # JSON keys are strings
+    rows = [[r.get(k) for k in columns] for r in keyed]
+    return pd.DataFrame(rows, columns=pd.Index(list(columns), dtype=object), dtype=object)
+
+
+def _parse_jsonl(name: str, text: str) -> pd.DataFrame:
+    """Parse JSON Lines records, one object per line."""
+    records: list = []
+    lines: list[int] = []
     for line_no, line in enumerate(text.splitlines(), 1):
         if not line.strip():
             continue
         try:
-            record = json.loads(line)
+            records.append(json.loads(line))
         except json.JSONDecodeError as e:
-            raise DataError(f"{path}: line {line_no} is not valid JSON ({e.msg})") from None
-        if not isinstance(record, dict):
-            raise DataError(f"{path}: line {line_no} is not a JSON object (one record per line is expected)")
-        records.append(record)
+            raise DataError(f"{name}: line {line_no} is not valid JSON ({e.msg})") from None
+        lines.append(line_no)
         if len(records) > MAX_ROWS:
             break
-        for key in record:
-            columns.setdefault(str(key), None)
-    if not columns:
-        raise DataError(f"{path}: has no rows" if not records else f"{path}: records have no fields")
-    rows = [[r.get(k) for k in columns] for r in records]
-    return pd.DataFrame(rows, columns=pd.Index(list(columns), dtype=object), dtype=object)
+    return _records_frame(name, records, lambda i: f"line {lines[i]}")
+
+
+def _parse_json(name: str, text: str) -> pd.DataFrame:
+    """Parse a JSON array of records, or `{"columns": [...], "data": [[...], ...]}` (pandas' `split`)."""
+    try:
+        document = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise DataError(f"{name}: not valid JSON ({e.msg} at line {e.lineno} column {e.colno})") from None
+    if isinstance(document, list):
+        return _records_frame(name, document, lambda i: f"item {i + 1} of the array")
+    if isinstance(document, dict) and isinstance(document.get("columns"), list) and "data" in document:
+        columns, data = [_cell_text(c) for c in document["columns"]], document["data"]
+        if not isinstance(data, list) or not all(isinstance(row, list) for row in data):
+            raise DataError(f'{name}: "data" must be a list of rows (lists of cells)')
+        for i, row in enumerate(data):
+            if len(row) != len(columns):
+                raise DataError(f"{name}: data row {i + 1} has {len(row)} cells, columns has {len(columns)}")
+        return pd.DataFrame(data, columns=pd.Index(columns, dtype=object), dtype=object)
+    raise DataError(
+        f'{name}: expected a JSON array of records ([{{"column": value, ...}}, ...]) or '
+        '{"columns": [...], "data": [[...], ...]}'
+    )
+
+
+def _missing(package: str, kind: str) -> DataError:
+    return DataError(f"reading {kind} tables needs {package}, which is not installed: {_INSTALL_HINT}")
+
+
+def _parse_xlsx(name: str, data: bytes, sheet: str | None) -> pd.DataFrame:
+    """The first worksheet (or `sheet`) of an Excel workbook: the first non-empty row is the header, empty
+    rows are skipped, cells print as Excel shows them where that matters (percentages, dates)."""
+    try:
+        import openpyxl
+    except ImportError:
+        raise _missing("openpyxl", ".xlsx") from None
+    try:
+        book = openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=True)
+    except Exception as e:  # openpyxl raises zipfile, KeyError and its own errors for a damaged workbook
+        raise DataError(f"{name}: not an Excel .xlsx workbook ({brief(e)})") from None
+    try:
+        if sheet is not None and sheet not in book.sheetnames:
+            raise DataError(f"{name}: no worksheet {sheet!r}; the workbook has {', '.join(book.sheetnames)}")
+        worksheet = book[sheet] if sheet is not None else book.worksheets[0]
+        records: list[list[str]] = []
+        for row in worksheet.iter_rows():
+            cells = [_xlsx_cell_text(cell) for cell in row]
+            if any(cells):
+                records.append(cells)
+            if len(records) > MAX_ROWS + 1:
+                break
+    finally:
+        book.close()
+    if not records:
+        raise DataError(f"{name}: the worksheet is empty")
+    width = max(max((j + 1 for j, c in enumerate(r) if c), default=0) for r in records)
+    records = [(r + [""] * width)[:width] for r in records]
+    header, rows = records[0], records[1:]
+    return pd.DataFrame(rows, columns=pd.Index(header, dtype=object), dtype=object)
+
+
+def _xlsx_cell_text(cell: Any) -> str:
+    value = getattr(cell, "value", None)
+    if isinstance(value, int | float) and not isinstance(value, bool) and "%" in (cell.number_format or ""):
+        return f"{format_number(round(value * 100, 10))}%"  # Excel stores 12.5% as 0.125
+    return _cell_text(value)
+
+
+def _parse_parquet(name: str, data: bytes) -> pd.DataFrame:
+    try:
+        import pyarrow.parquet as pq
+    except ImportError:
+        raise _missing("pyarrow", ".parquet") from None
+    try:
+        parquet = pq.ParquetFile(io.BytesIO(data))
+    except Exception as e:  # pyarrow raises ArrowInvalid and OSError subclasses for a damaged file
+        raise DataError(f"{name}: not a Parquet file ({brief(e)})") from None
+    if parquet.metadata.num_rows > MAX_ROWS:
+        raise DataError(f"{name}: more than {MAX_ROWS:,} rows; tables are limited to {MAX_ROWS:,} rows")
+    try:
+        arrow = parquet.read()
+    except Exception as e:
+        raise DataError(f"{name}: cannot read the Parquet data ({brief(e)})") from None
+    columns = list(arrow.column_names)
+    rows = [list(r.values()) for r in arrow.to_pylist()] if len(set(columns)) == len(columns) else None
+    if rows is None:  # duplicate names collapse in to_pylist; read column by column instead
+        rows = [
+            list(r) for r in zip(*(arrow.column(j).to_pylist() for j in range(len(columns))), strict=True)
+        ]
+    return pd.DataFrame(rows, columns=pd.Index(columns, dtype=object), dtype=object)
 
 
 def _cell_text(value: Any) -> str:
-    """One cell's display text: None/NaN are empty, integral floats drop `.0`, nested JSON stays JSON."""
+    """One cell's display text: None/NaN are empty, integral floats drop `.0`, nested JSON stays JSON, a
+    midnight timestamp is its ISO date and any other is `yyyy-mm-dd hh:mm[:ss]`."""
     if value is None or value is pd.NA or value is pd.NaT:
         return ""
     if isinstance(value, str):
         return value
+    if isinstance(value, datetime.datetime):
+        if value.time() == datetime.time(0) and value.tzinfo is None:
+            return value.date().isoformat()
+        return value.isoformat(
+            sep=" ", timespec="minutes" if value.second == value.microsecond == 0 else "auto"
+        )
+    if isinstance(value, datetime.date | datetime.time):
+        return value.isoformat()
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, float):

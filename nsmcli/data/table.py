@@ -4,6 +4,8 @@ Every column has a string view (the official WTQ normalisation of each cell; for
 column types are declared, the lower-cased cell text that WikiSQL answers are compared with). A column also offers a number,
 second-number (`num2`, e.g. the 1 of "3–1") or date view when at least `min_typed_fraction` of its cells
 parse (MAPO's 20% rule); cells that do not parse hold None in that view. Column order is the file's order.
+How cells parse is the table's value rules (`nsmcli.data.valuerules`): the official WTQ rules for WTQ and
+WikiSQL data, the user rules for people's own files; the table records which, so every consumer agrees.
 """
 
 from __future__ import annotations
@@ -13,32 +15,23 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from nsmcli.data import textnum
-from nsmcli.data.values import Date, normalize
+from nsmcli.data.valuerules import MAX_TOKENS_FOR_NUMBER, CellValues, ValueRules, get_rules, parse_cell
+from nsmcli.data.values import normalize
 from nsmcli.errors import DataError
 
 #: View kinds in the order properties are listed (MAPO: string, number, num2, date).
 VIEW_KINDS = ("string", "number", "num2", "date")
 MIN_TYPED_FRACTION = 0.2
-#: Cells with this many tokens or more get no number (MAPO's max_n_tokens_for_num_prop).
-MAX_TOKENS_FOR_NUMBER = 10
 
-
-@dataclass(frozen=True)
-class CellValues:
-    """What one cell supports: the number, second number and date are None when absent."""
-
-    string: str
-    number: float | None = None
-    num2: float | None = None
-    date: Date | None = None
-
-
-def parse_cell(raw: str) -> CellValues:
-    """Type one cell. The number views apply only to short cells."""
-    number = num2 = None
-    if len(raw.split()) < MAX_TOKENS_FOR_NUMBER:
-        number, num2 = textnum.parse_cell_numbers(raw)
-    return CellValues(normalize(raw), number, num2, textnum.parse_cell_date(raw))
+__all__ = [
+    "VIEW_KINDS",
+    "MIN_TYPED_FRACTION",
+    "MAX_TOKENS_FOR_NUMBER",
+    "CellValues",
+    "Column",
+    "Table",
+    "parse_cell",
+]
 
 
 @dataclass
@@ -62,6 +55,8 @@ class Table:
     columns: list[Column]
     #: WikiSQL's declared `real`/`text` types when they fixed the views; None when views were inferred
     column_types: tuple[str, ...] | None = None
+    #: the name of the value rules that typed the cells (`nsmcli.data.valuerules`): "wtq" or "user"
+    value_rules: str = "wtq"
 
     @property
     def n_rows(self) -> int:
@@ -94,12 +89,15 @@ class Table:
         *,
         column_types: Sequence[str] | None = None,
         min_typed_fraction: float = MIN_TYPED_FRACTION,
+        value_rules: str | ValueRules = "wtq",
     ) -> Table:
         """Build and type a table from raw text.
 
         `column_types` (WikiSQL's `real`/`text`) fixes the views instead of inferring them: a `real` column
         gets only a number view, a `text` column only a string view, as in MAPO's WikiSQL preprocessing.
+        Otherwise `value_rules` (`nsmcli.data.valuerules`: "wtq", the official rules, or "user") type the cells.
         """
+        rules = get_rules(value_rules)
         if not header:
             raise DataError(f"table {table_id}: no columns")
         width = len(header)
@@ -111,12 +109,13 @@ class Table:
         for j, head in enumerate(header):
             raw = tuple("" if rows[i][j] is None else str(rows[i][j]) for i in range(len(rows)))
             declared = column_types[j] if column_types is not None else None
-            columns.append(_type_column(str(head), slugs[j], raw, declared, min_typed_fraction))
-        return cls(table_id, columns, tuple(column_types) if column_types is not None else None)
+            columns.append(_type_column(str(head), slugs[j], raw, declared, min_typed_fraction, rules))
+        types = tuple(column_types) if column_types is not None else None
+        return cls(table_id, columns, types, rules.name)
 
 
 def _type_column(
-    header: str, slug: str, raw: tuple[str, ...], declared: str | None, min_frac: float
+    header: str, slug: str, raw: tuple[str, ...], declared: str | None, min_frac: float, rules: ValueRules
 ) -> Column:
     column = Column(header, slug, raw)
     if declared == "real":
@@ -129,13 +128,7 @@ def _type_column(
         # "Baron Davis (17)" and turn "28–24" into "28-24" (8.9% of WikiSQL train answers unreachable).
         column.views["string"] = tuple(" ".join(text.lower().split()) for text in raw)
         return column
-    cells = [parse_cell(text) for text in raw]
-    column.views["string"] = tuple(c.string for c in cells)
-    needed = min_frac * len(cells)
-    for kind in ("number", "num2", "date"):
-        values = tuple(getattr(c, kind) for c in cells)
-        if cells and sum(v is not None for v in values) >= needed:
-            column.views[kind] = values
+    column.views.update(rules.column_views(raw, min_frac))
     return column
 
 

@@ -1,0 +1,326 @@
+"""Value rules: how a column's cell text becomes the typed views (number, num2, date) programs read.
+
+Two rule sets, declared once and chosen by name, in the manner of SQL dialects:
+
+* `WtqRules` ("wtq") are the official WikiTableQuestions rules (SEMPRE/CoreNLP as in the tagged files,
+  `nsmcli.data.textnum`). WTQ and WikiSQL data keep them unchanged: the bundled models were trained on
+  them and the official answers were computed with them. They lose signs (`-3.5` -> 3.5), read `2.5M` as
+  2.5 and `Mar. 15, 2024` as the number 0.15, and know no day-first or ISO date-time forms.
+* `UserRules` ("user") read the spreadsheets people bring: signs (ASCII and Unicode minus), accounting
+  negatives `(1,200.00)`, currency symbols and codes (`$1,234.50`, `USD 12`, `12 EUR`), percentages as
+  written (`12.5%` -> 12.5, the number a question says when it asks about "12.5%"), magnitude suffixes
+  (`3k`, `2.5M`, `1.2bn`, `4 million`), European decimals (`1.234,50`) and day-first dates (`15/03/2024`),
+  both decided per column from all of its cells, ISO dates and date-times (`2024-03-15T10:00` is the date
+  2024-03-15; the view has no time of day) and month-name dates (`Mar. 15, 2024`, `1 March 2024`). A cell
+  stating a full date has no number. Anything else is read as the WTQ rules read it, so tables the model
+  was trained on look the same.
+
+Which rules apply is declared per dataset (`nsmcli.data.preprocess.DATASETS`) and carried by the `Table`
+(`Table.value_rules`), so the interpreter, the question annotator and the SQL rendering see one typing.
+Empty cells are missing in every typed view under both rule sets.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from functools import lru_cache
+from typing import ClassVar
+
+from nsmcli.data import textnum
+from nsmcli.data.values import Date, normalize
+from nsmcli.errors import DataError
+
+#: Cells with this many tokens or more get no number (MAPO's max_n_tokens_for_num_prop).
+MAX_TOKENS_FOR_NUMBER = 10
+#: The typed views a column can offer besides its string view.
+TYPED_KINDS = ("number", "num2", "date")
+
+
+@dataclass(frozen=True)
+class CellValues:
+    """What one cell supports: the number, second number and date are None when absent."""
+
+    string: str
+    number: float | None = None
+    num2: float | None = None
+    date: Date | None = None
+
+
+def parse_cell(raw: str) -> CellValues:
+    """Type one cell by the WTQ rules. The number views apply only to short cells."""
+    number = num2 = None
+    if len(raw.split()) < MAX_TOKENS_FOR_NUMBER:
+        number, num2 = textnum.parse_cell_numbers(raw)
+    return CellValues(normalize(raw), number, num2, textnum.parse_cell_date(raw))
+
+
+class ValueRules:
+    """A rule set: the typed values of a column's cells, and which question mentions become numbers."""
+
+    name: ClassVar[str]
+    #: CoreNLP-style question mentions (`textnum.Quantity.kind`) that become number entities.
+    question_number_kinds: ClassVar[tuple[str, ...]] = ("NUMBER",)
+
+    def cell_values(self, raw: Sequence[str]) -> list[CellValues]:
+        """The values of every cell of one column (a column at a time: some rules look at all cells)."""
+        raise NotImplementedError
+
+    def column_views(self, raw: Sequence[str], min_typed_fraction: float) -> dict[str, tuple]:
+        """The string view, plus each typed view that at least `min_typed_fraction` of the cells have."""
+        cells = self.cell_values(raw)
+        views: dict[str, tuple] = {"string": tuple(c.string for c in cells)}
+        needed = min_typed_fraction * len(cells)
+        for kind in TYPED_KINDS:
+            values = tuple(getattr(c, kind) for c in cells)
+            if cells and sum(v is not None for v in values) >= needed:
+                views[kind] = values
+        return views
+
+
+class WtqRules(ValueRules):
+    """The official WikiTableQuestions reading of cells (see the module docstring)."""
+
+    name = "wtq"
+
+    def cell_values(self, raw: Sequence[str]) -> list[CellValues]:
+        return [parse_cell(text) for text in raw]
+
+
+# ----- user rules -----------------------------------------------------------------------------------------
+
+_CURRENCY_CODES = (
+    "USD EUR GBP JPY CHF CAD AUD NZD CNY RMB INR SEK NOK DKK PLN CZK HUF RUB BRL MXN ZAR KRW SGD HKD TRY "
+    "ILS THB TWD IDR PHP MYR AED SAR"
+).split()
+_CURRENCY = (
+    r"(?:(?:US|A|AU|C|CA|NZ|HK|S|R|NT|MX)?\$|[€£¥₹₩₽₺₪฿₫₴₦¢]|" + "|".join(_CURRENCY_CODES) + r")(?![A-Za-z])"
+)
+#: Magnitude suffixes as powers of ten (applied in decimal, so "4.1 billion" is 4100000000, not ...99.9995).
+_MAGNITUDES = {
+    "k": 3,
+    "K": 3,
+    "thousand": 3,
+    "M": 6,
+    "MM": 6,
+    "mn": 6,
+    "mln": 6,
+    "million": 6,
+    "B": 9,
+    "bn": 9,
+    "billion": 9,
+    "T": 12,
+    "tn": 12,
+    "trillion": 12,
+}
+# Lower-case `m` and `b` are left alone: "100 m" is a distance and "5 b" is rarely a billion.
+_MAGNITUDE = "|".join(sorted(map(re.escape, _MAGNITUDES), key=len, reverse=True))
+_MINUS = "-−"
+_NUMBER = re.compile(
+    rf"""\s*(?:{_CURRENCY}\s*)?(?P<open>\()?\s*(?P<sign>[-+−])?\s*(?:(?P<cur>{_CURRENCY})\s*)?(?P<sign2>[-+−])?\s*
+    (?P<digits>(?>\d[\d.,'\u00a0\u202f]*\d|\d|[.,]\d+))
+    (?:\s*(?P<mag>{_MAGNITUDE}))?(?![A-Za-z])
+    \s*(?P<pct>%)?\s*(?:(?P<cur2>{_CURRENCY})\s*)?(?P<close>\))?(?P<rest>.*)""",
+    re.VERBOSE | re.DOTALL,
+)
+_GROUP = "[,'\u00a0\u202f]"
+_US_DIGITS = re.compile(rf"\d{{1,3}}(?:{_GROUP}\d{{3}})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+")
+_EU_DIGITS = re.compile(r"\d{1,3}(?:[.'\u00a0\u202f]\d{3})+(?:,\d+)?|\d+(?:,\d+)?|,\d+")
+# Only these say which convention a column follows; "1,234" and "1.234" could be either.
+_EU_EVIDENCE = re.compile(r"\d*[.\u00a0\u202f]\d{3},\d+|\d+,(?:\d{1,2}|\d{4,})|\d{1,3}(?:\.\d{3}){2,}|,\d+")
+_US_EVIDENCE = re.compile(r"\d*[,\u00a0\u202f]\d{3}\.\d+|\d+\.(?:\d{1,2}|\d{4,})|\d{1,3}(?:,\d{3}){2,}|\.\d+")
+
+_TIME = r"(?:[T ]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:\s*[AaPp][Mm])?(?:Z|[+-]\d{2}:?\d{2})?)?"
+_ISO_DATE = re.compile(rf"\s*(\d{{4}})([-/])(\d{{1,2}})\2(\d{{1,2}}){_TIME}\s*")
+# Dotted dates need a four-digit year: "3.10.12" is a version number.
+_NUMERIC_DATE = re.compile(
+    rf"\s*(?P<a>\d{{1,2}})(?:(?P<sep>[/-])(?P<b>\d{{1,2}})(?P=sep)(?P<y>\d{{4}}|\d{{2}})"
+    rf"|(?P<dot>\.)(?P<b2>\d{{1,2}})\.(?P<y2>\d{{4}})){_TIME}\s*"
+)
+_YEAR = re.compile(r"\s*(\d{4})\s*")
+_MONTH_WORDS = "|".join(sorted(textnum.MONTHS, key=len, reverse=True))
+_WEEKDAY_WORDS = (
+    "monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun"
+)
+_DATE_WORD = re.compile(
+    rf"(?:{_MONTH_WORDS}|{_WEEKDAY_WORDS})\.?|of|the|\d{{1,4}}(?:st|nd|rd|th)?|\d{{1,2}}:\d{{2}}(?::\d{{2}})?|[ap]\.?m\.?|[,./-]",
+    re.IGNORECASE,
+)
+_HAS_MONTH = re.compile(rf"(?<![a-z])(?:{_MONTH_WORDS})(?![a-z])", re.IGNORECASE)
+_MONTH_DAY_YEAR = re.compile(
+    rf"\s*(?P<month>{_MONTH_WORDS})\.? (?P<day>\d{{1,2}})(?:st|nd|rd|th)?,? (?P<year>\d{{4}})\s*",
+    re.IGNORECASE,
+)
+_DAY_MONTH_YEAR = re.compile(
+    rf"\s*(?P<day>\d{{1,2}})(?:st|nd|rd|th)? (?P<month>{_MONTH_WORDS})\.?,? (?P<year>\d{{4}})\s*",
+    re.IGNORECASE,
+)
+_NUMBER_RANGE = re.compile(r"\d\s*[-/–]\s*\d")  # "August 8-10": a range, which dateutil would misread
+_TOKEN = re.compile(r"\d{1,2}:\d{2}(?::\d{2})?|[A-Za-z]+\.?|\d+(?:st|nd|rd|th)?|[^\sA-Za-z\d]")
+
+
+def _sign(match: re.Match) -> float:
+    negative = match["open"] is not None or any(s and s in _MINUS for s in (match["sign"], match["sign2"]))
+    return -1.0 if negative else 1.0
+
+
+def _digits_value(digits: str, european: bool, exponent: int) -> float | None:
+    if european:
+        if not _EU_DIGITS.fullmatch(digits):
+            return None
+        plain = re.sub(r"[.'\u00a0\u202f]", "", digits).replace(",", ".")
+    else:
+        if not _US_DIGITS.fullmatch(digits):
+            return None
+        plain = re.sub(_GROUP, "", digits)
+    return float(f"{plain}e{exponent}")
+
+
+def _month_name_date(text: str) -> Date | None:
+    """A date written with a month name ("Mar. 15, 2024", "1 March 2024", "Friday, March 1st, 2024",
+    "March 2024", "May"); fields the text does not state are unknown (-1)."""
+    if not _HAS_MONTH.search(text) or _NUMBER_RANGE.search(text):
+        return None
+    tokens = _TOKEN.findall(text)
+    if not tokens or not all(_DATE_WORD.fullmatch(t) for t in tokens):
+        return None
+    m = _MONTH_DAY_YEAR.fullmatch(text) or _DAY_MONTH_YEAR.fullmatch(text)
+    if m:  # the two commonest forms, read directly: dateutil costs ~50 µs a cell
+        return textnum.make_date(int(m["year"]), textnum.MONTHS[m["month"].lower()], int(m["day"]))
+    return _dateutil_date(text.strip())
+
+
+@lru_cache(maxsize=65536)
+def _dateutil_date(text: str) -> Date | None:
+    # dateutil reads month names, abbreviations with or without a period, ordinal days, weekdays and any
+    # order of the fields. Two different defaults show which fields the text leaves unstated.
+    from dateutil import parser as dateparser
+
+    try:
+        first = dateparser.parse(text, default=datetime(2000, 1, 1))
+        second = dateparser.parse(text, default=datetime(2004, 2, 2))
+    except (ValueError, OverflowError):
+        return None
+    year = first.year if first.year == second.year else -1
+    month = first.month if first.month == second.month else -1
+    day = first.day if first.day == second.day else -1
+    return textnum.make_date(year, month, day)
+
+
+def _numeric_date(text: str) -> tuple[int, int, int] | None:
+    """(first field, second field, year) of `03/15/2024`, `15-03-24` or `15.03.2024`; which of the first
+    two is the day is the column's decision. Two-digit years 00-49 are 2000-2049, 50-99 are 1950-1999."""
+    m = _NUMERIC_DATE.fullmatch(text)
+    if m is None:
+        return None
+    year_text = m["y"] or m["y2"]
+    year = int(year_text)
+    if len(year_text) == 2:
+        year += 2000 if year < 50 else 1900
+    return int(m["a"]), int(m["b"] or m["b2"]), year
+
+
+@dataclass(frozen=True)
+class ColumnLayout:
+    """What a column's cells together say about how to read each of them."""
+
+    european: bool  # `1.234,50`: a comma for decimals, points or spaces for thousands
+    day_first: bool  # `15/03/2024`: day before month in numeric dates
+
+    @classmethod
+    def infer(cls, raw: Sequence[str]) -> ColumnLayout:
+        """European decimals when more cells can only be European than can only be US; day-first when
+        more numeric dates have a first field over 12 than a second one, or, with no such evidence, when
+        most numeric dates are written with points (`15.03.2024`, the German habit)."""
+        eu = us = first_over = second_over = dotted = numeric_dates = 0
+        for text in raw:
+            fields = _numeric_date(text)
+            if fields:
+                first, second, _ = fields
+                numeric_dates += 1
+                first_over += first > 12
+                second_over += second > 12
+                dotted += "." in text
+                continue
+            if _ISO_DATE.fullmatch(text):
+                continue
+            n = _NUMBER.match(text)
+            if n:
+                eu += bool(_EU_EVIDENCE.fullmatch(n["digits"]))
+                us += bool(_US_EVIDENCE.fullmatch(n["digits"]))
+        if first_over or second_over:
+            day_first = first_over > second_over
+        else:
+            day_first = dotted * 2 > numeric_dates
+        return cls(european=eu > us, day_first=day_first)
+
+
+class UserRules(ValueRules):
+    """The reading of user tables (see the module docstring)."""
+
+    name = "user"
+    question_number_kinds = ("NUMBER", "PERCENT", "MONEY")
+
+    def cell_values(self, raw: Sequence[str]) -> list[CellValues]:
+        layout = ColumnLayout.infer(raw)
+        return [self.cell(text, layout) for text in raw]
+
+    def cell(self, raw: str, layout: ColumnLayout) -> CellValues:
+        """One cell read with its column's layout."""
+        string = normalize(raw)
+        if not raw.strip():
+            return CellValues(string)
+        date = self.date(raw, layout)
+        if date is not None and date.day != -1:
+            return CellValues(string, date=date)
+        number = num2 = None
+        if len(raw.split()) < MAX_TOKENS_FOR_NUMBER:
+            number, num2 = self.numbers(raw, layout)
+        return CellValues(string, number, num2, date)
+
+    @staticmethod
+    def numbers(raw: str, layout: ColumnLayout) -> tuple[float | None, float | None]:
+        """(number, num2): the cell's leading amount, and the number after it ("3–1" -> 3, 1)."""
+        m = _NUMBER.fullmatch(raw)
+        if (
+            m is None
+            or (m["open"] is None) != (m["close"] is None)
+            or (m["open"] is not None and m["rest"].strip())  # "(131) 44.75" is a note, not -131
+            or re.match(r"\s+\d", raw[m.end("digits") :])  # "162 989": thousands grouped by spaces
+        ):
+            return textnum.parse_cell_numbers(raw)  # no amount at the start: read as WTQ reads it
+        value = _digits_value(m["digits"], layout.european, _MAGNITUDES.get(m["mag"] or "", 0))
+        if value is None:  # digits the column's convention cannot read; a US reading would contradict it
+            return textnum.parse_cell_numbers(raw) if not layout.european else (None, None)
+        return _sign(m) * value, textnum.parse_number_lenient(m["rest"])
+
+    @staticmethod
+    def date(raw: str, layout: ColumnLayout) -> Date | None:
+        """The date a cell states; numeric dates follow the column's day-first decision."""
+        m = _ISO_DATE.fullmatch(raw)
+        if m:
+            return textnum.make_date(int(m.group(1)), int(m.group(3)), int(m.group(4)))
+        fields = _numeric_date(raw)
+        if fields:
+            first, second, year = fields
+            day, month = (first, second) if layout.day_first else (second, first)
+            return textnum.make_date(year, month, day)
+        m = _YEAR.fullmatch(raw)
+        if m:
+            return textnum.parse_cell_date(raw.strip())
+        date = _month_name_date(raw)
+        return date if date is not None else textnum.parse_cell_date(raw)
+
+
+RULES: dict[str, ValueRules] = {rules.name: rules for rules in (WtqRules(), UserRules())}
+
+
+def get_rules(rules: str | ValueRules) -> ValueRules:
+    """The rule set of that name (or the rule set itself)."""
+    if isinstance(rules, ValueRules):
+        return rules
+    if rules not in RULES:
+        raise DataError(f"unknown value rules {rules!r}; choose one of: {', '.join(RULES)}")
+    return RULES[rules]

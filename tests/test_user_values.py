@@ -1,0 +1,172 @@
+"""Value rules: user tables read signs, money, percentages, magnitudes, European decimals and common dates;
+WTQ and WikiSQL data keep the official WTQ rules."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from nsmcli.data.annotate import annotate_question
+from nsmcli.data.readers import load_table, load_wtq_table
+from nsmcli.data.table import Table
+from nsmcli.data.valuerules import RULES, get_rules
+from nsmcli.data.values import Date
+from nsmcli.errors import DataError
+from nsmcli.lang.interpreter import bind
+
+
+def user_column(*cells: str) -> dict[str, tuple]:
+    """The views of a one-column user table holding `cells`."""
+    return Table.from_rows("t", ["c"], [[c] for c in cells], value_rules="user").columns[0].views
+
+
+def numbers(*cells: str) -> tuple:
+    return user_column(*cells)["number"]
+
+
+def dates(*cells: str) -> tuple:
+    return user_column(*cells)["date"]
+
+
+def test_change_column_keeps_its_signs_and_argmin_picks_the_most_negative(tmp_path: Path) -> None:
+    path = tmp_path / "stocks.csv"
+    path.write_text("Name,Change\nAcme,-3.5\nBolt,1.2\nCorex,-0.4\n", encoding="utf-8")
+    table = load_table(path)
+    assert table.value_rules == "user"
+    assert table.column("Change").views["number"] == (-3.5, 1.2, -0.4)
+    result = bind("wtq", table).execute("(argmin all_rows r.change-number) (hop v0 r.name-string)")
+    assert result.ok, result.error
+    assert result.answer == ["acme"]
+    # the same file under the WTQ rules loses the signs and picks -0.4
+    wtq = load_table(path, value_rules="wtq")
+    assert bind("wtq", wtq).execute("(argmin all_rows r.change-number) (hop v0 r.name-string)").answer == [
+        "corex"
+    ]
+
+
+def test_minus_signs() -> None:
+    assert numbers("-3.5", "−4", "+2", "- 7", "$-5", "-$6") == (-3.5, -4.0, 2.0, -7.0, -5.0, -6.0)
+
+
+def test_accounting_negatives() -> None:
+    assert numbers("(1,200.00)", "(5)", "$(3.50)", "12") == (-1200.0, -5.0, -3.5, 12.0)
+
+
+def test_currency_symbols_and_codes() -> None:
+    cells = ("$1,234.50", "USD 12", "12 EUR", "£7", "US$ 9.99", "¥300")
+    assert numbers(*cells) == (1234.5, 12.0, 12.0, 7.0, 9.99, 300.0)
+
+
+def test_percentages_are_the_number_written() -> None:
+    assert numbers("12.5%", "-3%", "0.5 %") == (12.5, -3.0, 0.5)
+
+
+def test_magnitude_suffixes() -> None:
+    cells = ("2.5M", "3k", "1.2bn", "4 million", "7 thousand", "$1.5B", "10 km")
+    assert numbers(*cells) == (2.5e6, 3e3, 1.2e9, 4e6, 7e3, 1.5e9, 10.0)
+
+
+def test_european_decimals_are_decided_per_column() -> None:
+    # "1.000" alone could be either; the column's other cells say it is a thousand
+    assert numbers("€1.234,50", "€0,99", "1.000", "12") == (1234.5, 0.99, 1000.0, 12.0)
+    # with no cell that only the European convention reads, "1.000" is one
+    assert numbers("1.000", "2.5", "1,234") == (1.0, 2.5, 1234.0)
+    # a cell the column's convention cannot read has no number, rather than a US reading of its own
+    assert numbers("1.234,50", "2,5", "3,75", "1,234.5") == (1234.5, 2.5, 3.75, None)
+
+
+def test_scores_keep_both_numbers() -> None:
+    views = user_column("3–1", "2-0", "18,204")
+    assert views["number"] == (3.0, 2.0, 18204.0)
+    assert views["num2"][:2] == (1.0, 0.0)
+
+
+def test_month_name_dates() -> None:
+    cells = ("Mar. 15, 2024", "March 1, 2024", "1 March 2024", "Friday, March 1st, 2024", "March 2024", "May")
+    assert dates(*cells) == (
+        Date(2024, 3, 15),
+        Date(2024, 3, 1),
+        Date(2024, 3, 1),
+        Date(2024, 3, 1),
+        Date(2024, 3, -1),
+        Date(-1, 5, -1),
+    )
+    # a full date is not a number (the WTQ rules read "Mar. 15, 2024" as 0.15)
+    assert "number" not in user_column("Mar. 15, 2024", "March 1, 2024")
+
+
+def test_iso_dates_and_date_times() -> None:
+    cells = ("2024-03-15", "2024-03-15T10:00", "2024-03-16 23:59:59", "2024-03-17T08:30:00Z")
+    assert dates(*cells) == (Date(2024, 3, 15), Date(2024, 3, 15), Date(2024, 3, 16), Date(2024, 3, 17))
+
+
+def test_day_first_is_decided_per_column() -> None:
+    # one cell with a first field over 12 makes the whole column day-first
+    assert dates("15/03/2024", "01/02/2024") == (Date(2024, 3, 15), Date(2024, 2, 1))
+    assert dates("03/15/2024", "01/02/2024") == (Date(2024, 3, 15), Date(2024, 1, 2))
+    # a cell that contradicts its column's order is no date, never read the other way round
+    assert dates("15/03/2024", "16/03/2024", "03/17/2024") == (Date(2024, 3, 15), Date(2024, 3, 16), None)
+    # dotted dates are day-first, as they are written in Germany
+    assert dates("01.02.2024", "03.04.2024") == (Date(2024, 2, 1), Date(2024, 4, 3))
+
+
+def test_empty_cells_are_missing_in_every_typed_view() -> None:
+    views = user_column("1", "", "2024-03-15", "  ")
+    for kind in ("number", "date"):
+        assert views[kind][1] is None and views[kind][3] is None
+    assert views["string"][1] == ""
+
+
+def test_text_is_not_a_date() -> None:
+    assert "date" not in user_column("March of the Penguins", "Mayday", "Marching band", "Sept Sisters")
+    assert user_column("Apr", "May", "x")["date"] == (Date(-1, 4, -1), Date(-1, 5, -1), None)  # month names
+
+
+def test_wtq_rules_are_unchanged() -> None:
+    """The official rules' known misreads stay: WTQ data and the models trained on it depend on them."""
+    wtq = Table.from_rows("t", ["c"], [["-3.5"], ["2.5M"], ["Mar. 15, 2024"]])
+    assert wtq.value_rules == "wtq"
+    assert wtq.columns[0].views["number"] == (3.5, 2.5, 0.15)
+
+
+def test_wtq_tables_use_the_wtq_rules(data_dir: Path) -> None:
+    assert load_wtq_table(data_dir / "wtq", "csv/204-csv/590.csv").value_rules == "wtq"
+
+
+def test_question_numbers_match_the_rules() -> None:
+    table = Table.from_rows(
+        "t", ["Name", "Growth", "Price"], [["a", "12.5%", "$1,000"], ["b", "3%", "$20"]], value_rules="user"
+    )
+    found = {e.values for e in annotate_question("who grew more than 12.5% and cost $1,000?", table).entities}
+    assert (12.5,) in found and (1000.0,) in found
+    wtq = Table.from_rows("t", ["Name", "Growth"], [["a", "12.5%"], ["b", "3%"]])
+    assert (12.5,) not in {e.values for e in annotate_question("more than 12.5%?", wtq).entities}
+
+
+def test_question_dates_and_negatives_compare_with_cells() -> None:
+    table = Table.from_rows(
+        "t", ["Day", "Change"], [["March 1, 2024", "-3.5"], ["March 2, 2024", "1.2"]], value_rules="user"
+    )
+    question = annotate_question("what was the change on march 1, 2024 when it fell -3.5?", table)
+    entities = {(e.kind, e.values) for e in question.entities}
+    assert ("date", (Date(2024, 3, 1),)) in entities and ("number", (-3.5,)) in entities
+    marked = [t for t, flag in zip(question.tokens, question.in_table, strict=True) if flag]
+    assert "march" in marked and "-3.5" in marked
+
+
+def test_unknown_rules() -> None:
+    assert set(RULES) == {"wtq", "user"}
+    with pytest.raises(DataError, match="unknown value rules"):
+        get_rules("excel")
+
+
+def test_amounts_that_are_not_what_they_seem() -> None:
+    # a parenthesised note before more text is no accounting negative; "140P/Halley" is the WTQ reading;
+    # spaces between digit groups join them as the WTQ rules do; magnitudes are exact in decimal
+    assert numbers("(131) 44.75", "140P/Halley", "162 989", "£4.1 billion") == (131.0, 140.0, 162989.0, 4.1e9)
+    assert user_column("August 8-10", "August 11-13")["date"] == (Date(-1, 8, -1),) * 2  # a range of days
+
+
+def test_version_numbers_are_not_dates() -> None:
+    assert "date" not in user_column("3.10.12", "2.7.18", "1.0.0")
