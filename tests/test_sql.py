@@ -24,7 +24,10 @@ from nsmcli.lang.sql import (
     execute_sql,
     execute_wikisql_sql,
     program_to_sql,
+    render_sql,
+    sql_agrees,
     sql_column_names,
+    sqlite_answer,
     sqlite_connection,
     wikisql_answer,
     wikisql_sqlite_query,
@@ -266,7 +269,7 @@ def test_program_to_sql_shapes(table: Table) -> None:
     )
 
 
-def test_wtq_programs_render_best_effort() -> None:
+def test_wtq_programs_render_exactly() -> None:
     wtq = Table.from_rows("w", ["Year", "Result"], [["1990", "Won"], ["1991", "Lost"], ["1991", "3–1"]])
     program = Program.parse(
         '(filter_ge all_rows 1991 r.year-number) (filter_str_contain_not_any v0 ["lost"] r.result-string) (hop v1 r.result-string)'
@@ -282,14 +285,15 @@ def test_wtq_programs_render_best_effort() -> None:
     assert several == "SELECT COUNT(*) FROM t WHERE TRUE"
     assert execute_sql(wtq, several) == [3]
     # filter_not_eq also keeps rows with no number, where SQL's `<>` alone is unknown
+    # (a cell with no number is NULL, not sqlite's 0, so the rendering guards the CAST)
     gappy = Table.from_rows("g", ["Year"], [["1990"], ["1991"], ["n/a"]])
     unequal = Program.parse("(filter_not_eq all_rows 1990 r.year-number) (count v0)")
-    sql = program_to_sql(unequal, gappy, language="wtq")
-    assert (
-        sql == 'SELECT COUNT(*) FROM t WHERE (CAST("Year" AS REAL) <> 1990 OR CAST("Year" AS REAL) IS NULL)'
-    )
-    assert execute_sql(gappy, sql) == [2]
+    rendering = render_sql(unequal, gappy, language="wtq")
+    assert rendering.exact and rendering.note is None
+    assert rendering.sql.startswith("SELECT COUNT(*) FROM t WHERE (") and rendering.sql.endswith("IS NULL)")
+    assert execute_sql(gappy, rendering.sql) == [2]
     assert bind("wtq", gappy, [("number", (1990.0,))]).execute(unequal).answer == [2.0]
+    assert sqlite_answer(gappy, rendering.sql) == [2]
 
 
 @pytest.mark.parametrize(
@@ -316,25 +320,23 @@ def test_programs_without_sql_form(table: Table, text: str, language: str, why: 
 
 
 def test_superlatives_render_as_scalar_subqueries() -> None:
-    """argmax / argmin keep every row tied at the extreme of the rows they were given; number views of
-    columns with text read through CAST (and REPLACE of thousands commas), which sqlite evaluates like the
-    program on such cells."""
+    """argmax / argmin keep every row tied at the extreme of the rows they were given; number views read
+    through CAST (and REPLACE of thousands commas, a guard where cells have no number), which sqlite
+    evaluates like the program."""
     wtq = Table.from_rows(
         "w",
         ["Nation", "Gold", "Year"],
         [["USA", "10", "1990"], ["China", "1,200", "1991"], ["Chad", "9", "1991"], ["Peru", "1,200", "n/a"]],
     )
     conn = sqlite_connection(wtq)
+    gold = "CAST(REPLACE(\"Gold\", ',', '') AS REAL)"
     cases = {
         "(argmax all_rows r.gold-number) (hop v0 r.nation-string)": (
-            "SELECT DISTINCT \"Nation\" FROM t WHERE CAST(REPLACE(\"Gold\", ',', '') AS REAL) = "
-            "(SELECT MAX(CAST(REPLACE(\"Gold\", ',', '') AS REAL)) FROM t)",
+            f'SELECT DISTINCT "Nation" FROM t WHERE {gold} = (SELECT MAX({gold}) FROM t)',
             ["China", "Peru"],
         ),
         "(filter_eq all_rows 1991 r.year-number) (argmin v0 r.gold-number) (hop v1 r.nation-string)": (
-            'SELECT DISTINCT "Nation" FROM t WHERE CAST("Year" AS REAL) = 1991 AND '
-            "CAST(REPLACE(\"Gold\", ',', '') AS REAL) = (SELECT MIN(CAST(REPLACE(\"Gold\", ',', '') AS REAL)) "
-            'FROM t WHERE CAST("Year" AS REAL) = 1991)',
+            None,
             ["Chad"],
         ),
         "(argmax all_rows r.gold-number) (argmin v0 r.year-number) (count v1)": (None, [1]),
@@ -344,7 +346,10 @@ def test_superlatives_render_as_scalar_subqueries() -> None:
         program = Program.parse(text)
         result = bind("wtq", wtq, [("number", (1991.0,))]).execute(program)
         assert result.error is None, (text, result.error)
-        sql = program_to_sql(program, wtq, language="wtq")
+        rendering = render_sql(program, wtq, language="wtq")
+        sql = rendering.sql
+        assert rendering.exact, (text, rendering.notes)
+        assert "(SELECT M" in sql
         if expected_sql is not None:
             assert sql == expected_sql
         assert execute_sql(wtq, sql) == answer
@@ -352,13 +357,18 @@ def test_superlatives_render_as_scalar_subqueries() -> None:
         assert _same(result.answer, answer), (text, result.answer)
 
 
-def test_num2_and_date_views_have_no_sql_form() -> None:
+def test_num2_views_render_and_date_views_have_no_sql_form() -> None:
     wtq = Table.from_rows("w", ["Year", "Score"], [["1990", "3–1"], ["May 3, 1991", "2–0"], ["1992", "1–1"]])
     kinds = {k for _, _, k in wtq.properties()}
     assert {"num2", "date"} <= kinds
-    for prop in ("r.score-num2", "r.year-date"):
-        with pytest.raises(GrammarError, match="view"):
-            program_to_sql(Program.parse(f"(maximum all_rows {prop})"), wtq, language="wtq")
+    program = Program.parse("(argmax all_rows r.score-num2) (hop v0 r.year-string)")
+    rendering = render_sql(program, wtq, language="wtq")
+    assert rendering.exact, rendering.notes
+    answer = bind("wtq", wtq).execute(program).answer
+    assert answer == ["1990", "1992"]  # the second numbers 1, 0, 1: ties kept
+    assert sql_agrees(wtq, rendering.sql, answer) and execute_sql(wtq, rendering.sql) == ["1990", "1992"]
+    with pytest.raises(GrammarError, match="date view"):
+        program_to_sql(Program.parse("(maximum all_rows r.year-date)"), wtq, language="wtq")
 
 
 # --------------------------------------------------------------------------------------------------------

@@ -1,0 +1,270 @@
+"""SQL expressions for a column's typed views, chosen by running them in sqlite against the views.
+
+A program reads a column through a view (its number, second number, normalised text) that the table reader
+computed from each cell; SQL sees only the cell text. Restating the reader's rules in SQL would break the
+day the reader changes, so the renderer never assumes them: for each view it writes a few candidate
+expressions over the cell text (a plain CAST, REPLACE chains for the separators and symbols the column's
+cells contain, a guard that makes cells without a number NULL, ...), runs them all in sqlite over the
+column, and uses the first whose result equals the view on every row. A view with no such expression is
+*approximate*: the SQL shown for a program that reads it says so (`SqlRendering.exact`).
+
+Containment tests and projections are checked the same way: `LIKE '%text%'` must select exactly the rows
+whose string view contains `text`, and projecting the cell text must give what the answer check reads as
+the program's values.
+
+sqlite stores a column as `column_storage` says, which `sql.sqlite_connection` uses too: cell text (TEXT)
+for the tables people bring and WTQ's, numbers (REAL) for WikiSQL's declared `real` columns.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+import sqlglot
+from sqlglot import exp
+
+from nsmcli.data.table import Column
+
+#: The column name candidate expressions are written over; replaced by the real column when rendered.
+PLACEHOLDER = "__nsm_cell__"
+_X = f'"{PLACEHOLDER}"'
+
+#: Characters dropped from a cell before reading its number, when the column's cells contain them.
+_NOISE = (",", "$", "€", "£", "¥", "%", " ", "\u00a0", "+")
+#: Separators between a cell's first and second number ("3–1", "2-0", "12:30", "3/4").
+_NUM2_SEPARATORS = ("–", "-", "—", ":", "/")
+#: Magnitude suffixes and the factor a reader may apply for them.
+_SUFFIXES = (("k", 1000), ("K", 1000), ("M", 1000000), ("m", 1000000), ("bn", 1000000000), ("B", 1000000000))
+
+
+def is_numeric(column: Column) -> bool:
+    """WikiSQL's `real` columns: a number view and no string view (sqlite stores them REAL)."""
+    return "number" in column.views and "string" not in column.views
+
+
+def column_storage(column: Column) -> tuple[str, tuple]:
+    """How sqlite holds the column: ("REAL", numbers) for WikiSQL `real` columns, else ("TEXT", cell text)."""
+    if is_numeric(column):
+        return "REAL", column.views["number"]
+    return "TEXT", column.raw
+
+
+@dataclass(frozen=True)
+class ViewSql:
+    """How SQL reads one view of a column: `expression` over PLACEHOLDER (None: SQL cannot read it at all),
+    `exact` when sqlite gives the view's value on every row, else `note` says where it differs."""
+
+    expression: exp.Expression | None
+    exact: bool
+    note: str | None = None
+
+    def on(self, column: exp.Expression) -> exp.Expression:
+        """The expression with the placeholder replaced by `column`."""
+        assert self.expression is not None
+        tree = self.expression.copy()
+        if isinstance(tree, exp.Column):  # the cells themselves (a REAL column)
+            return column.copy()
+        for node in list(tree.find_all(exp.Column)):
+            if node.name == PLACEHOLDER:
+                node.replace(column.copy())
+        return tree
+
+
+def _run(storage: str, cells: Sequence, sql_texts: Sequence[str], params: Sequence = ()) -> list[list | None]:
+    """Each expression's value on every cell, in row order (None for an expression sqlite rejects)."""
+    conn = sqlite3.connect(":memory:")
+    try:
+        conn.execute(f"CREATE TABLE c ({_X} {storage})")
+        conn.executemany("INSERT INTO c VALUES (?)", [(v,) for v in cells])
+        try:
+            rows = conn.execute(f"SELECT {', '.join(sql_texts)} FROM c ORDER BY rowid", params).fetchall()
+            return [[r[k] for r in rows] for k in range(len(sql_texts))]
+        except sqlite3.Error:
+            out: list[list | None] = []
+            for text in sql_texts:
+                try:
+                    out.append([r[0] for r in conn.execute(f"SELECT {text} FROM c ORDER BY rowid", params)])
+                except sqlite3.Error:
+                    out.append(None)
+            return out
+    finally:
+        conn.close()
+
+
+@lru_cache(maxsize=512)
+def _tree(text: str) -> exp.Expression:
+    return sqlglot.parse_one(text, read="sqlite")
+
+
+def _same_number(sql_value: Any, view_value: Any) -> bool:
+    if view_value is None or sql_value is None:
+        return view_value is None and sql_value is None
+    # exact equality: programs compare a view with question numbers by equality (filter_eq)
+    return isinstance(sql_value, int | float) and not isinstance(sql_value, bool) and sql_value == view_value
+
+
+def _leading_non_number(cell: str) -> str:
+    """The characters before a cell's first digit, sign or decimal point."""
+    for i, c in enumerate(cell):
+        if c.isdigit() or c in "+-.−(":
+            return cell[:i]
+    return ""
+
+
+def _number_candidates(cells: Sequence[str]) -> list[str]:
+    """Candidate expressions (sqlite text over PLACEHOLDER) for a number view, simplest first."""
+    chars = set("".join(cells))
+    cleanings = [_X]
+    commas = f"REPLACE({_X}, ',', '')"
+    if "," in chars:
+        cleanings.append(commas)
+    noise = [c for c in _NOISE if c in chars]
+    if noise and noise != [","]:
+        text = _X
+        for c in noise:
+            text = f"REPLACE({text}, '{c}', '')"
+        cleanings.append(text)
+    if "," in chars:  # European decimals: "1.234,50"
+        text = _X
+        for c in (c for c in noise if c != ","):
+            text = f"REPLACE({text}, '{c}', '')"
+        cleanings.append(f"REPLACE(REPLACE({text}, '.', ''), ',', '.')")
+    if "−" in chars:  # Unicode minus sign
+        cleanings += [f"REPLACE({t}, '−', '-')" for t in cleanings]
+    prefix = {c for cell in cells for c in _leading_non_number(cell)}
+    if prefix:  # text before the number: "=10", "~5", "c. 1200"
+        strip = "".join(sorted(prefix)).replace("'", "''")
+        cleanings += [f"LTRIM({t}, '{strip}')" for t in cleanings]
+    if "(" in chars:  # accounting negatives: "(1,200.00)"
+        cleanings += [f"REPLACE(REPLACE({t}, '(', '-'), ')', '')" for t in cleanings]
+
+    def guarded(t: str) -> list[str]:
+        number = f"CAST({t} AS REAL)"
+        return [
+            number,
+            f"CAST(NULLIF(TRIM({t}), '') AS REAL)",
+            f"CASE WHEN {t} GLOB '*[0-9]*' THEN {number} END",
+            f"CASE WHEN LTRIM({t}, '+-') GLOB '[0-9]*' OR LTRIM({t}, '+-') GLOB '.[0-9]*' THEN {number} END",
+            f"CASE WHEN {t} GLOB '*[0-9]*' AND NOT LTRIM(TRIM({t}), '+-') GLOB '*[^0-9.]*' THEN {number} END",
+        ]
+
+    out = [_X] + [g for t in cleanings for g in guarded(t)]
+    scales = [(s, f) for s, f in _SUFFIXES if any(c.rstrip().endswith(s) for c in cells)]
+    if "%" in chars:
+        scales.append(("%", 0))
+    if scales:
+        base = list(out)
+        for s, factor in scales:
+            scale = "/ 100.0" if factor == 0 else f"* {factor}"
+            for e in base[1:]:
+                out.append(f"CASE WHEN RTRIM({_X}) GLOB '*{s}' THEN {e} {scale} ELSE {e} END")
+    return out
+
+
+def _num2_candidates(cells: Sequence[str]) -> list[str]:
+    chars = set("".join(cells))
+    out = []
+    for s in (s for s in _NUM2_SEPARATORS if s in chars):
+        after = f"SUBSTR({_X}, INSTR({_X}, '{s}') + 1)"
+        out += [
+            f"CASE WHEN INSTR({_X}, '{s}') > 0 THEN CAST({after} AS REAL) END",
+            f"CASE WHEN INSTR({_X}, '{s}') > 0 AND LTRIM({after}) GLOB '[0-9]*' THEN CAST({after} AS REAL) END",
+            f"CASE WHEN {_X} GLOB '*[0-9]{s}[0-9]*' THEN CAST({after} AS REAL) END",
+        ]
+    return out
+
+
+_CANDIDATES: dict[str, Callable[[Sequence[str]], list[str]]] = {
+    "number": _number_candidates,
+    "num2": _num2_candidates,
+}
+#: What an approximate rendering of a view falls back to (sqlite text over PLACEHOLDER).
+_FALLBACK = {"number": f"CAST(REPLACE({_X}, ',', '') AS REAL)"}
+
+
+@lru_cache(maxsize=4096)
+def _choose(kind: str, storage: str, cells: tuple, view: tuple) -> tuple[str | None, bool, str | None]:
+    present = [c for c, v in zip(cells, view, strict=True) if v is not None and isinstance(c, str)]
+    candidates = [_tree(t).sql(dialect="sqlite") for t in _CANDIDATES[kind](present)]
+    fallback = _FALLBACK.get(kind)
+    if fallback is not None:
+        fallback = _tree(fallback).sql(dialect="sqlite")
+        candidates.append(fallback)
+    results = _run(storage, cells, candidates) if candidates else []
+    best: tuple[int, str, list] | None = None  # the candidate closest to the view: fewest rows read otherwise
+    for text, values in zip(candidates, results, strict=True):
+        if values is None:
+            continue
+        wrong = sum(not _same_number(s, v) for s, v in zip(values, view, strict=True))
+        if wrong == 0:
+            return text, True, None
+        if best is None or wrong < best[0]:
+            best = (wrong, text, values)
+    if fallback is None or best is None:
+        return None, False, None
+    wrong, text, values = best
+    i = next(i for i, (s, v) in enumerate(zip(values, view, strict=True)) if not _same_number(s, v))
+    program = "no number" if view[i] is None else repr(view[i])
+    more = f" (and {wrong - 1} more cells)" if wrong > 1 else ""
+    return text, False, f"sqlite reads {cells[i]!r} as {values[i]!r}, the program as {program}{more}"
+
+
+def view_sql(column: Column, kind: str) -> ViewSql:
+    """The SQL reading of `column`'s `kind` view ("number" or "num2"), verified in sqlite."""
+    if kind not in _CANDIDATES or kind not in column.views:
+        return ViewSql(None, False)
+    storage, cells = column_storage(column)
+    text, exact, note = _choose(kind, storage, tuple(cells), tuple(column.views[kind]))
+    return ViewSql(None if text is None else _tree(text), exact, note)
+
+
+def like_pattern(text: str) -> tuple[str, bool]:
+    """`%text%` with LIKE's wildcards escaped, and whether an ESCAPE '\\' clause is needed."""
+    escaped = "".join("\\" + c if c in "\\%_" else c for c in text)
+    return f"%{escaped}%", escaped != text
+
+
+@lru_cache(maxsize=4096)
+def _contains_note(storage: str, cells: tuple, view: tuple, text: str) -> str | None:
+    pattern, escape = like_pattern(text)
+    sql = f"{_X} LIKE ?" + (" ESCAPE '\\'" if escape else "")
+    (matches,) = _run(storage, cells, [sql], [pattern])
+    for cell, value, hit in zip(cells, view, matches or [None] * len(cells), strict=True):
+        if bool(hit) != (value is not None and text in value):
+            return (
+                f"LIKE {pattern!r} {'matches' if hit else 'misses'} {cell!r}, the program "
+                f"{'finds' if not hit else 'does not find'} {text!r} in {value!r}"
+            )
+    return None
+
+
+def contains_note(column: Column, text: str) -> str | None:
+    """None when sqlite's `LIKE '%text%'` on the column selects exactly the rows whose string view contains
+    `text`; else where it differs."""
+    storage, cells = column_storage(column)
+    return _contains_note(storage, tuple(cells), tuple(column.views["string"]), text)
+
+
+def projection_note(
+    column: Column, kind: str, distinct: bool, agree: Callable[[list, list], bool]
+) -> str | None:
+    """None when selecting the column's cells gives, for any rows, what `agree` (the answer check) reads as
+    the program's values of view `kind` on them (with `distinct`, as many distinct values too)."""
+    storage, cells = column_storage(column)
+    view = column.views[kind]
+    for cell, value in zip(cells, view, strict=True):
+        if value is not None and not agree([value], [cell]):
+            return f"the cell {cell!r} is {value!r} to the program"
+    if distinct:
+        pairs = {c: v for c, v in zip(cells, view, strict=True) if v is not None}
+        if len(pairs) != len(set(pairs.values())):
+            seen: dict = {}
+            for c, v in pairs.items():
+                if v in seen:
+                    return f"cells {seen[v]!r} and {c!r} are one value to the program, two to DISTINCT"
+                seen[v] = c
+    return None
