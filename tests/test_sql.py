@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from nsmcli.data.readers import iter_wikisql_tables
+from nsmcli.data.readers import iter_wikisql_tables, load_table
 from nsmcli.data.table import Table
 from nsmcli.data.values import normalize
 from nsmcli.errors import GrammarError
@@ -21,6 +21,7 @@ from nsmcli.lang.interpreter import bind
 from nsmcli.lang.program import ALL_ROWS, Column, Expr, Literal, Program, Ref
 from nsmcli.lang.sql import (
     AGG_OPS,
+    answers_agree,
     execute_sql,
     execute_wikisql_sql,
     program_to_sql,
@@ -567,3 +568,129 @@ def test_random_wtq_programs_with_sql_form_answer_like_the_interpreter(data_dir:
             assert ours == _answer_set(expected, cells=False), (context, str(program), sql)
     assert total == 80 * 15
     assert rendered > 0.3 * total and superlatives > 0.05 * total, (rendered, superlatives, total)
+
+
+# ----- property: every exact rendering is what sqlite answers ---------------------------------------------
+
+EXAMPLE_TABLES = sorted((Path(__file__).resolve().parents[1] / "examples" / "tables").glob("*.csv"))
+
+
+def _messy_table() -> Table:
+    """Cells of the kinds people's spreadsheets have: currency, thousands, blanks, n/a, signs, scores."""
+    return Table.from_rows(
+        "sales",
+        ["Date", "Region", "Total", "Change", "Score", "Share"],
+        [
+            ["03/15/2024", "North", "$8,641.50", "-3.5", "3–1", "12%"],
+            ["03/16/2024", "South-East", "$1,234.50", "1.2", "2–0", "7.5%"],
+            ["March 1, 2024", "East (E)", "$980.00", "-0.4", "1–1", ""],
+            ["2024-03-18", "West", "n/a", "", "0–2", "n/a"],
+            ["", "North", "$12,000", "+2", "4–4", "30%"],
+        ],
+    )
+
+
+def _other_reader(table: Table) -> Table:
+    """The same table as a different reader might type it: signs kept, `(1,200)` negative, `%` a fraction,
+    `k`/`M` multiplied, blanks missing. The renderer must stay exact whatever the reader decides."""
+
+    def number(cell: str) -> float | None:
+        text = cell.strip().replace(",", "").replace("$", "")
+        sign = -1.0 if text.startswith("(") and text.endswith(")") else 1.0
+        text = text.strip("()")
+        scale = {"%": 0.01, "k": 1e3, "M": 1e6}.get(text[-1:], 1.0) if text else 1.0
+        text = text.rstrip("%kM")
+        try:
+            return sign * float(text) * scale if text else None
+        except ValueError:
+            return None
+
+    for column in table.columns:
+        if "number" in column.views:
+            column.views["number"] = tuple(number(c) for c in column.raw)
+    return table
+
+
+def _cell_entities(table: Table, rng: random.Random) -> list[tuple[str, tuple]]:
+    """Question entities drawn from the table's own cells, as a question mentioning them would have."""
+    entities: list[tuple[str, tuple]] = []
+    for _, column, kind in table.properties():
+        values = [v for v in column.views[kind] if v is not None and v != ""]
+        if not values or kind not in ("string", "number"):
+            continue
+        value = rng.choice(values)
+        if kind == "string":
+            words = value.split()
+            entities.append(("string", (rng.choice(words) if words and rng.random() < 0.5 else value,)))
+        else:
+            entities.append(("number", (value + rng.choice((0, 0, 0.5, -1)),)))
+    return entities
+
+
+def _random_programs(env, rng: random.Random, n: int) -> list[Program]:
+    """Uniform random walks over the valid next tokens: the space the parser decodes in."""
+    programs = []
+    for _ in range(n):
+        state = env.initial_state()
+        while not state.done:
+            state = env.step(state, rng.choice(env.valid_tokens(state)))
+        if state.error is None:
+            programs.append(env.decode(state.tokens))
+    return programs
+
+
+def _exact_renderings_agree(table: Table, env, programs: list[Program], language: str) -> tuple[int, int]:
+    """Assert that sqlite answers every exactly rendered program as the interpreter does; returns
+    (exact renderings, programs with an answer)."""
+    exact = answered = 0
+    for program in programs:
+        result = env.execute(program)
+        if result.error is not None:
+            continue
+        answered += 1
+        try:
+            rendering = render_sql(program, table, language=language)
+        except GrammarError:
+            continue
+        if rendering.exact:
+            exact += 1
+            sqlite_values = sqlite_answer(table, rendering.sql)
+            assert answers_agree(result.answer, sqlite_values, env.spec.keep_duplicates), (
+                table.id,
+                str(program),
+                rendering.sql,
+                result.answer,
+                sqlite_values,
+            )
+    return exact, answered
+
+
+@pytest.mark.parametrize("language", ["wtq", "wikisql"])
+def test_exact_renderings_answer_like_the_program_on_user_tables(language: str) -> None:
+    """Random programs over the example tables, a messy table and that table typed by another reader."""
+    rng = random.Random(17)
+    tables = [load_table(p) for p in EXAMPLE_TABLES] + [_messy_table(), _other_reader(_messy_table())]
+    exact = answered = 0
+    for table in tables:
+        for _ in range(3):
+            env = bind(language, table, _cell_entities(table, rng))
+            e, a = _exact_renderings_agree(table, env, _random_programs(env, rng, 8), language)
+            exact, answered = exact + e, answered + a
+    assert answered >= 100 and exact > 0.3 * answered, (exact, answered)
+
+
+def test_exact_renderings_answer_like_the_program_on_wtq_tables(data_dir: Path) -> None:
+    from nsmcli.data.annotate import annotate_question
+    from nsmcli.data.readers import load_wtq_table
+
+    wtq = data_dir / "wtq"
+    with open(wtq / "data" / "random-split-1-dev.tsv", encoding="utf-8") as f:
+        examples = [line.rstrip("\n").split("\t") for line in f][1:]
+    rng = random.Random(23)
+    exact = answered = 0
+    for _, question, context, _ in rng.sample(examples, 30):
+        table = load_wtq_table(wtq, context)
+        env = bind("wtq", table, annotate_question(question, table).entities)
+        e, a = _exact_renderings_agree(table, env, _random_programs(env, rng, 8), "wtq")
+        exact, answered = exact + e, answered + a
+    assert answered >= 200 and exact > 0.2 * answered, (exact, answered)

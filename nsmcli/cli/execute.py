@@ -51,12 +51,13 @@ def execute(
     if warning:
         warn(warning)
     result = env.execute(program)
-    sql = None
+    sql, sql_exact, sql_note = None, False, None
     if result.ok:
         try:
-            from nsmcli.lang.sql import program_to_sql
+            from nsmcli.lang.sql import render_sql
 
-            sql = program_to_sql(parse_program(program), table, dialect=sql_dialect, language=spec.name)
+            rendering = render_sql(parse_program(program), table, dialect=sql_dialect, language=spec.name)
+            sql, sql_exact, sql_note = rendering.sql, rendering.exact, rendering.note
         except GrammarError as exc:
             sql = None if json_out else f"-- {exc}"
     columns = [str(a) for a in env.constant_args if str(a).startswith("r.")]
@@ -71,6 +72,8 @@ def execute(
                 "type": result.type,
                 "error": result.error,
                 "sql": sql,
+                "sql_exact": sql_exact,
+                "sql_note": sql_note,
                 "columns": columns,
                 "steps": steps,
             }
@@ -82,7 +85,8 @@ def execute(
             cells = answer_cells(result, env)
             stdout.print(f"[bold]answer:[/] {safe(answer_text(result.answer if cells is None else cells))}")
             if sql:
-                stdout.print(f"[bold]sql:[/] {safe(sql)}")
+                label = "sql" if sql_exact or sql_note is None else f"sql (approximate: {sql_note})"
+                stdout.print(f"[bold]{label}:[/] {safe(sql)}")
         else:
             error(result.error or "the program failed")
             if "unknown column" in (result.error or ""):

@@ -20,21 +20,25 @@ Semantics (WikiSQL's `lib/dbengine.py`, restated; `sqlite_connection` builds the
   MAX/MIN compare the raw text code point by code point, SUM/AVG read each text's leading number (0 when
   there is none), so answers agree with WikiSQL's sqlite database.
 
-- `CAST(col AS REAL)` (any non-integer numeric type), or `CAST(REPLACE(col, ',', '') AS REAL)`, reads the
-  column's number view (which has no thousands separators to drop); a comparison's right
+- `CAST(col AS REAL)` (any non-integer numeric type), `CAST(REPLACE(col, ',', '') AS REAL)`, or the
+  expression `render_sql` writes for one of the column's number views, reads that view; a comparison's right
   side may be a scalar subquery on the same table, `(SELECT MAX(col) FROM t WHERE ...)`, computed once
   (an aggregate over no values is NULL: the comparison is unknown for every row).
 
-Rendering: every WikiSQL-language program is a chain of filters ending in `hop`, `count` or an aggregate,
-i.e. `SELECT agg(col) FROM t WHERE ...`. WTQ programs render when their functions map: `hop` becomes
-`SELECT DISTINCT` (WTQ answers are sets), and `argmax`/`argmin` a condition against a scalar subquery
-(`"Gold" = (SELECT MAX("Gold") FROM t WHERE ...)`, ties kept as the program keeps them). The number view
-of a column that also has text renders as `CAST(col AS REAL)`, with `REPLACE(col, ',', '')` inside when a
-cell has a comma ("2,102,000"). Engines still read some cells differently from the number view (sqlite
-reads "3–1" as 3 and "n/a" as 0, which aggregates then count), so only `execute_sql` reproduces the
-program's answer exactly; sqlite agreed on 79% of rendered random programs over real WTQ tables. `num2` and
-date views, row positions (`first`/`last`/`next`/`previous`: SQL rows have no order) and
-`same`/`mode`/`diff` have no SQL form.
+Rendering (`render_sql`): every WikiSQL-language program is a chain of filters ending in `hop`, `count` or an
+aggregate, i.e. `SELECT agg(col) FROM t WHERE ...`. WTQ programs render when their functions have an SQL
+role (declared beside each function, `functions.SqlForm`): `hop` becomes `SELECT DISTINCT` (WTQ answers are
+sets), and `argmax`/`argmin` a condition against a scalar subquery (`"Gold" = (SELECT MAX("Gold") FROM t
+WHERE ...)`, ties kept as the program keeps them). Row positions (`first`/`last`/`next`/`previous`: SQL
+rows have no order), `same`/`mode`/`diff` and date views have no SQL form.
+
+A number or num2 view reads through an expression over the cell text that `sqlviews.view_sql` verified in
+sqlite against the view on every row of the table (`CAST("Gold" AS REAL)`, `REPLACE` of thousands commas
+or currency signs, a `CASE` guard making cells without a number NULL, ...); `LIKE` tests and projected
+cells are verified the same way. A rendering all of whose parts verified is *exact*: sqlite, on the table
+as `sqlite_connection` holds it, returns the program's answer. Otherwise the rendering is approximate and
+says where sqlite reads the table differently (`SqlRendering.notes`); `execute_sql` still reads the views
+themselves, so it reproduces the program's answer either way.
 """
 
 from __future__ import annotations
@@ -73,6 +77,12 @@ __all__ = [
     "wikisql_answer",
     "execute_sql",
     "program_to_sql",
+    "render_sql",
+    "SqlRendering",
+    "answers_agree",
+    "sql_agrees",
+    "sqlite_answer",
+    "check_program_sql",
     "sql_column_names",
     "sqlite_connection",
     "parse_condition_number",
@@ -860,6 +870,19 @@ def render_sql(
     if dialect != "sqlite":
         notes.append(f"only sqlite renderings are checked against the program, not {dialect}")
     return SqlRendering(sql, not notes, tuple(notes))
+
+
+def check_program_sql(program: P.Program, table: Table, answer: Sequence, language: str) -> bool | None:
+    """Whether sqlite, running the program's sqlite rendering on `table`, gives `answer` (the program's);
+    None when the program has no SQL form."""
+    try:
+        sql = render_sql(program, table, language=language).sql
+    except GrammarError:
+        return None
+    try:
+        return sql_agrees(table, sql, answer, language)
+    except GrammarError:  # sqlite rejected the query: it does not give the answer
+        return False
 
 
 def program_to_sql(
