@@ -64,9 +64,11 @@ from nsmcli.lang.sqlviews import (
     PLACEHOLDER,
     column_storage,
     contains_note,
+    date_key,
     is_numeric,
     like_pattern,
     projection_note,
+    view_numbers,
     view_sql,
 )
 
@@ -157,7 +159,7 @@ def _compare_test(
     numeric_literal = literal_text is not None
     if view is not None or _is_numeric(column) or (numeric_literal and "number" in column.views):
         number = parse_condition_number(value)
-        cells = column.views[view or "number"]
+        cells = view_numbers(column, view or "number")
         if number is None:
             return lambda i: None
         return lambda i: None if cells[i] is None else compare(cells[i], number)
@@ -230,7 +232,7 @@ def _run(table: Table, query: _Query) -> list:
         return [len(rows)]
     column = table.columns[query.column]
     numeric = query.view is not None or _is_numeric(column)
-    cells = column.views[query.view or "number"] if numeric else column.raw
+    cells = view_numbers(column, query.view or "number") if numeric else column.raw
     values = [cells[i] for i in rows]
     if query.distinct and query.agg == "":  # DISTINCT applies to result rows, not an aggregate's input
         values = list(dict.fromkeys(values))
@@ -430,7 +432,7 @@ def _view_ref(table: Table, node: exp.Expression) -> tuple[int, str] | None:
     for c in list(probe.find_all(exp.Column)):
         c.replace(exp.column(PLACEHOLDER, quoted=True))
     text = probe.sql(dialect="sqlite")
-    for kind in ("number", "num2"):
+    for kind in ("number", "num2", "date"):
         reading = view_sql(table.columns[j], kind)
         if reading.expression is not None and reading.expression.sql(dialect="sqlite") == text:
             return j, kind
@@ -549,7 +551,7 @@ def _where_test(table: Table, node: exp.Expression, name: str) -> RowTest:
     if isinstance(node, exp.Is) and isinstance(node.expression, exp.Null):
         j, view = _column_ref(table, node.this)
         cells = table.columns[j]
-        values = cells.views[view or "number"] if view or _is_numeric(cells) else cells.raw
+        values = view_numbers(cells, view or "number") if view or _is_numeric(cells) else cells.raw
         return lambda i: values[i] is None
     raise _outside(
         f"unsupported condition {node.sql()!r} (use =, !=, <, >, <=, >=, LIKE, IS NULL, TRUE, AND, OR, NOT)"
@@ -723,6 +725,8 @@ class _Renderer:
 
     def projection(self, expr: P.Expr, form: SqlForm) -> exp.Expression:
         column, kind = self.prop(expr.args[1] if len(expr.args) == 2 else None, expr)
+        if kind == "date":
+            raise _no_sql(f"{expr} answers with dates, which SQL reads as yyyymmdd numbers")
         if form.role == "project":
             if kind == "string":
                 j = self._column_index(expr.args[1])
@@ -751,9 +755,10 @@ class _Renderer:
             test = likes[0] if len(likes) == 1 else exp.Paren(this=exp.or_(*likes))
             return exp.Not(this=exp.Paren(this=test)) if form.operator == "NOT" else test
         op = form.operator
-        if literal.kind != "number" or kind == "string":
+        if (literal.kind, kind == "date") not in (("number", False), ("date", True)) or kind == "string":
             raise _no_sql(f"{expr} compares {literal.kind} values with a {kind} property")
-        values = list(dict.fromkeys(float(v) for v in literal.values))
+        keys = (date_key(v) for v in literal.values) if kind == "date" else literal.values
+        values = list(dict.fromkeys(float(v) for v in keys))
         if op == "!=":
             # filter_not_eq keeps rows unequal to the (single) value, and rows with no number, which SQL's
             # `<>` alone would drop (NULL is unknown); a cell never equals several values.

@@ -18,6 +18,7 @@ for the tables people bring and WTQ's, numbers (REAL) for WikiSQL's declared `re
 
 from __future__ import annotations
 
+import fnmatch
 import sqlite3
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -28,6 +29,7 @@ import sqlglot
 from sqlglot import exp
 
 from nsmcli.data.table import Column
+from nsmcli.data.values import Date
 
 #: The column name candidate expressions are written over; replaced by the real column when rendered.
 PLACEHOLDER = "__nsm_cell__"
@@ -178,9 +180,80 @@ def _num2_candidates(cells: Sequence[str]) -> list[str]:
     return out
 
 
+_MONTHS = "'JanFebMarAprMayJunJulAugSepOctNovDec'"
+
+
+def _month(at: str) -> str:
+    """The month number of the three letters of the cell at position `at` ("Mar" -> 3), 0 if none."""
+    return f"(INSTR({_MONTHS}, SUBSTR({_X}, {at}, 3)) + 2) / 3"
+
+
+def _int(text: str) -> str:
+    return f"CAST({text} AS INTEGER)"
+
+
+def _date_candidates(cells: Sequence[str]) -> list[str]:
+    """Candidate `date_key` expressions: a CASE with a branch per date shape the column's cells have."""
+    digits4 = "[0-9][0-9][0-9][0-9]"
+    year = f"SUBSTR({_X}, -4)"
+    after_space = f"INSTR({_X}, ' ') + 1"
+    shapes = [  # (GLOB pattern, key expression)
+        (digits4, f"{_int(_X)} * 10000"),
+        (
+            f"{digits4}-[0-9][0-9]-[0-9][0-9]*",
+            f"{_int(f'SUBSTR({_X}, 1, 4)')} * 10000 + "
+            f"{_int(f'SUBSTR({_X}, 6, 2)')} * 100 + {_int(f'SUBSTR({_X}, 9, 2)')}",
+        ),
+        (
+            f"{digits4}-[0-9][0-9]",
+            f"{_int(f'SUBSTR({_X}, 1, 4)')} * 10000 + {_int(f'SUBSTR({_X}, 6, 2)')} * 100",
+        ),
+        (
+            f"[A-Z][a-z]* [0-9]*, {digits4}",
+            f"{_int(year)} * 10000 + {_month(1)} * 100 + {_int(f'SUBSTR({_X}, {after_space})')}",
+        ),
+        (f"[A-Z][a-z]* {digits4}", f"{_int(year)} * 10000 + {_month(1)} * 100"),
+        (f"[0-9]* [A-Z][a-z]* {digits4}", f"{_int(year)} * 10000 + {_month(after_space)} * 100 + {_int(_X)}"),
+    ]
+    slash = f"[0-9][0-9]/[0-9][0-9]/{digits4}"
+    first, second = _int(f"SUBSTR({_X}, 1, 2)"), _int(f"SUBSTR({_X}, 4, 2)")
+    orders = [  # month first (03/15/2024), day first (15/03/2024): which one, the column's cells decide
+        (slash, f"{_int(year)} * 10000 + {first} * 100 + {second}"),
+        (slash, f"{_int(year)} * 10000 + {second} * 100 + {first}"),
+    ]
+    present = [(g, k) for g, k in shapes if any(_glob(g, c) for c in cells)]
+    out = []
+    for order in orders if any(_glob(slash, c) for c in cells) else [None]:
+        branches = present + ([order] if order else [])
+        if branches:
+            whens = " ".join(f"WHEN {_X} GLOB '{g}' THEN {k}" for g, k in branches)
+            out.append(f"CASE {whens} END")
+    return out
+
+
+def _glob(pattern: str, text: str) -> bool:
+    """Roughly GLOB (no `[^...]` in these patterns), to leave out branches no cell needs."""
+    return fnmatch.fnmatchcase(text, pattern)
+
+
+def date_key(date: Date | None) -> int | None:
+    """A date as the number SQL compares: yyyymmdd, unknown fields 0, so it orders as `Date.sort_key`."""
+    if date is None:
+        return None
+    year, month, day = date.sort_key
+    return year * 10000 + month * 100 + day
+
+
+def view_numbers(column: Column, kind: str) -> tuple:
+    """The values SQL compares for a view: numbers as they are, dates as `date_key`."""
+    values = column.views[kind]
+    return tuple(date_key(v) for v in values) if kind == "date" else values
+
+
 _CANDIDATES: dict[str, Callable[[Sequence[str]], list[str]]] = {
     "number": _number_candidates,
     "num2": _num2_candidates,
+    "date": _date_candidates,
 }
 #: What an approximate rendering of a view falls back to (sqlite text over PLACEHOLDER).
 _FALLBACK = {"number": f"CAST(REPLACE({_X}, ',', '') AS REAL)"}
@@ -214,11 +287,15 @@ def _choose(kind: str, storage: str, cells: tuple, view: tuple) -> tuple[str | N
 
 
 def view_sql(column: Column, kind: str) -> ViewSql:
-    """The SQL reading of `column`'s `kind` view ("number" or "num2"), verified in sqlite."""
+    """The SQL reading of `column`'s `kind` view ("number", "num2", or "date" as `date_key`), verified in
+    sqlite."""
     if kind not in _CANDIDATES or kind not in column.views:
         return ViewSql(None, False)
     storage, cells = column_storage(column)
-    text, exact, note = _choose(kind, storage, tuple(cells), tuple(column.views[kind]))
+    values = view_numbers(column, kind)
+    if kind == "date" and len(set(values)) != len(set(column.views[kind])):
+        return ViewSql(None, False)  # two dates share a key (a year before 1 AD): SQL would equate them
+    text, exact, note = _choose(kind, storage, tuple(cells), values)
     return ViewSql(None if text is None else _tree(text), exact, note)
 
 
