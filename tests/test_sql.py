@@ -700,3 +700,27 @@ def test_exact_renderings_answer_like_the_program_on_wtq_tables(data_dir: Path) 
         e, a = _exact_renderings_agree(table, env, _random_programs(env, rng, 8), "wtq")
         exact, answered = exact + e, answered + a
     assert answered >= 200 and exact > 0.2 * answered, (exact, answered)
+
+
+def test_readings_sqlite_cannot_reproduce_are_approximate_and_say_why() -> None:
+    table = Table.from_rows(
+        "n",
+        ["Name", "Goals"],
+        [["Turkey (TUR)", "Eleven"], ["Chad", "3"], ["Peru", "twelve"], ["Togo (TGO)", "4"]],
+    )
+    env = bind("wtq", table, [("string", ("tgo",))])
+    # number words: the WTQ rules read "Eleven" as 11, sqlite as 0
+    best = Program.parse("(argmax all_rows r.goals-number) (hop v0 r.name-string)")
+    rendering = render_sql(best, table, language="wtq")
+    assert not rendering.exact and rendering.note is not None and "'Eleven'" in rendering.note
+    assert not sql_agrees(table, rendering.sql, env.execute(best).answer)  # sqlite's answer does differ
+    assert execute_sql(table, rendering.sql) == ["Peru"]  # nsm's own SQL interpreter reads the view
+    # containment: the string view drops "(TGO)", LIKE sees it
+    tur = Program.parse('(filter_str_contain_any all_rows "tgo" r.name-string) (count v0)')
+    rendering = render_sql(tur, table, language="wtq")
+    assert not rendering.exact and "LIKE '%tgo%'" in (rendering.note or "")
+    assert not sql_agrees(table, rendering.sql, env.execute(tur).answer)
+    # only sqlite renderings are checked
+    count = Program.parse("(count all_rows)")
+    assert render_sql(count, table, language="wtq").exact
+    assert not render_sql(count, table, "postgres", language="wtq").exact
