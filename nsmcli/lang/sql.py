@@ -55,7 +55,7 @@ from sqlglot import exp
 
 from nsmcli.data.evaluate import prediction_text, wikisql_process_answer, wtq_correct
 from nsmcli.data.table import Column, Table
-from nsmcli.data.values import format_number
+from nsmcli.data.values import format_number, normalize
 from nsmcli.errors import GrammarError
 from nsmcli.lang import program as P
 from nsmcli.lang.functions import REGISTRY, SqlForm
@@ -649,14 +649,17 @@ def answers_agree(expected: Sequence, actual: Sequence, keep_duplicates: bool) -
     official checks compare answers: WTQ's denotation check (sets; text normalised; numbers within 1e-6),
     or, for languages that keep duplicates, WikiSQL's (ordered lists; text stripped and lower-cased;
     numbers as floats). Numbers are first rounded to 9 significant digits on both sides, so that the order
-    in which a sum adds its values does not count."""
+    in which a sum adds its values does not count. For WTQ, cell text is first normalised as the program's
+    string view is, so both sides are normalised equally often (the official normaliser is not idempotent:
+    "a\n(b)" -> "a (b)" -> "a")."""
 
     def rounded(values: Sequence) -> list:
         return [float(f"{v:.9g}") if isinstance(v, float) else v for v in values if v is not None]
 
     if keep_duplicates:
         return rounded(wikisql_process_answer(expected)) == rounded(wikisql_process_answer(actual))
-    return wtq_correct([prediction_text(v) for v in rounded(expected)], None, rounded(actual))
+    cells = [normalize(v) if isinstance(v, str) else v for v in rounded(actual)]
+    return wtq_correct([prediction_text(v) for v in rounded(expected)], None, cells)
 
 
 def sqlite_answer(table: Table, sql: str, table_name: str = "t") -> list:

@@ -275,7 +275,9 @@ def _choose(kind: str, storage: str, cells: tuple, view: tuple) -> tuple[str | N
         wrong = sum(not _same_number(s, v) for s, v in zip(values, view, strict=True))
         if wrong == 0:
             return text, True, None
-        if best is None or wrong < best[0]:
+        # an approximation reads numbers (not the cell text itself); ties go to the plain fallback
+        readable = storage == "REAL" or text != candidates[0]
+        if readable and (best is None or wrong < best[0] or (wrong == best[0] and text == fallback)):
             best = (wrong, text, values)
     if fallback is None or best is None:
         return None, False, None
