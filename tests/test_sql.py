@@ -702,6 +702,21 @@ def test_exact_renderings_answer_like_the_program_on_wtq_tables(data_dir: Path) 
     assert answered >= 200 and exact > 0.2 * answered, (exact, answered)
 
 
+def test_currency_cells_compare_as_numbers_in_sqlite() -> None:
+    """The SQL once shown here, CAST(REPLACE("Total", ',', '') AS REAL) > 1000, selects no row in sqlite
+    ('$8,641.50' reads as 0 there: a `<` would select them all); the verified reading drops the sign too."""
+    sales = _messy_table()
+    program = Program.parse("(filter_greater all_rows 1000 r.total-number) (count v0)")
+    answer = bind("wtq", sales, [("number", (1000.0,))]).execute(program).answer
+    assert answer == [3.0]
+    rendering = render_sql(program, sales, language="wtq")
+    assert rendering.exact and "'$'" in rendering.sql
+    assert sqlite_answer(sales, rendering.sql) == [3] and execute_sql(sales, rendering.sql) == [3]
+    assert sqlite_answer(
+        sales, "SELECT COUNT(*) FROM t WHERE CAST(REPLACE(\"Total\", ',', '') AS REAL) > 1000"
+    ) == [0]
+
+
 def test_readings_sqlite_cannot_reproduce_are_approximate_and_say_why() -> None:
     table = Table.from_rows(
         "n",

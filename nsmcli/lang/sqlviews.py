@@ -155,7 +155,8 @@ def _number_candidates(cells: Sequence[str]) -> list[str]:
         ]
 
     out = [_X] + [g for t in cleanings for g in guarded(t)]
-    scales = [(s, f) for s, f in _SUFFIXES if any(c.rstrip().endswith(s) for c in cells)]
+    tails = {c.rstrip()[-2:] for c in cells}
+    scales = [(s, f) for s, f in _SUFFIXES if any(t.endswith(s) for t in tails)]
     if "%" in chars:
         scales.append(("%", 0))
     if scales:
@@ -259,33 +260,63 @@ _CANDIDATES: dict[str, Callable[[Sequence[str]], list[str]]] = {
 _FALLBACK = {"number": f"CAST(REPLACE({_X}, ',', '') AS REAL)"}
 
 
+#: Candidates are first tried on this many distinct cells; survivors are then checked on all of them.
+_SAMPLE = 200
+
+
+def _wrong(values: Sequence, view: Sequence, weights: Sequence[int]) -> int:
+    return sum(w for s, v, w in zip(values, view, weights, strict=True) if not _same_number(s, v))
+
+
 @lru_cache(maxsize=4096)
 def _choose(kind: str, storage: str, cells: tuple, view: tuple) -> tuple[str | None, bool, str | None]:
-    present = [c for c, v in zip(cells, view, strict=True) if v is not None and isinstance(c, str)]
+    # an expression reads each cell alone, so it is enough to try each distinct cell once
+    readings: dict = {}
+    counts: dict = {}
+    consistent = True
+    for cell, value in zip(cells, view, strict=True):
+        if cell in readings and readings[cell] != value:
+            consistent = False  # one cell text, two readings: no expression of the cell reproduces that
+        readings.setdefault(cell, value)
+        counts[cell] = counts.get(cell, 0) + 1
+    distinct = list(readings)
+    wanted = [readings[c] for c in distinct]
+    weights = [counts[c] for c in distinct]
+    present = [c for c, v in zip(distinct, wanted, strict=True) if v is not None and isinstance(c, str)]
     candidates = [_tree(t).sql(dialect="sqlite") for t in _CANDIDATES[kind](present)]
     fallback = _FALLBACK.get(kind)
     if fallback is not None:
         fallback = _tree(fallback).sql(dialect="sqlite")
         candidates.append(fallback)
-    results = _run(storage, cells, candidates) if candidates else []
-    best: tuple[int, str, list] | None = None  # the candidate closest to the view: fewest rows read otherwise
-    for text, values in zip(candidates, results, strict=True):
-        if values is None:
-            continue
-        wrong = sum(not _same_number(s, v) for s, v in zip(values, view, strict=True))
-        if wrong == 0:
-            return text, True, None
-        # an approximation reads numbers (not the cell text itself); ties go to the plain fallback
-        readable = storage == "REAL" or text != candidates[0]
-        if readable and (best is None or wrong < best[0] or (wrong == best[0] and text == fallback)):
-            best = (wrong, text, values)
-    if fallback is None or best is None:
+    if not candidates:
         return None, False, None
-    wrong, text, values = best
-    i = next(i for i, (s, v) in enumerate(zip(values, view, strict=True)) if not _same_number(s, v))
-    program = "no number" if view[i] is None else repr(view[i])
-    more = f" (and {wrong - 1} more cells)" if wrong > 1 else ""
-    return text, False, f"sqlite reads {cells[i]!r} as {values[i]!r}, the program as {program}{more}"
+    n = min(len(distinct), _SAMPLE)
+    sample = _run(storage, distinct[:n], candidates)
+    wrong = {
+        t: _wrong(v, wanted[:n], weights[:n])
+        for t, v in zip(candidates, sample, strict=True)
+        if v is not None
+    }
+    survivors = [t for t in candidates if wrong.get(t) == 0]
+    for text in survivors if consistent else ():  # one at a time: the first usually holds on every cell
+        (values,) = _run(storage, distinct, [text])
+        if values is not None and _wrong(values, wanted, weights) == 0:
+            return text, True, None
+    # an approximation reads numbers (not the cell text itself); ties go to the plain fallback
+    readable = [t for t in wrong if storage == "REAL" or t != candidates[0]]
+    if fallback is None or not readable:
+        return None, False, None
+    text = min(readable, key=lambda t: (wrong[t], t != fallback))
+    (values,) = _run(storage, distinct, [text])
+    values = values or [None] * len(distinct)
+    total = _wrong(values, wanted, weights)
+    bad = [i for i, (s, v) in enumerate(zip(values, wanted, strict=True)) if not _same_number(s, v)]
+    if not bad:  # every cell reads right, but the column reads one cell text two ways
+        return text, False, "the program reads equal cells differently"
+    i = bad[0]
+    program = "no number" if wanted[i] is None else repr(wanted[i])
+    more = f" (and {total - weights[i]} more cells)" if total > weights[i] else ""
+    return text, False, f"sqlite reads {distinct[i]!r} as {values[i]!r}, the program as {program}{more}"
 
 
 def view_sql(column: Column, kind: str) -> ViewSql:
@@ -336,6 +367,8 @@ def projection_note(
     storage, cells = column_storage(column)
     view = column.views[kind]
     for cell, value in zip(cells, view, strict=True):
+        if value is None and cell is not None:
+            return f"the cell {cell!r} is missing to the program, SQL selects it"
         if value is not None and not agree([value], [cell]):
             return f"the cell {cell!r} is {value!r} to the program"
     if distinct:
