@@ -15,7 +15,7 @@ import pytest
 
 from nsmcli.data.readers import iter_wikisql_tables, load_table
 from nsmcli.data.table import Table
-from nsmcli.data.values import normalize
+from nsmcli.data.values import Date, normalize
 from nsmcli.errors import GrammarError
 from nsmcli.lang.interpreter import bind
 from nsmcli.lang.program import ALL_ROWS, Column, Expr, Literal, Program, Ref
@@ -739,3 +739,33 @@ def test_readings_sqlite_cannot_reproduce_are_approximate_and_say_why() -> None:
     count = Program.parse("(count all_rows)")
     assert render_sql(count, table, language="wtq").exact
     assert not render_sql(count, table, "postgres", language="wtq").exact
+
+
+@pytest.mark.parametrize(
+    ("cells", "kind", "view"),
+    [
+        (["Lancaster (3-1)", "Smith (3-6)", "Drabek (13-10)"], "num2", None),
+        (["16 September 1992", "1 July 1982", "n/a"], "num2", None),
+        (["Tikka -88", "Espoon Tikka / -88", "[44]"], "number", None),
+        (["August 1", "22 June", "1943", "2005-08-23", "June, 2007", "2024-03-15T10:00"], "date", None),
+        (["03/15/2024", "12/01/2023", "n/a"], "date", None),
+        # as a reader that decides day-first for this column and reads date-times would type them
+        (["15/03/2024", "01/12/2023", "n/a"], "date", (Date(2024, 3, 15), Date(2023, 12, 1), None)),
+        (["2024-03-15T10:00", "2024-03-16T09:30"], "date", (Date(2024, 3, 15), Date(2024, 3, 16))),
+    ],
+)
+def test_views_with_a_verified_sql_reading(cells: list[str], kind: str, view: tuple | None) -> None:
+    """Readings sqlite reproduces cell for cell, whichever rule produced the view."""
+    from nsmcli.lang.sqlviews import view_sql
+
+    table = Table.from_rows("v", ["C", "Row"], [[c, str(i)] for i, c in enumerate(cells)])
+    column = table.columns[0]
+    if view is not None:
+        column.views[kind] = view
+    assert kind in column.views
+    reading = view_sql(column, kind)
+    assert reading.exact, reading.note
+    program = Program.parse(f"(argmax all_rows r.c-{kind}) (hop v0 r.row-string)")
+    rendering = render_sql(program, table, language="wtq")
+    answer = bind("wtq", table).execute(program).answer
+    assert rendering.exact and sql_agrees(table, rendering.sql, answer), (rendering.sql, answer)

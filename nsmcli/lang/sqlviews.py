@@ -155,6 +155,9 @@ def _number_candidates(cells: Sequence[str]) -> list[str]:
         ]
 
     out = [_X] + [g for t in cleanings for g in guarded(t)]
+    parts = _lenient_parts(cells)
+    if parts is not None:  # the first number anywhere in the cell ("Tikka -88", "[44]")
+        out.append(_number_at(parts[1]))
     tails = {c.rstrip()[-2:] for c in cells}
     scales = [(s, f) for s, f in _SUFFIXES if any(t.endswith(s) for t in tails)]
     if "%" in chars:
@@ -168,6 +171,27 @@ def _number_candidates(cells: Sequence[str]) -> list[str]:
     return out
 
 
+def _quote(chars: set[str]) -> str:
+    return "'" + "".join(sorted(chars)).replace("'", "''") + "'"
+
+
+def _lenient_parts(cells: Sequence[str]) -> tuple[str, str, str] | None:
+    """(spaces removed, text from the first number on, text after the first number) as sqlite text over
+    PLACEHOLDER, for readings that take the first or second number anywhere in a cell ("Smith (3-6)")."""
+    others = {c for c in "".join(cells) if not (c.isdigit() or c == ".")} - {" "}
+    if not others:
+        return None
+    spaceless = f"REPLACE({_X}, ' ', '')"
+    number_on = f"LTRIM({spaceless}, {_quote(others)})"
+    after = f"LTRIM(LTRIM({number_on}, '0123456789,.'), {_quote(others)})"
+    return spaceless, number_on, after
+
+
+def _number_at(text: str) -> str:
+    """The number `text` starts with (thousands commas dropped), NULL when it starts with none."""
+    return f"CASE WHEN {text} GLOB '[0-9]*' OR {text} GLOB '.[0-9]*' THEN CAST(REPLACE({text}, ',', '') AS REAL) END"
+
+
 def _num2_candidates(cells: Sequence[str]) -> list[str]:
     chars = set("".join(cells))
     out = []
@@ -178,6 +202,9 @@ def _num2_candidates(cells: Sequence[str]) -> list[str]:
             f"CASE WHEN INSTR({_X}, '{s}') > 0 AND LTRIM({after}) GLOB '[0-9]*' THEN CAST({after} AS REAL) END",
             f"CASE WHEN {_X} GLOB '*[0-9]{s}[0-9]*' THEN CAST({after} AS REAL) END",
         ]
+    parts = _lenient_parts(cells)
+    if parts is not None:  # the number after the first one, whatever separates them ("16 September 1992")
+        out.append(_number_at(parts[2]))
     return out
 
 
@@ -198,13 +225,15 @@ def _date_candidates(cells: Sequence[str]) -> list[str]:
     digits4 = "[0-9][0-9][0-9][0-9]"
     year = f"SUBSTR({_X}, -4)"
     after_space = f"INSTR({_X}, ' ') + 1"
+    iso = (
+        f"{_int(f'SUBSTR({_X}, 1, 4)')} * 10000 + "
+        f"{_int(f'SUBSTR({_X}, 6, 2)')} * 100 + {_int(f'SUBSTR({_X}, 9, 2)')}"
+    )
     shapes = [  # (GLOB pattern, key expression)
         (digits4, f"{_int(_X)} * 10000"),
-        (
-            f"{digits4}-[0-9][0-9]-[0-9][0-9]*",
-            f"{_int(f'SUBSTR({_X}, 1, 4)')} * 10000 + "
-            f"{_int(f'SUBSTR({_X}, 6, 2)')} * 100 + {_int(f'SUBSTR({_X}, 9, 2)')}",
-        ),
+        (f"{digits4}-[0-9][0-9]-[0-9][0-9]", iso),
+        (f"{digits4}-[0-9][0-9]-[0-9][0-9]T*", iso),  # ISO date-times
+        (f"{digits4}-[0-9][0-9]-[0-9][0-9] [0-9]*", iso),
         (
             f"{digits4}-[0-9][0-9]",
             f"{_int(f'SUBSTR({_X}, 1, 4)')} * 10000 + {_int(f'SUBSTR({_X}, 6, 2)')} * 100",
@@ -215,6 +244,11 @@ def _date_candidates(cells: Sequence[str]) -> list[str]:
         ),
         (f"[A-Z][a-z]* {digits4}", f"{_int(year)} * 10000 + {_month(1)} * 100"),
         (f"[0-9]* [A-Z][a-z]* {digits4}", f"{_int(year)} * 10000 + {_month(after_space)} * 100 + {_int(_X)}"),
+        (f"[A-Z][a-z]*, {digits4}", f"{_int(year)} * 10000 + {_month(1)} * 100"),
+        ("[A-Z][a-z]* [0-9]", f"{_month(1)} * 100 + {_int(f'SUBSTR({_X}, {after_space})')}"),
+        ("[A-Z][a-z]* [0-9][0-9]", f"{_month(1)} * 100 + {_int(f'SUBSTR({_X}, {after_space})')}"),
+        ("[0-9] [A-Z][a-z]*", f"{_month(after_space)} * 100 + {_int(_X)}"),
+        ("[0-9][0-9] [A-Z][a-z]*", f"{_month(after_space)} * 100 + {_int(_X)}"),
     ]
     slash = f"[0-9][0-9]/[0-9][0-9]/{digits4}"
     first, second = _int(f"SUBSTR({_X}, 1, 2)"), _int(f"SUBSTR({_X}, 4, 2)")
@@ -226,9 +260,11 @@ def _date_candidates(cells: Sequence[str]) -> list[str]:
     out = []
     for order in orders if any(_glob(slash, c) for c in cells) else [None]:
         branches = present + ([order] if order else [])
-        if branches:
-            whens = " ".join(f"WHEN {_X} GLOB '{g}' THEN {k}" for g, k in branches)
-            out.append(f"CASE {whens} END")
+        # all the shapes, then each left out once: the reader may not read one shape as a date at all
+        for left_out in [None, *branches] if len(branches) > 1 else [None]:
+            whens = " ".join(f"WHEN {_X} GLOB '{g}' THEN {k}" for g, k in branches if (g, k) != left_out)
+            if whens:
+                out.append(f"CASE {whens} END")
     return out
 
 
