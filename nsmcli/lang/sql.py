@@ -115,9 +115,6 @@ class _Query:
     view: str | None = None  # the column is read through an expression of this view (CAST(... AS REAL))
 
 
-_is_numeric = is_numeric
-
-
 _NUMBER_PREFIX = re.compile(r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?")
 _WIKISQL_NUMBER = re.compile(r"[-+]?\d*\.\d+|\d+")  # dbengine.py's fallback: the first number in the text
 
@@ -157,7 +154,7 @@ def _compare_test(
     `view` reads that number view of the column whatever the value (CAST(column AS REAL) and the like)."""
     compare = _COMPARE[op]
     numeric_literal = literal_text is not None
-    if view is not None or _is_numeric(column) or (numeric_literal and "number" in column.views):
+    if view is not None or is_numeric(column) or (numeric_literal and "number" in column.views):
         number = parse_condition_number(value)
         cells = view_numbers(column, view or "number")
         if number is None:
@@ -231,7 +228,7 @@ def _run(table: Table, query: _Query) -> list:
     if query.column is None:
         return [len(rows)]
     column = table.columns[query.column]
-    numeric = query.view is not None or _is_numeric(column)
+    numeric = query.view is not None or is_numeric(column)
     cells = view_numbers(column, query.view or "number") if numeric else column.raw
     values = [cells[i] for i in rows]
     if query.distinct and query.agg == "":  # DISTINCT applies to result rows, not an aggregate's input
@@ -551,7 +548,7 @@ def _where_test(table: Table, node: exp.Expression, name: str) -> RowTest:
     if isinstance(node, exp.Is) and isinstance(node.expression, exp.Null):
         j, view = _column_ref(table, node.this)
         cells = table.columns[j]
-        values = view_numbers(cells, view or "number") if view or _is_numeric(cells) else cells.raw
+        values = view_numbers(cells, view or "number") if view or is_numeric(cells) else cells.raw
         return lambda i: values[i] is None
     raise _outside(
         f"unsupported condition {node.sql()!r} (use =, !=, <, >, <=, >=, LIKE, IS NULL, TRUE, AND, OR, NOT)"
@@ -683,10 +680,9 @@ def sql_agrees(table: Table, sql: str, answer: Sequence, language: str = "wtq") 
 class _Renderer:
     """Renders one program on one table, collecting why the SQL is approximate."""
 
-    def __init__(self, program: P.Program, table: Table, dialect: str, keep_duplicates: bool, name: str):
+    def __init__(self, program: P.Program, table: Table, keep_duplicates: bool, name: str):
         self.program = program
         self.table = table
-        self.dialect = dialect
         self.keep_duplicates = keep_duplicates
         self.table_name = name
         self.names = sql_column_names(table)
@@ -857,7 +853,7 @@ def render_sql(
     if not last.args:
         raise _no_sql(f"{last} has no arguments")
     form = REGISTRY[last.function].sql if last.function in REGISTRY else None
-    renderer = _Renderer(program, table, dialect, spec.keep_duplicates, table_name)
+    renderer = _Renderer(program, table, spec.keep_duplicates, table_name)
     if form is not None and form.role == "count" and len(last.args) == 1:
         projection: exp.Expression = exp.Count(this=exp.Star())
     elif form is not None and (form.role == "project" or (form.role == "aggregate" and len(last.args) == 2)):
