@@ -24,7 +24,7 @@ from nsmcli.display import display_values, step_text
 from nsmcli.errors import ArgumentTypeError, CheckpointError, DataError, GrammarError
 from nsmcli.lang.interpreter import answer_cells, bind, describe_step
 from nsmcli.lang.spec import get_language
-from nsmcli.lang.sql import check_dialect, program_to_sql
+from nsmcli.lang.sql import check_dialect, check_program_sql, render_sql
 from nsmcli.resources import MODELS_DIR
 from nsmcli.train.questions import limits_from_json
 
@@ -50,6 +50,9 @@ class ParseResult:
     sql: str | None = None
     candidates: list[Candidate] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)  # e.g. columns out of the model's reach
+    sql_exact: bool = False  # sqlite runs `sql` on the file's cells and gets `answer` (lang.sql.render_sql)
+    sql_note: str | None = None  # why `sql` is approximate, when it is
+    sql_check: bool | None = None  # with sql_check=True: whether sqlite's answer agrees (None: no SQL form)
 
     def to_json(self) -> dict:
         return asdict(self)
@@ -191,7 +194,12 @@ class Parser:
         return cls(loaded, config, path)
 
     def parse_file(
-        self, path: Path | str, beam: int = 5, sql_dialect: str | None = "sqlite", vote: str = "answer"
+        self,
+        path: Path | str,
+        beam: int = 5,
+        sql_dialect: str | None = "sqlite",
+        vote: str = "answer",
+        sql_check: bool = False,
     ):
         """Answer every question of a question file; yields (case, result, correct or None)."""
         tables: dict[Path, Table] = {}
@@ -202,7 +210,12 @@ class Parser:
                 except DataError as exc:
                     raise DataError(f"{path}:{case.line}: {exc}") from None
             result = self.parse(
-                case.question, tables[case.table], beam=beam, sql_dialect=sql_dialect, vote=vote
+                case.question,
+                tables[case.table],
+                beam=beam,
+                sql_dialect=sql_dialect,
+                vote=vote,
+                sql_check=sql_check,
             )
             correct = None if case.answer is None else answer_matches(case.answer, result)
             yield case, result, correct
@@ -214,10 +227,12 @@ class Parser:
         beam: int = 5,
         sql_dialect: str | None = "sqlite",
         vote: str = "answer",
+        sql_check: bool = False,
     ) -> ParseResult:
         """Answer one question: beam search over programs; the chosen one (`vote`, see
         `nsmcli.train.evaluate.choose`: by default the most probable program of the answer the beam's
-        programs favour together) executed step by step. `candidates` lists the beam, most probable first."""
+        programs favour together) executed step by step. `candidates` lists the beam, most probable first.
+        `sql_check` also runs the program's SQL in sqlite on the table and compares the answers."""
         from nsmcli.train.actors import QuestionEnv
         from nsmcli.train.evaluate import answer_key, check_vote, choose, decode
 
@@ -249,16 +264,17 @@ class Parser:
         agreeing = sum(c.probability for c in candidates if answer_key(c.answer) == key)
         result = env.execute(best.program)
         steps = [describe_step(e, t, v, table) for e, t, v in result.intermediates]
-        sql = None
-        if sql_dialect:
-            from nsmcli.lang.program import parse_program
+        from nsmcli.lang.program import parse_program
 
+        program = parse_program(best.program)
+        sql, sql_exact, sql_note = None, False, None
+        if sql_dialect:
             try:
-                sql = program_to_sql(
-                    parse_program(best.program), table, dialect=sql_dialect, language=self.language.name
-                )
+                rendering = render_sql(program, table, dialect=sql_dialect, language=self.language.name)
+                sql, sql_exact, sql_note = rendering.sql, rendering.exact, rendering.note
             except GrammarError:
-                sql = None
+                pass
+        checked = check_program_sql(program, table, result.answer, self.language.name) if sql_check else None
         return ParseResult(
             question,
             result.answer,
@@ -270,4 +286,7 @@ class Parser:
             sql=sql,
             candidates=candidates,
             warnings=warnings,
+            sql_exact=sql_exact,
+            sql_note=sql_note,
+            sql_check=checked,
         )

@@ -85,3 +85,20 @@ def test_parse_answers_with_the_answer_its_beam_favours():
         # what the user is shown as the answer's confidence: every agreeing program's share
         assert voted.answer_probability == pytest.approx(totals[answer_key(voted.answer)])
         assert voted.answer_probability >= voted.probability
+
+
+def test_parse_sql_check_runs_the_sql_in_sqlite():
+    """--sql-check runs the shown SQL in sqlite on the table: an exact rendering agrees with the answer."""
+    medals = str(ROOT / "examples" / "tables" / "medals.csv")
+    question = "which nation won the most gold?"  # the bundled model answers with argmax, which has SQL
+    base = [sys.executable, "-m", "nsmcli", "parse", question, medals, "--sql-check"]
+    proc = subprocess.run([*base, "--json"], capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    payload = json.loads(proc.stdout)
+    assert payload["sql"] and payload["sql_exact"] is True and payload["sql_note"] is None
+    assert payload["sql_check"] is True
+    result = Parser.load("wtq").parse(question, medals, sql_check=True)
+    assert (result.sql, result.sql_exact, result.sql_check) == (payload["sql"], True, True)
+    text = subprocess.run(base, capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert "sql check: sqlite's answer agrees with the program's" in text.stdout
+    assert "approximate" not in text.stdout

@@ -13,18 +13,22 @@ from pathlib import Path
 
 import pytest
 
-from nsmcli.data.readers import iter_wikisql_tables
+from nsmcli.data.readers import iter_wikisql_tables, load_table
 from nsmcli.data.table import Table
-from nsmcli.data.values import normalize
+from nsmcli.data.values import Date, normalize
 from nsmcli.errors import GrammarError
 from nsmcli.lang.interpreter import bind
 from nsmcli.lang.program import ALL_ROWS, Column, Expr, Literal, Program, Ref
 from nsmcli.lang.sql import (
     AGG_OPS,
+    answers_agree,
     execute_sql,
     execute_wikisql_sql,
     program_to_sql,
+    render_sql,
+    sql_agrees,
     sql_column_names,
+    sqlite_answer,
     sqlite_connection,
     wikisql_answer,
     wikisql_sqlite_query,
@@ -266,7 +270,7 @@ def test_program_to_sql_shapes(table: Table) -> None:
     )
 
 
-def test_wtq_programs_render_best_effort() -> None:
+def test_wtq_programs_render_exactly() -> None:
     wtq = Table.from_rows("w", ["Year", "Result"], [["1990", "Won"], ["1991", "Lost"], ["1991", "3–1"]])
     program = Program.parse(
         '(filter_ge all_rows 1991 r.year-number) (filter_str_contain_not_any v0 ["lost"] r.result-string) (hop v1 r.result-string)'
@@ -282,14 +286,15 @@ def test_wtq_programs_render_best_effort() -> None:
     assert several == "SELECT COUNT(*) FROM t WHERE TRUE"
     assert execute_sql(wtq, several) == [3]
     # filter_not_eq also keeps rows with no number, where SQL's `<>` alone is unknown
+    # (a cell with no number is NULL, not sqlite's 0, so the rendering guards the CAST)
     gappy = Table.from_rows("g", ["Year"], [["1990"], ["1991"], ["n/a"]])
     unequal = Program.parse("(filter_not_eq all_rows 1990 r.year-number) (count v0)")
-    sql = program_to_sql(unequal, gappy, language="wtq")
-    assert (
-        sql == 'SELECT COUNT(*) FROM t WHERE (CAST("Year" AS REAL) <> 1990 OR CAST("Year" AS REAL) IS NULL)'
-    )
-    assert execute_sql(gappy, sql) == [2]
+    rendering = render_sql(unequal, gappy, language="wtq")
+    assert rendering.exact and rendering.note is None
+    assert rendering.sql.startswith("SELECT COUNT(*) FROM t WHERE (") and rendering.sql.endswith("IS NULL)")
+    assert execute_sql(gappy, rendering.sql) == [2]
     assert bind("wtq", gappy, [("number", (1990.0,))]).execute(unequal).answer == [2.0]
+    assert sqlite_answer(gappy, rendering.sql) == [2]
 
 
 @pytest.mark.parametrize(
@@ -316,25 +321,23 @@ def test_programs_without_sql_form(table: Table, text: str, language: str, why: 
 
 
 def test_superlatives_render_as_scalar_subqueries() -> None:
-    """argmax / argmin keep every row tied at the extreme of the rows they were given; number views of
-    columns with text read through CAST (and REPLACE of thousands commas), which sqlite evaluates like the
-    program on such cells."""
+    """argmax / argmin keep every row tied at the extreme of the rows they were given; number views read
+    through CAST (and REPLACE of thousands commas, a guard where cells have no number), which sqlite
+    evaluates like the program."""
     wtq = Table.from_rows(
         "w",
         ["Nation", "Gold", "Year"],
         [["USA", "10", "1990"], ["China", "1,200", "1991"], ["Chad", "9", "1991"], ["Peru", "1,200", "n/a"]],
     )
     conn = sqlite_connection(wtq)
+    gold = "CAST(REPLACE(\"Gold\", ',', '') AS REAL)"
     cases = {
         "(argmax all_rows r.gold-number) (hop v0 r.nation-string)": (
-            "SELECT DISTINCT \"Nation\" FROM t WHERE CAST(REPLACE(\"Gold\", ',', '') AS REAL) = "
-            "(SELECT MAX(CAST(REPLACE(\"Gold\", ',', '') AS REAL)) FROM t)",
+            f'SELECT DISTINCT "Nation" FROM t WHERE {gold} = (SELECT MAX({gold}) FROM t)',
             ["China", "Peru"],
         ),
         "(filter_eq all_rows 1991 r.year-number) (argmin v0 r.gold-number) (hop v1 r.nation-string)": (
-            'SELECT DISTINCT "Nation" FROM t WHERE CAST("Year" AS REAL) = 1991 AND '
-            "CAST(REPLACE(\"Gold\", ',', '') AS REAL) = (SELECT MIN(CAST(REPLACE(\"Gold\", ',', '') AS REAL)) "
-            'FROM t WHERE CAST("Year" AS REAL) = 1991)',
+            None,
             ["Chad"],
         ),
         "(argmax all_rows r.gold-number) (argmin v0 r.year-number) (count v1)": (None, [1]),
@@ -344,7 +347,10 @@ def test_superlatives_render_as_scalar_subqueries() -> None:
         program = Program.parse(text)
         result = bind("wtq", wtq, [("number", (1991.0,))]).execute(program)
         assert result.error is None, (text, result.error)
-        sql = program_to_sql(program, wtq, language="wtq")
+        rendering = render_sql(program, wtq, language="wtq")
+        sql = rendering.sql
+        assert rendering.exact, (text, rendering.notes)
+        assert "(SELECT M" in sql
         if expected_sql is not None:
             assert sql == expected_sql
         assert execute_sql(wtq, sql) == answer
@@ -352,13 +358,24 @@ def test_superlatives_render_as_scalar_subqueries() -> None:
         assert _same(result.answer, answer), (text, result.answer)
 
 
-def test_num2_and_date_views_have_no_sql_form() -> None:
+def test_num2_and_date_views_render() -> None:
     wtq = Table.from_rows("w", ["Year", "Score"], [["1990", "3–1"], ["May 3, 1991", "2–0"], ["1992", "1–1"]])
     kinds = {k for _, _, k in wtq.properties()}
     assert {"num2", "date"} <= kinds
-    for prop in ("r.score-num2", "r.year-date"):
-        with pytest.raises(GrammarError, match="view"):
-            program_to_sql(Program.parse(f"(maximum all_rows {prop})"), wtq, language="wtq")
+    program = Program.parse("(argmax all_rows r.score-num2) (hop v0 r.year-string)")
+    rendering = render_sql(program, wtq, language="wtq")
+    assert rendering.exact, rendering.notes
+    answer = bind("wtq", wtq).execute(program).answer
+    assert answer == ["1990", "1992"]  # the second numbers 1, 0, 1: ties kept
+    assert sql_agrees(wtq, rendering.sql, answer) and execute_sql(wtq, rendering.sql) == ["1990", "1992"]
+    # dates compare as yyyymmdd numbers, so they filter and rank rows, but an answer of dates has no SQL form
+    latest = Program.parse("(argmax all_rows r.year-date) (hop v0 r.score-string)")
+    rendering = render_sql(latest, wtq, language="wtq")
+    answer = bind("wtq", wtq).execute(latest).answer
+    assert rendering.exact and answer == ["1-1"] and sql_agrees(wtq, rendering.sql, answer)
+    assert execute_sql(wtq, rendering.sql) == ["1–1"]
+    with pytest.raises(GrammarError, match="answers with dates"):
+        program_to_sql(Program.parse("(maximum all_rows r.year-date)"), wtq, language="wtq")
 
 
 # --------------------------------------------------------------------------------------------------------
@@ -557,3 +574,198 @@ def test_random_wtq_programs_with_sql_form_answer_like_the_interpreter(data_dir:
             assert ours == _answer_set(expected, cells=False), (context, str(program), sql)
     assert total == 80 * 15
     assert rendered > 0.3 * total and superlatives > 0.05 * total, (rendered, superlatives, total)
+
+
+# ----- property: every exact rendering is what sqlite answers ---------------------------------------------
+
+EXAMPLE_TABLES = sorted((Path(__file__).resolve().parents[1] / "examples" / "tables").glob("*.csv"))
+
+
+def _messy_table() -> Table:
+    """Cells of the kinds people's spreadsheets have: currency, thousands, blanks, n/a, signs, scores."""
+    return Table.from_rows(
+        "sales",
+        ["Date", "Region", "Total", "Change", "Score", "Share"],
+        [
+            ["03/15/2024", "North", "$8,641.50", "-3.5", "3–1", "12%"],
+            ["03/16/2024", "South-East", "$1,234.50", "1.2", "2–0", "7.5%"],
+            ["March 1, 2024", "East (E)", "$980.00", "-0.4", "1–1", ""],
+            ["2024-03-18", "West", "n/a", "", "0–2", "n/a"],
+            ["", "North", "$12,000", "+2", "4–4", "30%"],
+        ],
+    )
+
+
+def _other_reader(table: Table) -> Table:
+    """The same table as a different reader might type it: signs kept, `(1,200)` negative, `%` a fraction,
+    `k`/`M` multiplied, blanks missing. The renderer must stay exact whatever the reader decides."""
+
+    def number(cell: str) -> float | None:
+        text = cell.strip().replace(",", "").replace("$", "")
+        sign = -1.0 if text.startswith("(") and text.endswith(")") else 1.0
+        text = text.strip("()")
+        scale = {"%": 0.01, "k": 1e3, "M": 1e6}.get(text[-1:], 1.0) if text else 1.0
+        text = text.rstrip("%kM")
+        try:
+            return sign * float(text) * scale if text else None
+        except ValueError:
+            return None
+
+    for column in table.columns:
+        if "number" in column.views:
+            column.views["number"] = tuple(number(c) for c in column.raw)
+    return table
+
+
+def _cell_entities(table: Table, rng: random.Random) -> list[tuple[str, tuple]]:
+    """Question entities drawn from the table's own cells, as a question mentioning them would have."""
+    entities: list[tuple[str, tuple]] = []
+    for _, column, kind in table.properties():
+        values = [v for v in column.views[kind] if v is not None and v != ""]
+        if not values or kind not in ("string", "number"):
+            continue
+        value = rng.choice(values)
+        if kind == "string":
+            words = value.split()
+            entities.append(("string", (rng.choice(words) if words and rng.random() < 0.5 else value,)))
+        else:
+            entities.append(("number", (value + rng.choice((0, 0, 0.5, -1)),)))
+    return entities
+
+
+def _random_programs(env, rng: random.Random, n: int) -> list[Program]:
+    """Uniform random walks over the valid next tokens: the space the parser decodes in."""
+    programs = []
+    for _ in range(n):
+        state = env.initial_state()
+        while not state.done:
+            state = env.step(state, rng.choice(env.valid_tokens(state)))
+        if state.error is None:
+            programs.append(env.decode(state.tokens))
+    return programs
+
+
+def _exact_renderings_agree(table: Table, env, programs: list[Program], language: str) -> tuple[int, int]:
+    """Assert that sqlite answers every exactly rendered program as the interpreter does; returns
+    (exact renderings, programs with an answer)."""
+    exact = answered = 0
+    for program in programs:
+        result = env.execute(program)
+        if result.error is not None:
+            continue
+        answered += 1
+        try:
+            rendering = render_sql(program, table, language=language)
+        except GrammarError:
+            continue
+        if rendering.exact:
+            exact += 1
+            sqlite_values = sqlite_answer(table, rendering.sql)
+            assert answers_agree(result.answer, sqlite_values, env.spec.keep_duplicates), (
+                table.id,
+                str(program),
+                rendering.sql,
+                result.answer,
+                sqlite_values,
+            )
+    return exact, answered
+
+
+@pytest.mark.parametrize("language", ["wtq", "wikisql"])
+def test_exact_renderings_answer_like_the_program_on_user_tables(language: str) -> None:
+    """Random programs over the example tables, a messy table and that table typed by another reader."""
+    rng = random.Random(17)
+    tables = [load_table(p) for p in EXAMPLE_TABLES] + [_messy_table(), _other_reader(_messy_table())]
+    exact = answered = 0
+    for table in tables:
+        for _ in range(3):
+            env = bind(language, table, _cell_entities(table, rng))
+            e, a = _exact_renderings_agree(table, env, _random_programs(env, rng, 8), language)
+            exact, answered = exact + e, answered + a
+    assert answered >= 100 and exact > 0.3 * answered, (exact, answered)
+
+
+def test_exact_renderings_answer_like_the_program_on_wtq_tables(data_dir: Path) -> None:
+    from nsmcli.data.annotate import annotate_question
+    from nsmcli.data.readers import load_wtq_table
+
+    wtq = data_dir / "wtq"
+    with open(wtq / "data" / "random-split-1-dev.tsv", encoding="utf-8") as f:
+        examples = [line.rstrip("\n").split("\t") for line in f][1:]
+    rng = random.Random(23)
+    exact = answered = 0
+    for _, question, context, _ in rng.sample(examples, 30):
+        table = load_wtq_table(wtq, context)
+        env = bind("wtq", table, annotate_question(question, table).entities)
+        e, a = _exact_renderings_agree(table, env, _random_programs(env, rng, 8), "wtq")
+        exact, answered = exact + e, answered + a
+    assert answered >= 200 and exact > 0.2 * answered, (exact, answered)
+
+
+def test_currency_cells_compare_as_numbers_in_sqlite() -> None:
+    """The SQL once shown here, CAST(REPLACE("Total", ',', '') AS REAL) > 1000, selects no row in sqlite
+    ('$8,641.50' reads as 0 there: a `<` would select them all); the verified reading drops the sign too."""
+    sales = _messy_table()
+    program = Program.parse("(filter_greater all_rows 1000 r.total-number) (count v0)")
+    answer = bind("wtq", sales, [("number", (1000.0,))]).execute(program).answer
+    assert answer == [3.0]
+    rendering = render_sql(program, sales, language="wtq")
+    assert rendering.exact and "'$'" in rendering.sql
+    assert sqlite_answer(sales, rendering.sql) == [3] and execute_sql(sales, rendering.sql) == [3]
+    assert sqlite_answer(
+        sales, "SELECT COUNT(*) FROM t WHERE CAST(REPLACE(\"Total\", ',', '') AS REAL) > 1000"
+    ) == [0]
+
+
+def test_readings_sqlite_cannot_reproduce_are_approximate_and_say_why() -> None:
+    table = Table.from_rows(
+        "n",
+        ["Name", "Goals"],
+        [["Turkey (TUR)", "Eleven"], ["Chad", "3"], ["Peru", "twelve"], ["Togo (TGO)", "4"]],
+    )
+    env = bind("wtq", table, [("string", ("tgo",))])
+    # number words: the WTQ rules read "Eleven" as 11, sqlite as 0
+    best = Program.parse("(argmax all_rows r.goals-number) (hop v0 r.name-string)")
+    rendering = render_sql(best, table, language="wtq")
+    assert not rendering.exact and rendering.note is not None and "'Eleven'" in rendering.note
+    assert not sql_agrees(table, rendering.sql, env.execute(best).answer)  # sqlite's answer does differ
+    assert execute_sql(table, rendering.sql) == ["Peru"]  # nsm's own SQL interpreter reads the view
+    # containment: the string view drops "(TGO)", LIKE sees it
+    tur = Program.parse('(filter_str_contain_any all_rows "tgo" r.name-string) (count v0)')
+    rendering = render_sql(tur, table, language="wtq")
+    assert not rendering.exact and "LIKE '%tgo%'" in (rendering.note or "")
+    assert not sql_agrees(table, rendering.sql, env.execute(tur).answer)
+    # only sqlite renderings are checked
+    count = Program.parse("(count all_rows)")
+    assert render_sql(count, table, language="wtq").exact
+    assert not render_sql(count, table, "postgres", language="wtq").exact
+
+
+@pytest.mark.parametrize(
+    ("cells", "kind", "view"),
+    [
+        (["Lancaster (3-1)", "Smith (3-6)", "Drabek (13-10)"], "num2", None),
+        (["16 September 1992", "1 July 1982", "n/a"], "num2", None),
+        (["Tikka -88", "Espoon Tikka / -88", "[44]"], "number", None),
+        (["August 1", "22 June", "1943", "2005-08-23", "June, 2007", "2024-03-15T10:00"], "date", None),
+        (["03/15/2024", "12/01/2023", "n/a"], "date", None),
+        # as a reader that decides day-first for this column and reads date-times would type them
+        (["15/03/2024", "01/12/2023", "n/a"], "date", (Date(2024, 3, 15), Date(2023, 12, 1), None)),
+        (["2024-03-15T10:00", "2024-03-16T09:30"], "date", (Date(2024, 3, 15), Date(2024, 3, 16))),
+    ],
+)
+def test_views_with_a_verified_sql_reading(cells: list[str], kind: str, view: tuple | None) -> None:
+    """Readings sqlite reproduces cell for cell, whichever rule produced the view."""
+    from nsmcli.lang.sqlviews import view_sql
+
+    table = Table.from_rows("v", ["C", "Row"], [[c, str(i)] for i, c in enumerate(cells)])
+    column = table.columns[0]
+    if view is not None:
+        column.views[kind] = view
+    assert kind in column.views
+    reading = view_sql(column, kind)
+    assert reading.exact, reading.note
+    program = Program.parse(f"(argmax all_rows r.c-{kind}) (hop v0 r.row-string)")
+    rendering = render_sql(program, table, language="wtq")
+    answer = bind("wtq", table).execute(program).answer
+    assert rendering.exact and sql_agrees(table, rendering.sql, answer), (rendering.sql, answer)

@@ -70,14 +70,14 @@ def execute(
     columns = [str(a) for a in env.constant_args if str(a).startswith("r.")]
     if not result.ok:
         raise GrammarError(_program_error(result.error or "the program failed", columns))
-    sql = None
-    if result.ok:
-        try:
-            from nsmcli.lang.sql import program_to_sql
+    sql, sql_exact, sql_note = None, False, None
+    try:
+        from nsmcli.lang.sql import render_sql
 
-            sql = program_to_sql(parse_program(program), table, dialect=sql_dialect, language=spec.name)
-        except GrammarError as exc:
-            sql = None if json_out else f"-- {exc}"
+        rendering = render_sql(parse_program(program), table, dialect=sql_dialect, language=spec.name)
+        sql, sql_exact, sql_note = rendering.sql, rendering.exact, rendering.note
+    except GrammarError as exc:
+        sql = None if json_out else f"-- {exc}"
     steps = [describe_step(e, t, v, table) for e, t, v in result.intermediates]
     display = display_values(result.answer, answer_cells(result, env))
     if json_out:
@@ -89,6 +89,8 @@ def execute(
                 "warnings": [warning] if warning else [],
                 "type": result.type,
                 "sql": sql,
+                "sql_exact": sql_exact,
+                "sql_note": sql_note,
                 "columns": columns,
                 "steps": steps,
             }
@@ -98,7 +100,8 @@ def execute(
         stdout.print(steps_table(steps))
     stdout.print(f"[bold]answer:[/] {safe(answer_text(display))}")
     if sql:
-        stdout.print(f"[bold]sql:[/] {safe(sql)}")
+        label = "sql" if sql_exact or sql_note is None else f"sql (approximate: {sql_note})"
+        stdout.print(f"[bold]{label}:[/] {safe(sql)}")
 
 
 def _program_error(message: str, columns: list[str], shown: int = 40) -> str:

@@ -37,6 +37,9 @@ def parse(
         help="answer: the most probable program of the answer the beam's programs favour together; "
         "program: the most probable program (the original's choice).",
     ),
+    sql_check: bool = typer.Option(
+        False, "--sql-check", help="Run the SQL in sqlite on the table and say whether it gives the answer."
+    ),
     json_out: bool = typer.Option(False, "--json", help="Print everything as JSON."),
     quiet: bool = typer.Option(
         False, "--quiet", "-q", help="No warnings on stderr (--json still lists them)."
@@ -65,9 +68,9 @@ def parse(
     table = None if table_path is None else load_table(table_path, format=table_format, encoding=encoding)
     parser = Parser.load(model)
     if questions is not None:
-        _parse_file(parser, questions, beam, sql_dialect, json_out, vote, quiet)
+        _parse_file(parser, questions, beam, sql_dialect, json_out, vote, quiet, sql_check)
         return
-    result = parser.parse(question, table, beam=beam, sql_dialect=sql_dialect, vote=vote)
+    result = parser.parse(question, table, beam=beam, sql_dialect=sql_dialect, vote=vote, sql_check=sql_check)
     for message in [] if quiet else result.warnings:
         warn(message)
     if json_out:
@@ -75,27 +78,49 @@ def parse(
     elif result.program is None:
         stdout.print("[bold red]no program found[/] for this question on this table")
     else:
-        _show(result)
+        _show(result, sql_check)
     if result.program is None:
         raise typer.Exit(1)
 
 
-def _show(result) -> None:
+def _show(result, sql_check: bool = False) -> None:
     stdout.print(f"[bold]answer:[/] {safe(answer_text(result.display))}")
     stdout.print(
         f"[bold]program:[/] {safe(result.program)}  "
         f"(p = {result.probability:.2f}; answer p = {result.answer_probability:.2f})"
     )
     stdout.print(steps_table(result.steps))
+    for line in _sql_lines(result, sql_check):
+        stdout.print(f"[bold]{line[0]}:[/] {safe(line[1])}")
+
+
+def _sql_lines(result, sql_check: bool) -> list[tuple[str, str]]:
+    """(label, text) lines for the SQL: marked approximate when it is, and the --sql-check verdict."""
+    lines = []
     if result.sql:
-        stdout.print(f"[bold]sql:[/] {safe(result.sql)}")
+        lines.append(("sql" if result.sql_exact else f"sql (approximate: {result.sql_note})", result.sql))
+    if sql_check:
+        if result.sql_check is None:
+            verdict = "the program has no SQL form"
+        else:
+            verdict = f"sqlite's answer {'agrees with' if result.sql_check else 'DIFFERS from'} the program's"
+        lines.append(("sql check", verdict))
+    return lines
 
 
 def _parse_file(
-    parser, path: Path, beam: int, sql_dialect: str, json_out: bool, vote: str, quiet: bool = False
+    parser,
+    path: Path,
+    beam: int,
+    sql_dialect: str,
+    json_out: bool,
+    vote: str,
+    quiet: bool = False,
+    sql_check: bool = False,
 ) -> None:
     records, n_known, n_right = [], 0, 0
-    for case, result, correct in parser.parse_file(path, beam=beam, sql_dialect=sql_dialect, vote=vote):
+    cases = parser.parse_file(path, beam=beam, sql_dialect=sql_dialect, vote=vote, sql_check=sql_check)
+    for case, result, correct in cases:
         if correct is not None:
             n_known += 1
             n_right += correct
@@ -116,8 +141,8 @@ def _parse_file(
                 + (f"   expected: {safe(' | '.join(case.answer))}" if case.answer else "")
             )
             stdout.print(f"  program: {safe(result.program)}")
-            if result.sql:
-                stdout.print(f"  sql: {safe(result.sql)}")
+            for label, text in _sql_lines(result, sql_check):
+                stdout.print(f"  {label}: {safe(text)}")
     if json_out:
         print_json({"questions": records, "answered_correctly": n_right, "with_answers": n_known})
     elif n_known:

@@ -109,11 +109,25 @@ VALUES_OF = {"string_property": "string_list", "num_property": "num_list", "date
 
 
 @dataclass(frozen=True)
+class SqlForm:
+    """How an expression renders in SQL (`nsmcli.lang.sql`): its role there and the SQL operator.
+
+    Roles: `project` (SELECT a view), `count` (COUNT(*)), `aggregate` (operator MAX/MIN/SUM/AVG),
+    `compare` (a WHERE comparison, operator =, !=, >, <, >=, <=), `contains` (LIKE; operator NOT negates),
+    `superlative` (a comparison with a MAX/MIN subquery)."""
+
+    role: str
+    operator: str = ""
+
+
+@dataclass(frozen=True)
 class Function:
     apply: Callable[[Environment, tuple], tuple[str, Any]]
     useful: Callable[[Environment, tuple, tuple[str, Any]], bool]
     #: cheap necessary condition on the first argument (a row mask), checked before anything else
     first_arg_ok: Callable[[Environment, int], bool]
+    #: None: no SQL form (SQL rows have no order, and some functions have no SQL counterpart)
+    sql: SqlForm | None = None
 
 
 REGISTRY: dict[str, Function] = {}
@@ -135,9 +149,9 @@ def _always(env: Environment, args: tuple, result: tuple) -> bool:
     return True
 
 
-def function(name: str, first_arg_ok=_several, useful=_always):
+def function(name: str, first_arg_ok=_several, useful=_always, sql: SqlForm | None = None):
     def register(apply):
-        REGISTRY[name] = Function(apply, useful, first_arg_ok)
+        REGISTRY[name] = Function(apply, useful, first_arg_ok, sql)
         return apply
 
     return register
@@ -164,7 +178,7 @@ def _has_values(env: Environment, args: tuple, result: tuple) -> bool:
 # ----- row sets -> values ---------------------------------------------------------------------------------
 
 
-@function("hop", first_arg_ok=_nonempty, useful=_has_values)
+@function("hop", first_arg_ok=_nonempty, useful=_has_values, sql=SqlForm("project"))
 def hop(env, args):
     rows, prop = args
     values = _values(env, rows, prop)
@@ -194,8 +208,8 @@ def _extreme(highest: bool):
     return apply
 
 
-function("maximum", useful=_has_values)(_extreme(highest=True))
-function("minimum", useful=_has_values)(_extreme(highest=False))
+function("maximum", useful=_has_values, sql=SqlForm("aggregate", "MAX"))(_extreme(highest=True))
+function("minimum", useful=_has_values, sql=SqlForm("aggregate", "MIN"))(_extreme(highest=False))
 
 
 @function("mode", useful=_has_values)
@@ -218,7 +232,7 @@ def _countable(env: Environment, rows: int) -> bool:
     return rows != 0 or env.spec.empty_comparisons
 
 
-@function("count", first_arg_ok=_countable)
+@function("count", first_arg_ok=_countable, sql=SqlForm("count"))
 def count(env, args):
     return "num", float(args[0].bit_count())
 
@@ -231,13 +245,13 @@ def _numeric(values: list, prop: Prop) -> list:
     return values
 
 
-@function("sum")
+@function("sum", sql=SqlForm("aggregate", "SUM"))
 def sum_(env, args):
     rows, prop = args
     return "num", float(sum(_numeric(_values(env, rows, prop), prop)))
 
 
-@function("average")
+@function("average", sql=SqlForm("aggregate", "AVG"))
 def average(env, args):
     rows, prop = args
     values = _numeric(_values(env, rows, prop), prop)
@@ -267,14 +281,14 @@ def _equal_rows(rows: int, values: tuple, prop: Prop) -> int:
     return prop.index.get(next(iter(distinct)), 0) & rows
 
 
-@function("filter_eq", useful=_proper_subset)
+@function("filter_eq", useful=_proper_subset, sql=SqlForm("compare", "="))
 def filter_eq(env, args):
     rows, (vtype, values), prop = args
     _matching_type(vtype, prop)
     return "entity_list", _equal_rows(rows, values, prop)
 
 
-@function("filter_not_eq", useful=_proper_subset)
+@function("filter_not_eq", useful=_proper_subset, sql=SqlForm("compare", "!="))
 def filter_not_eq(env, args):
     rows, (vtype, values), prop = args
     _matching_type(vtype, prop)
@@ -304,10 +318,18 @@ def _compare(greater: bool, strict: bool):
     return apply
 
 
-function("filter_ge", useful=_comparison_useful)(_compare(greater=True, strict=False))
-function("filter_greater", useful=_comparison_useful)(_compare(greater=True, strict=True))
-function("filter_le", useful=_comparison_useful)(_compare(greater=False, strict=False))
-function("filter_less", useful=_comparison_useful)(_compare(greater=False, strict=True))
+function("filter_ge", useful=_comparison_useful, sql=SqlForm("compare", ">="))(
+    _compare(greater=True, strict=False)
+)
+function("filter_greater", useful=_comparison_useful, sql=SqlForm("compare", ">"))(
+    _compare(greater=True, strict=True)
+)
+function("filter_le", useful=_comparison_useful, sql=SqlForm("compare", "<="))(
+    _compare(greater=False, strict=False)
+)
+function("filter_less", useful=_comparison_useful, sql=SqlForm("compare", "<"))(
+    _compare(greater=False, strict=True)
+)
 
 
 def _contain_mask(rows: int, strings: tuple, prop: Prop) -> int:
@@ -319,13 +341,13 @@ def _contain_mask(rows: int, strings: tuple, prop: Prop) -> int:
     return mask & rows
 
 
-@function("filter_str_contain_any", useful=_proper_subset)
+@function("filter_str_contain_any", useful=_proper_subset, sql=SqlForm("contains"))
 def filter_str_contain_any(env, args):
     rows, (_, strings), prop = args
     return "entity_list", _contain_mask(rows, strings, prop)
 
 
-@function("filter_str_contain_not_any", useful=_proper_subset)
+@function("filter_str_contain_not_any", useful=_proper_subset, sql=SqlForm("contains", "NOT"))
 def filter_str_contain_not_any(env, args):
     rows, (_, strings), prop = args
     return "entity_list", rows & ~_contain_mask(rows, strings, prop)
@@ -341,8 +363,8 @@ def _superlative(highest: bool):
     return apply
 
 
-function("argmax", useful=_proper_subset)(_superlative(highest=True))
-function("argmin", useful=_proper_subset)(_superlative(highest=False))
+function("argmax", useful=_proper_subset, sql=SqlForm("superlative", "MAX"))(_superlative(highest=True))
+function("argmin", useful=_proper_subset, sql=SqlForm("superlative", "MIN"))(_superlative(highest=False))
 
 
 def _same_useful(env, args, result) -> bool:

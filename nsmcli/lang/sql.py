@@ -20,21 +20,25 @@ Semantics (WikiSQL's `lib/dbengine.py`, restated; `sqlite_connection` builds the
   MAX/MIN compare the raw text code point by code point, SUM/AVG read each text's leading number (0 when
   there is none), so answers agree with WikiSQL's sqlite database.
 
-- `CAST(col AS REAL)` (any non-integer numeric type), or `CAST(REPLACE(col, ',', '') AS REAL)`, reads the
-  column's number view (which has no thousands separators to drop); a comparison's right
+- `CAST(col AS REAL)` (any non-integer numeric type), `CAST(REPLACE(col, ',', '') AS REAL)`, or the
+  expression `render_sql` writes for one of the column's number views, reads that view; a comparison's right
   side may be a scalar subquery on the same table, `(SELECT MAX(col) FROM t WHERE ...)`, computed once
   (an aggregate over no values is NULL: the comparison is unknown for every row).
 
-Rendering: every WikiSQL-language program is a chain of filters ending in `hop`, `count` or an aggregate,
-i.e. `SELECT agg(col) FROM t WHERE ...`. WTQ programs render when their functions map: `hop` becomes
-`SELECT DISTINCT` (WTQ answers are sets), and `argmax`/`argmin` a condition against a scalar subquery
-(`"Gold" = (SELECT MAX("Gold") FROM t WHERE ...)`, ties kept as the program keeps them). The number view
-of a column that also has text renders as `CAST(col AS REAL)`, with `REPLACE(col, ',', '')` inside when a
-cell has a comma ("2,102,000"). Engines still read some cells differently from the number view (sqlite
-reads "3–1" as 3 and "n/a" as 0, which aggregates then count), so only `execute_sql` reproduces the
-program's answer exactly; sqlite agreed on 79% of rendered random programs over real WTQ tables. `num2` and
-date views, row positions (`first`/`last`/`next`/`previous`: SQL rows have no order) and
-`same`/`mode`/`diff` have no SQL form.
+Rendering (`render_sql`): every WikiSQL-language program is a chain of filters ending in `hop`, `count` or an
+aggregate, i.e. `SELECT agg(col) FROM t WHERE ...`. WTQ programs render when their functions have an SQL
+role (declared beside each function, `functions.SqlForm`): `hop` becomes `SELECT DISTINCT` (WTQ answers are
+sets), and `argmax`/`argmin` a condition against a scalar subquery (`"Gold" = (SELECT MAX("Gold") FROM t
+WHERE ...)`, ties kept as the program keeps them). Row positions (`first`/`last`/`next`/`previous`: SQL
+rows have no order), `same`/`mode`/`diff` and date views have no SQL form.
+
+A number or num2 view reads through an expression over the cell text that `sqlviews.view_sql` verified in
+sqlite against the view on every row of the table (`CAST("Gold" AS REAL)`, `REPLACE` of thousands commas
+or currency signs, a `CASE` guard making cells without a number NULL, ...); `LIKE` tests and projected
+cells are verified the same way. A rendering all of whose parts verified is *exact*: sqlite, on the table
+as `sqlite_connection` holds it, returns the program's answer. Otherwise the rendering is approximate and
+says where sqlite reads the table differently (`SqlRendering.notes`); `execute_sql` still reads the views
+themselves, so it reproduces the program's answer either way.
 """
 
 from __future__ import annotations
@@ -49,11 +53,24 @@ from typing import Any
 import sqlglot
 from sqlglot import exp
 
+from nsmcli.data.evaluate import prediction_text, wikisql_process_answer, wtq_correct
 from nsmcli.data.table import Column, Table
-from nsmcli.data.values import format_number
+from nsmcli.data.values import format_number, normalize
 from nsmcli.errors import GrammarError
 from nsmcli.lang import program as P
+from nsmcli.lang.functions import REGISTRY, SqlForm
 from nsmcli.lang.spec import get_language
+from nsmcli.lang.sqlviews import (
+    PLACEHOLDER,
+    column_storage,
+    contains_note,
+    date_key,
+    is_numeric,
+    like_pattern,
+    projection_note,
+    view_numbers,
+    view_sql,
+)
 
 __all__ = [
     "AGG_OPS",
@@ -62,6 +79,12 @@ __all__ = [
     "wikisql_answer",
     "execute_sql",
     "program_to_sql",
+    "render_sql",
+    "SqlRendering",
+    "answers_agree",
+    "sql_agrees",
+    "sqlite_answer",
+    "check_program_sql",
     "sql_column_names",
     "sqlite_connection",
     "parse_condition_number",
@@ -89,11 +112,7 @@ class _Query:
     agg: str  # one of AGG_OPS
     where: RowTest | None = None
     distinct: bool = False
-    as_number: bool = False  # the column is read through CAST(... AS REAL): its number view
-
-
-def _is_numeric(column: Column) -> bool:
-    return "number" in column.views and "string" not in column.views
+    view: str | None = None  # the column is read through an expression of this view (CAST(... AS REAL))
 
 
 _NUMBER_PREFIX = re.compile(r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?")
@@ -129,15 +148,15 @@ _COMPARE: dict[str, Callable[[Any, Any], bool]] = {
 
 
 def _compare_test(
-    column: Column, op: str, value: Any, literal_text: str | None = None, as_number: bool = False
+    column: Column, op: str, value: Any, literal_text: str | None = None, view: str | None = None
 ) -> RowTest:
     """The test `column op value`. `literal_text` is a number literal's SQL spelling (None for strings);
-    `as_number` reads the column's number view whatever the value (CAST(column AS REAL))."""
+    `view` reads that number view of the column whatever the value (CAST(column AS REAL) and the like)."""
     compare = _COMPARE[op]
     numeric_literal = literal_text is not None
-    if as_number or _is_numeric(column) or (numeric_literal and "number" in column.views):
+    if view is not None or is_numeric(column) or (numeric_literal and "number" in column.views):
         number = parse_condition_number(value)
-        cells = column.views["number"]
+        cells = view_numbers(column, view or "number")
         if number is None:
             return lambda i: None
         return lambda i: None if cells[i] is None else compare(cells[i], number)
@@ -209,8 +228,8 @@ def _run(table: Table, query: _Query) -> list:
     if query.column is None:
         return [len(rows)]
     column = table.columns[query.column]
-    numeric = query.as_number or _is_numeric(column)
-    cells = column.views["number"] if numeric else column.raw
+    numeric = query.view is not None or is_numeric(column)
+    cells = view_numbers(column, query.view or "number") if numeric else column.raw
     values = [cells[i] for i in rows]
     if query.distinct and query.agg == "":  # DISTINCT applies to result rows, not an aggregate's input
         values = list(dict.fromkeys(values))
@@ -400,9 +419,31 @@ def _cast_column(node: exp.Expression) -> exp.Expression | None:
     return node.this.this if isinstance(node.this, exp.Replace) else node.this
 
 
-def _column_ref(table: Table, node: exp.Expression) -> tuple[int, bool]:
-    """A column, or `CAST([REPLACE(]column[, ',', '')] AS REAL)` (any non-integer numeric type), which
-    reads its number view. Returns (column index, read as number)."""
+def _view_ref(table: Table, node: exp.Expression) -> tuple[int, str] | None:
+    """(column, view) when `node` is the expression `program_to_sql` renders for a view of one column."""
+    columns = {c.name for c in node.find_all(exp.Column)}
+    if len(columns) != 1:
+        return None
+    j = _resolve_column(table, columns.pop())
+    probe = node.copy()
+    for c in list(probe.find_all(exp.Column)):
+        c.replace(exp.column(PLACEHOLDER, quoted=True))
+    text = probe.sql(dialect="sqlite")
+    for kind in ("number", "num2", "date"):
+        reading = view_sql(table.columns[j], kind)
+        if reading.expression is not None and reading.expression.sql(dialect="sqlite") == text:
+            return j, kind
+    return None
+
+
+def _column_ref(table: Table, node: exp.Expression) -> tuple[int, str | None]:
+    """A column, the expression `program_to_sql` renders for one of its number views, or
+    `CAST([REPLACE(]column[, ',', '')] AS REAL)` (any non-integer numeric type), which reads its number
+    view. Returns (column index, the view read, None for the column itself)."""
+    if not isinstance(node, exp.Column):
+        found = _view_ref(table, node)
+        if found is not None:
+            return found
     inner = _cast_column(node)
     if inner is not None:
         assert isinstance(node, exp.Cast)
@@ -424,13 +465,15 @@ def _column_ref(table: Table, node: exp.Expression) -> tuple[int, bool]:
                 f"column {sql_column_names(table)[j]!r} of table {table.id} has no numbers to CAST "
                 "(fewer than 20% of its cells are numbers)"
             )
-        return j, True
-    return _column_of(table, node), False
+        return j, "number"
+    return _column_of(table, node), None
 
 
 def _is_column_ref(node: exp.Expression) -> bool:
     """Whether `_column_ref` reads `node` as a column (the side a comparison is normalised to)."""
-    return isinstance(node, exp.Column) or isinstance(_cast_column(node), exp.Column)
+    if isinstance(node, exp.Literal | exp.Neg | exp.Subquery | exp.Paren | exp.Select):
+        return False
+    return isinstance(node, exp.Column) or node.find(exp.Column) is not None
 
 
 def _literal_of(node: exp.Expression) -> tuple[Any, str | None]:
@@ -479,7 +522,7 @@ def _where_test(table: Table, node: exp.Expression, name: str) -> RowTest:
         left, right = node.this, node.expression
         if not _is_column_ref(left) and _is_column_ref(right):
             left, right, op = right, left, _FLIPPED[op]
-        j, as_number = _column_ref(table, left)
+        j, view = _column_ref(table, left)
         if isinstance(right, exp.Subquery) or (
             isinstance(right, exp.Paren) and isinstance(right.this, exp.Select)
         ):
@@ -489,7 +532,7 @@ def _where_test(table: Table, node: exp.Expression, name: str) -> RowTest:
             value, spelling = scalar
         else:
             value, spelling = _literal_of(right)
-        return _compare_test(table.columns[j], op, value, spelling, as_number)
+        return _compare_test(table.columns[j], op, value, spelling, view)
     escape = None
     if isinstance(node, exp.Escape):
         escape, spelling = _literal_of(node.expression)
@@ -503,9 +546,9 @@ def _where_test(table: Table, node: exp.Expression, name: str) -> RowTest:
             raise _outside(f"LIKE needs a string pattern: {node.sql()!r}")
         return _like_test(column, pattern, escape, bool(node.args.get("negate")))
     if isinstance(node, exp.Is) and isinstance(node.expression, exp.Null):
-        j, as_number = _column_ref(table, node.this)
+        j, view = _column_ref(table, node.this)
         cells = table.columns[j]
-        values = cells.views["number"] if as_number or _is_numeric(cells) else cells.raw
+        values = view_numbers(cells, view or "number") if view or is_numeric(cells) else cells.raw
         return lambda i: values[i] is None
     raise _outside(
         f"unsupported condition {node.sql()!r} (use =, !=, <, >, <=, >=, LIKE, IS NULL, TRUE, AND, OR, NOT)"
@@ -553,19 +596,19 @@ def _select_query(table: Table, select: exp.Select, outer: str | None) -> _Query
         target = target.this
     agg = _AGGREGATES.get(type(target), "")
     column: int | None
-    as_number = False
+    view = None
     if agg:
         if target.expressions or isinstance(target.this, exp.Distinct) or target.args.get("distinct"):
             raise _outside(f"unsupported aggregate {target.sql()!r}")
         if agg == "COUNT" and isinstance(target.this, exp.Star):
             column = None
         else:
-            column, as_number = _column_ref(table, target.this)
+            column, view = _column_ref(table, target.this)
     else:
-        column, as_number = _column_ref(table, target)
+        column, view = _column_ref(table, target)
     where = select.args.get("where")
     test = _where_test(table, where.this, name) if where is not None else None
-    return _Query(column, agg, test, distinct is not None, as_number)
+    return _Query(column, agg, test, distinct is not None, view)
 
 
 def execute_sql(table: Table, sql_text: str, dialect: str = "sqlite") -> list:
@@ -578,92 +621,272 @@ def execute_sql(table: Table, sql_text: str, dialect: str = "sqlite") -> list:
 # Programs -> SQL
 
 
-_FILTER_OPS = {
-    "filter_eq": "=",
-    "filter_not_eq": "!=",
-    "filter_greater": ">",
-    "filter_less": "<",
-    "filter_ge": ">=",
-    "filter_le": "<=",
-}
-_CONTAINS = {"filter_str_contain_any": False, "filter_str_contain_not_any": True}
-_AGG_FUNCTIONS = {"maximum": exp.Max, "minimum": exp.Min, "average": exp.Avg, "sum": exp.Sum}
-_SUPERLATIVES = {"argmax": exp.Max, "argmin": exp.Min}
-_SQL_OPS: dict[str, type[exp.Expression]] = {v: k for k, v in _COMPARISONS.items()}
-
-
 def _no_sql(why: str) -> GrammarError:
     return GrammarError(f"program has no SQL form: {why}")
 
 
-def _property_column(
-    table: Table, arg: P.Arg | None, names: list[str], expr: P.Expr
-) -> tuple[exp.Expression, str]:
-    """The SQL column of a property argument and the view kind the program reads. The number view of a
-    column that also has text renders as `CAST(column AS REAL)`, so SQL engines compare and aggregate
-    numbers there too; thousands separators are removed first when the column has commas (sqlite's reading
-    of "1,234" would stop at the comma). `execute_sql` reads the number view itself."""
-    if not isinstance(arg, P.Column):
-        raise _no_sql(f"{expr} needs a column property, got {arg}")
-    for j, column in enumerate(table.columns):
-        for kind in column.views:
-            if column.property_name(kind) == arg.name:
-                if kind not in ("string", "number"):
-                    raise _no_sql(f"{arg.name} is a {kind} view, which SQL cannot see (it sees whole cells)")
-                sql_column: exp.Expression = exp.column(names[j], quoted=True)
-                if kind == "number" and "string" in column.views:
-                    if any("," in cell for cell in column.raw):  # thousands separators: "2,102,000"
-                        sql_column = exp.Replace(
-                            this=sql_column,
-                            expression=exp.Literal.string(","),
-                            replacement=exp.Literal.string(""),
-                        )
-                    return exp.Cast(this=sql_column, to=exp.DataType.build("DOUBLE")), kind
-                return sql_column, kind
-    raise _no_sql(f"table {table.id} has no property {arg.name}")
+@dataclass(frozen=True)
+class SqlRendering:
+    """A program as one SELECT. `exact`: run by sqlite on the table as `sqlite_connection` holds it (each
+    column the file's cell text; WikiSQL's `real` columns numbers), it returns the program's answer as
+    `answers_agree` compares them. Otherwise `notes` say where sqlite would read the table differently."""
+
+    sql: str
+    exact: bool
+    notes: tuple[str, ...] = ()
+
+    @property
+    def note(self) -> str | None:
+        """The notes as one line (None when exact)."""
+        return "; ".join(self.notes) if self.notes else None
 
 
-def _literal_sql(kind: str, value: Any) -> exp.Expression:
-    if kind == "number":
-        return exp.Literal.number(format_number(float(value)))
-    if kind == "string":
-        return exp.Literal.string(str(value))
-    raise _no_sql(f"a {kind} value has no SQL form")
+def answers_agree(expected: Sequence, actual: Sequence, keep_duplicates: bool) -> bool:
+    """Whether `actual` (SQL's values, e.g. sqlite's cell text) is the program's answer `expected`, as the
+    official checks compare answers: WTQ's denotation check (sets; text normalised; numbers within 1e-6),
+    or, for languages that keep duplicates, WikiSQL's (ordered lists; text stripped and lower-cased;
+    numbers as floats). Numbers are first rounded to 9 significant digits on both sides, so that the order
+    in which a sum adds its values does not count. For WTQ, cell text is first normalised as the program's
+    string view is, so both sides are normalised equally often (the official normaliser is not idempotent:
+    "a\n(b)" -> "a (b)" -> "a")."""
+
+    def rounded(values: Sequence) -> list:
+        return [float(f"{v:.9g}") if isinstance(v, float) else v for v in values if v is not None]
+
+    if keep_duplicates:
+        return rounded(wikisql_process_answer(expected)) == rounded(wikisql_process_answer(actual))
+    cells = [normalize(v) if isinstance(v, str) else v for v in rounded(actual)]
+    return wtq_correct([prediction_text(v) for v in rounded(expected)], None, cells)
+
+
+def sqlite_answer(table: Table, sql: str, table_name: str = "t") -> list:
+    """The first column of every row sqlite returns for `sql` on `sqlite_connection(table)`; NULLs dropped.
+    Raises GrammarError (one line) when sqlite rejects the query."""
+    conn = sqlite_connection(table, table_name)
+    try:
+        return [row[0] for row in conn.execute(sql) if row[0] is not None]
+    except sqlite3.Error as exc:
+        raise GrammarError(f"sqlite cannot run the SQL: {exc}") from None
+    finally:
+        conn.close()
+
+
+def sql_agrees(table: Table, sql: str, answer: Sequence, language: str = "wtq") -> bool:
+    """Run `sql` in sqlite on `table` (as `sqlite_connection` holds it) and compare with a program's
+    `answer` (`answers_agree`)."""
+    return answers_agree(answer, sqlite_answer(table, sql), get_language(language).keep_duplicates)
+
+
+class _Renderer:
+    """Renders one program on one table, collecting why the SQL is approximate."""
+
+    def __init__(self, program: P.Program, table: Table, keep_duplicates: bool, name: str):
+        self.program = program
+        self.table = table
+        self.keep_duplicates = keep_duplicates
+        self.table_name = name
+        self.names = sql_column_names(table)
+        self.notes: list[str] = []
+
+    def _note(self, j: int, note: str | None) -> None:
+        if note is not None:
+            text = f"{self.names[j]!r}: {note}"
+            if text not in self.notes:
+                self.notes.append(text)
+
+    def _agree(self, expected: list, actual: list) -> bool:
+        return answers_agree(expected, actual, self.keep_duplicates)
+
+    def prop(self, arg: P.Arg | None, expr: P.Expr) -> tuple[exp.Expression, str]:
+        """The SQL reading of a property argument and the view kind the program reads."""
+        if not isinstance(arg, P.Column):
+            raise _no_sql(f"{expr} needs a column property, got {arg}")
+        for j, column in enumerate(self.table.columns):
+            for kind in column.views:
+                if column.property_name(kind) == arg.name:
+                    return self._reading(j, kind), kind
+        raise _no_sql(f"table {self.table.id} has no property {arg.name}")
+
+    def _reading(self, j: int, kind: str) -> exp.Expression:
+        sql_column = exp.column(self.names[j], quoted=True)
+        if kind == "string":
+            return sql_column
+        reading = view_sql(self.table.columns[j], kind)
+        if reading.expression is None:
+            raise _no_sql(f"{self.names[j]!r} has no SQL reading of its {kind} view")
+        if not reading.exact:
+            self._note(j, reading.note)
+        return reading.on(sql_column)
+
+    def _column_index(self, arg: P.Arg) -> int:
+        assert isinstance(arg, P.Column)
+        return next(j for j, c in enumerate(self.table.columns) if arg.name in map(c.property_name, c.views))
+
+    def projection(self, expr: P.Expr, form: SqlForm) -> exp.Expression:
+        column, kind = self.prop(expr.args[1] if len(expr.args) == 2 else None, expr)
+        if kind == "date":
+            raise _no_sql(f"{expr} answers with dates, which SQL reads as yyyymmdd numbers")
+        if form.role == "project":
+            if kind == "string":
+                j = self._column_index(expr.args[1])
+                distinct = not self.keep_duplicates
+                self._note(j, projection_note(self.table.columns[j], kind, distinct, self._agree))
+            return column
+        if form.operator in ("SUM", "AVG") and kind == "string":
+            raise _no_sql(f"{expr} averages or sums a text column")
+        if kind == "string":
+            raise _no_sql(f"{expr} ranks text")
+        return {"MAX": exp.Max, "MIN": exp.Min, "SUM": exp.Sum, "AVG": exp.Avg}[form.operator](this=column)
+
+    def condition(self, expr: P.Expr, form: SqlForm) -> exp.Expression:
+        if len(expr.args) != 3 or not isinstance(expr.args[1], P.Literal):
+            raise _no_sql(f"{expr} does not compare a column with question values")
+        literal = expr.args[1]
+        column, kind = self.prop(expr.args[2], expr)
+        if form.role == "contains":
+            if literal.kind != "string" or kind != "string":
+                raise _no_sql(f"{expr} is a containment test on non-text values")
+            j = self._column_index(expr.args[2])
+            likes = []
+            for value in literal.values:
+                self._note(j, contains_note(self.table.columns[j], str(value)))
+                likes.append(_like(column.copy(), str(value)))
+            test = likes[0] if len(likes) == 1 else exp.Paren(this=exp.or_(*likes))
+            return exp.Not(this=exp.Paren(this=test)) if form.operator == "NOT" else test
+        op = form.operator
+        if (literal.kind, kind == "date") not in (("number", False), ("date", True)) or kind == "string":
+            raise _no_sql(f"{expr} compares {literal.kind} values with a {kind} property")
+        keys = (date_key(v) for v in literal.values) if kind == "date" else literal.values
+        values = list(dict.fromkeys(float(v) for v in keys))
+        if op == "!=":
+            # filter_not_eq keeps rows unequal to the (single) value, and rows with no number, which SQL's
+            # `<>` alone would drop (NULL is unknown); a cell never equals several values.
+            if len(values) > 1:
+                return exp.true()
+            unequal = exp.NEQ(this=column, expression=_number_sql(values[0]))
+            return exp.Paren(this=exp.or_(unequal, exp.Is(this=column.copy(), expression=exp.Null())))
+        # filter_eq with several values keeps nothing, and > / < must beat every value: a conjunction says both
+        tests = [_SQL_OPS[op](this=column.copy(), expression=_number_sql(v)) for v in values]
+        return tests[0] if len(tests) == 1 else exp.Paren(this=exp.and_(*tests))
+
+    def rows(self, rows: P.Arg, before: int) -> list[exp.Expression]:
+        """WHERE conditions selecting the row set `rows` (an argument of expression `before`): filters
+        become comparisons, and argmax / argmin keep the rows whose value equals the extreme over the rows
+        they were given, `col = (SELECT MAX(col) FROM t WHERE <those rows>)`, ties included as in the
+        program."""
+        if isinstance(rows, P.AllRows):
+            return []
+        if not isinstance(rows, P.Ref) or rows.index >= before:
+            raise _no_sql(f"{rows} is not a row set computed earlier")
+        expr = self.program.exprs[rows.index]
+        if not expr.args:
+            raise _no_sql(f"{expr} has no arguments")
+        inner = self.rows(expr.args[0], rows.index)
+        form = _sql_form(expr)
+        if form.role in ("compare", "contains"):
+            return [*inner, self.condition(expr, form)]
+        if form.role == "superlative" and len(expr.args) == 2:
+            column, kind = self.prop(expr.args[1], expr)
+            if kind == "string":
+                raise _no_sql(f"{expr} ranks a {kind} view")
+            aggregate = exp.Max if form.operator == "MAX" else exp.Min
+            extreme = exp.Select(expressions=[aggregate(this=column.copy())]).from_(
+                exp.to_table(self.table_name, quoted=False)
+            )
+            if inner:
+                extreme = extreme.where(exp.and_(*(c.copy() for c in inner)), copy=False)
+            return [*inner, exp.EQ(this=column, expression=exp.Subquery(this=extreme))]
+        raise _no_sql(f"{expr.function} does not select rows in SQL")
+
+
+def _sql_form(expr: P.Expr) -> SqlForm:
+    form = REGISTRY[expr.function].sql if expr.function in REGISTRY else None
+    if form is None:
+        raise _no_sql(
+            f"{expr.function} has no SQL form (SQL rows have no order, so first/last/next/previous do not "
+            "map; same, mode and diff are not rendered)"
+        )
+    return form
+
+
+_SQL_OPS: dict[str, type[exp.Expression]] = {v: k for k, v in _COMPARISONS.items()}
+
+
+def _number_sql(value: float) -> exp.Expression:
+    return exp.Literal.number(format_number(float(value)))
 
 
 def _like(column: exp.Expression, text: str) -> exp.Expression:
-    escaped = re.sub(r"([\\%_])", r"\\\1", text)
-    like = exp.Like(this=column, expression=exp.Literal.string(f"%{escaped}%"))
-    if escaped != text:
+    pattern, escape = like_pattern(text)
+    like = exp.Like(this=column, expression=exp.Literal.string(pattern))
+    if escape:
         return exp.Escape(this=like, expression=exp.Literal.string("\\"))
     return like
 
 
-def _condition(table: Table, expr: P.Expr, names: list[str]) -> exp.Expression:
-    if len(expr.args) != 3 or not isinstance(expr.args[1], P.Literal):
-        raise _no_sql(f"{expr} does not compare a column with question values")
-    literal = expr.args[1]
-    column, kind = _property_column(table, expr.args[2], names, expr)
-    if expr.function in _CONTAINS:
-        if literal.kind != "string" or kind != "string":
-            raise _no_sql(f"{expr} is a containment test on non-text values")
-        likes = [_like(column.copy(), str(v)) for v in literal.values]
-        test = likes[0] if len(likes) == 1 else exp.Paren(this=exp.or_(*likes))
-        return exp.Not(this=exp.Paren(this=test)) if _CONTAINS[expr.function] else test
-    op = _FILTER_OPS[expr.function]
-    if literal.kind != "number" or kind != "number":
-        raise _no_sql(f"{expr} compares {literal.kind} values with a {kind} property")
-    values = list(dict.fromkeys(float(v) for v in literal.values))
-    if op == "!=":
-        # filter_not_eq keeps rows unequal to the (single) value, and rows with no number, which SQL's `<>`
-        # alone would drop (NULL is unknown); a cell never equals several values.
-        if len(values) > 1:
-            return exp.true()
-        unequal = exp.NEQ(this=column, expression=_literal_sql("number", values[0]))
-        return exp.Paren(this=exp.or_(unequal, exp.Is(this=column.copy(), expression=exp.Null())))
-    # filter_eq with several values keeps nothing, and > / < must beat every value: a conjunction says both
-    tests = [_SQL_OPS[op](this=column.copy(), expression=_literal_sql("number", v)) for v in values]
-    return tests[0] if len(tests) == 1 else exp.Paren(this=exp.and_(*tests))
+def render_sql(
+    program: P.Program,
+    table: Table,
+    dialect: str = "sqlite",
+    *,
+    language: str = "wikisql",
+    table_name: str = "t",
+) -> SqlRendering:
+    """Render a program as one SELECT in any dialect sqlglot writes, through a sqlglot expression tree, and
+    say whether it is exact (`SqlRendering`).
+
+    The program must be a chain of filters and superlatives (`argmax`/`argmin`) from `all_rows` ending in
+    `hop`, `count`, `maximum`, `minimum`, `average` or `sum` (expressions it never uses are ignored: they do
+    not change its answer); each function's SQL role is declared beside it (`functions.SqlForm`). A column
+    view reads through the expression `sqlviews.view_sql` verified in sqlite for this table. Only sqlite
+    renderings are checked, so other dialects are never exact. Raises GrammarError("program has no SQL
+    form: ...") when there is no rendering at all."""
+    check_dialect(dialect)
+    spec = get_language(language)
+    declared = {f.name for f in spec.functions}
+    for expr in program.exprs:
+        if expr.function not in declared:
+            raise _no_sql(f"{expr.function} is not a {spec.name} function")
+    if not program.exprs:
+        raise _no_sql("empty program")
+    last = program.exprs[-1]
+    if not last.args:
+        raise _no_sql(f"{last} has no arguments")
+    form = REGISTRY[last.function].sql if last.function in REGISTRY else None
+    renderer = _Renderer(program, table, spec.keep_duplicates, table_name)
+    if form is not None and form.role == "count" and len(last.args) == 1:
+        projection: exp.Expression = exp.Count(this=exp.Star())
+    elif form is not None and (form.role == "project" or (form.role == "aggregate" and len(last.args) == 2)):
+        projection = renderer.projection(last, form)
+    else:
+        raise _no_sql(f"it must end in hop, count or an aggregate, not {last.function}")
+    conditions = renderer.rows(last.args[0], len(program.exprs) - 1)
+    select = exp.Select(expressions=[projection]).from_(exp.to_table(table_name, quoted=False))
+    if not spec.keep_duplicates and form.role == "project":
+        select = select.distinct()
+    if conditions:
+        select = select.where(exp.and_(*conditions), copy=False)
+    try:
+        sql = select.sql(dialect=dialect)
+    except sqlglot.errors.SqlglotError as exc:
+        raise _no_sql(f"sqlglot cannot write it in {dialect}: {str(exc).splitlines()[0]}") from None
+    notes = list(renderer.notes)
+    if dialect != "sqlite":
+        notes.append(f"only sqlite renderings are checked against the program, not {dialect}")
+    return SqlRendering(sql, not notes, tuple(notes))
+
+
+def check_program_sql(program: P.Program, table: Table, answer: Sequence, language: str) -> bool | None:
+    """Whether sqlite, running the program's sqlite rendering on `table`, gives `answer` (the program's);
+    None when the program has no SQL form."""
+    try:
+        sql = render_sql(program, table, language=language).sql
+    except GrammarError:
+        return None
+    try:
+        return sql_agrees(table, sql, answer, language)
+    except GrammarError:  # sqlite rejected the query: it does not give the answer
+        return False
 
 
 def program_to_sql(
@@ -674,77 +897,8 @@ def program_to_sql(
     language: str = "wikisql",
     table_name: str = "t",
 ) -> str:
-    """Render a program as one SELECT in any dialect sqlglot writes, through a sqlglot expression tree.
-
-    The program must be a chain of filters and superlatives (`argmax`/`argmin`) from `all_rows` ending in
-    `hop`, `count`, `maximum`, `minimum`, `average` or `sum` (expressions it never uses are ignored: they do
-    not change its answer). Raises GrammarError("program has no SQL form: ...") otherwise."""
-    check_dialect(dialect)
-    spec = get_language(language)
-    declared = {f.name for f in spec.functions}
-    for expr in program.exprs:
-        if expr.function not in declared:
-            raise _no_sql(f"{expr.function} is not a {spec.name} function")
-    if not program.exprs:
-        raise _no_sql("empty program")
-    names = sql_column_names(table)
-    last = program.exprs[-1]
-    if not last.args:
-        raise _no_sql(f"{last} has no arguments")
-    if last.function == "hop":
-        column, _ = _property_column(table, last.args[1] if len(last.args) == 2 else None, names, last)
-        projection: exp.Expression = column
-    elif last.function == "count" and len(last.args) == 1:
-        projection = exp.Count(this=exp.Star())
-    elif last.function in _AGG_FUNCTIONS and len(last.args) == 2:
-        column, kind = _property_column(table, last.args[1], names, last)
-        if last.function in ("average", "sum") and kind != "number":
-            raise _no_sql(f"{last} averages or sums a text column")
-        projection = _AGG_FUNCTIONS[last.function](this=column)
-    else:
-        raise _no_sql(f"it must end in hop, count or an aggregate, not {last.function}")
-    conditions = _row_conditions(program, last.args[0], len(program.exprs) - 1, table, names, table_name)
-    select = exp.Select(expressions=[projection]).from_(exp.to_table(table_name, quoted=False))
-    if not spec.keep_duplicates and last.function == "hop":
-        select = select.distinct()
-    if conditions:
-        select = select.where(exp.and_(*conditions), copy=False)
-    try:
-        return select.sql(dialect=dialect)
-    except sqlglot.errors.SqlglotError as exc:
-        raise _no_sql(f"sqlglot cannot write it in {dialect}: {str(exc).splitlines()[0]}") from None
-
-
-def _row_conditions(
-    program: P.Program, rows: P.Arg, before: int, table: Table, names: list[str], table_name: str
-) -> list[exp.Expression]:
-    """WHERE conditions selecting the row set `rows` (an argument of expression `before`): filters become
-    comparisons, and argmax / argmin keep the rows whose value equals the extreme over the rows they were
-    given, `col = (SELECT MAX(col) FROM t WHERE <those rows>)`, ties included as in the program."""
-    if isinstance(rows, P.AllRows):
-        return []
-    if not isinstance(rows, P.Ref) or rows.index >= before:
-        raise _no_sql(f"{rows} is not a row set computed earlier")
-    expr = program.exprs[rows.index]
-    if not expr.args:
-        raise _no_sql(f"{expr} has no arguments")
-    inner = _row_conditions(program, expr.args[0], rows.index, table, names, table_name)
-    if expr.function in _FILTER_OPS or expr.function in _CONTAINS:
-        return [*inner, _condition(table, expr, names)]
-    if expr.function in _SUPERLATIVES and len(expr.args) == 2:
-        column, kind = _property_column(table, expr.args[1], names, expr)
-        if kind != "number":
-            raise _no_sql(f"{expr} ranks a {kind} view")
-        extreme = exp.Select(expressions=[_SUPERLATIVES[expr.function](this=column.copy())]).from_(
-            exp.to_table(table_name, quoted=False)
-        )
-        if inner:
-            extreme = extreme.where(exp.and_(*(c.copy() for c in inner)), copy=False)
-        return [*inner, exp.EQ(this=column, expression=exp.Subquery(this=extreme))]
-    raise _no_sql(
-        f"{expr.function} has no SQL form (SQL rows have no order, so first/last/next/previous do not "
-        "map; same, mode and diff are not rendered)"
-    )
+    """`render_sql(...).sql`: the SQL text alone, exact or not."""
+    return render_sql(program, table, dialect, language=language, table_name=table_name).sql
 
 
 # --------------------------------------------------------------------------------------------------------
@@ -764,12 +918,12 @@ def sqlite_connection(table: Table, table_name: str = "t") -> sqlite3.Connection
     conn = sqlite3.connect(":memory:")
     conn.create_function("pylower", 1, _pylower, deterministic=True)
     names = sql_column_names(table)
+    storage = [column_storage(c) for c in table.columns]
     quoted = ", ".join(
-        f'"{n.replace(chr(34), chr(34) * 2)}" {"REAL" if _is_numeric(c) else "TEXT"}'
-        for n, c in zip(names, table.columns, strict=True)
+        f'"{n.replace(chr(34), chr(34) * 2)}" {kind}' for n, (kind, _) in zip(names, storage, strict=True)
     )
     conn.execute(f'CREATE TABLE "{table_name}" ({quoted})')
-    columns = [c.views["number"] if _is_numeric(c) else c.raw for c in table.columns]
+    columns = [cells for _, cells in storage]
     marks = ", ".join("?" * len(columns))
     conn.executemany(f'INSERT INTO "{table_name}" VALUES ({marks})', zip(*columns, strict=True))
     return conn
