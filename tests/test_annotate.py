@@ -151,3 +151,74 @@ def test_agreement_with_tagged_questions(data_dir) -> None:
         tokens_ok += tokenize(row["utterance"]) == gold_tokens
     assert canon_ok / len(rows) >= 0.98
     assert tokens_ok / len(rows) >= 0.93
+
+
+@pytest.fixture()
+def medals() -> Table:
+    return Table.from_rows(
+        "t_medals",
+        ["Nation", "Gold", "Date", "Venue", "Score"],
+        [
+            ["Germany", "3", "April 10, 2005", "St. Louis", "3–1"],
+            ["Kenya", "2", "April 19, 2005", "O'Neal Arena", "1,000"],
+            ["Côte d'Ivoire", "1", "May 1, 2006", "Mötley Crüe Hall", "2.5"],
+            ["Czech Republic", "0", "June 7, 2006", "East-West Stadium", "7"],
+        ],
+    )
+
+
+def _strings(question: str, table: Table, linking: str = "word") -> list[tuple[str, int, int]]:
+    q = annotate_question(question, table, linking=linking)
+    return [(e.values[0], e.start, e.end) for e in q.entities if e.kind == "string"]
+
+
+def test_word_linking_needs_whole_words(medals: Table) -> None:
+    assert _strings("how many medals did germany win", medals) == [("germany", 4, 5)]
+    q = annotate_question("how many medals did germany win", medals)
+    assert q.in_table == [0, 0, 0, 0, 1, 0]
+    # MAPO's substring linking, kept for reproduction, finds "many" inside "germany"
+    assert _strings("how many medals did germany win", medals, "substring") == [
+        ("many", 1, 2),
+        ("germany", 4, 5),
+    ]
+
+
+def test_word_linking_does_not_stretch_a_number_into_a_longer_one(medals: Table) -> None:
+    # only April 10 and 19 are in the table: "april 1" is not, "april 19" is
+    assert _strings("what happened on april 1", medals)[0] == ("april", 3, 4)
+    assert _strings("what happened on april 19", medals) == [("april 19", 3, 5)]
+    assert _strings("what happened on april 1", medals, "substring") == [("april 1", 3, 5)]
+    # a number inside a longer one is not a match ("1,000", "2.5"); one beside a hyphen is ("3–1")
+    table = Table.from_rows("t", ["Score", "Attendance"], [["3–1", "1,000"], ["0–0", "2.5"]])
+    assert _strings("an attendance of 1 or 5", table) == [("1", 3, 4)]
+    assert _strings("an attendance of 2", table) == []
+    assert _strings("an attendance of 2", table, "substring") == [("2", 3, 4)]
+    table = Table.from_rows("t", ["Attendance"], [["1,000"], ["2.5"]])
+    assert _strings("an attendance of 1", table) == []
+    assert _strings("an attendance of 1", table, "substring") == [("1", 3, 4)]
+
+
+def test_word_linking_treats_punctuation_as_a_boundary(medals: Table) -> None:
+    assert _strings("matches at st. louis", medals) == [("st. louis", 2, 4)]
+    assert _strings("what was at o'neal arena?", medals) == [("o'neal arena", 3, 5)]
+    assert _strings("which nation held west stadium", medals) == [("west stadium", 3, 5)]
+    assert _strings("is ivoire there", medals) == [("ivoire", 1, 2)]  # after an apostrophe
+    assert _strings("who won in the east", medals) == [("east", 4, 5)]  # before a hyphen
+    assert _strings("what about st", medals) == [("st", 2, 3)]  # "st." in a cell
+    assert _strings("does it rain in the west?", medals)[0] == ("west", 5, 6)
+
+
+def test_word_linking_with_accents_and_inside_foreign_words(medals: Table) -> None:
+    # accents are normalised away on both sides; a match inside a longer word still fails
+    assert _strings("how did cote d'ivoire do", medals) == [("cote d'ivoire", 2, 4)]
+    assert _strings("tell me about motley crüe", medals) == [("motley crue", 3, 5)]
+    assert _strings("what did the czech team do", medals)[0] == ("czech", 3, 4)
+    assert _strings("is zech there", medals) == []
+    assert _strings("is zech there", medals, "substring") == [("zech", 1, 2)]
+
+
+def test_unknown_linking_is_a_data_error(medals: Table) -> None:
+    from nsmcli.errors import DataError
+
+    with pytest.raises(DataError, match="unknown linking 'fuzzy'; choose one of: word, substring"):
+        annotate_question("germany", medals, linking="fuzzy")

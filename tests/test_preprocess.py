@@ -171,3 +171,25 @@ def test_question_files_saved_by_spreadsheets_are_read(tmp_path):
     assert summary.examples == {"train": 1}
     example = load_dataset(tmp_path / "out").examples("train")[0]
     assert example.answer == ["11"] and example.question.text == "how many nations are listed?"
+
+
+def test_linking_is_chosen_at_preprocessing_and_recorded(tmp_path):
+    """`--linking substring` reproduces MAPO's substring linking; the choice is in meta.json, and a run
+    trained on the data annotates its parse questions the same way."""
+    from nsmcli.data.preprocess import DATASETS, run_linking
+
+    entities = {}
+    for linking in ("word", "substring"):
+        preprocess("tables", OWN_DATA, tmp_path / linking, linking=linking)
+        dataset = load_dataset(tmp_path / linking)
+        assert dataset.meta["linking"] == linking
+        assert run_linking({"language": "wtq", "dataset": {"meta": dataset.meta}}) == linking
+        entities[linking] = {(e.id, x.values) for e in dataset.examples("train") for x in e.question.entities}
+    # the medal table has Germany: substring linking finds "many" in every "how many" question
+    dropped = entities["substring"] - entities["word"]
+    assert dropped and {values for _, values in dropped} == {("many",)}
+    assert entities["word"] < entities["substring"]
+    preprocess("tables", OWN_DATA, tmp_path / "default")
+    assert load_dataset(tmp_path / "default").meta["linking"] == DATASETS["tables"].linking
+    # runs from before linking was recorded: their language's dataset default
+    assert run_linking({"language": "wikisql", "dataset": {"meta": {}}}) == DATASETS["wikisql"].linking

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from nsmcli import __version__
-from nsmcli.data.annotate import AnnotatedQuestion, annotate_question, canonicalize_answer
+from nsmcli.data.annotate import AnnotatedQuestion, annotate_question, canonicalize_answer, check_linking
 from nsmcli.data.checkers import AnswerChecker, CallableChecker, WikisqlChecker, WtqChecker
 from nsmcli.data.evaluate import split_tsv_list, wikisql_correct, wtq_correct
 from nsmcli.data.readers import (
@@ -82,13 +82,16 @@ class DatasetFormat:
     """How one dataset's release is read, which language it uses and how answers are compared.
 
     `correct` is the official answer test; `make_checker`, if set, builds an example's fast equivalent for
-    the program search (`nsmcli.data.checkers`), typed once and with hints for goal-directed pruning."""
+    the program search (`nsmcli.data.checkers`), typed once and with hints for goal-directed pruning.
+    `linking` is how its questions' string entities are matched to cells by default
+    (`nsmcli.data.annotate.LINKING_MODES`)."""
 
     name: str
     language: str
     read: Callable[[Path], tuple[dict[str, list[RawQuestion | tuple[str, str]]], Callable[[str], Table]]]
     correct: Callable[[Example, list], bool]
     make_checker: Callable[[Example], AnswerChecker] | None = None
+    linking: str = "word"
 
 
 # ----- WikiTableQuestions --------------------------------------------------------------------------------
@@ -230,6 +233,15 @@ def dataset_format(name: str) -> DatasetFormat:
     return DATASETS[name]
 
 
+def run_linking(config: dict) -> str:
+    """The entity linking a run's questions are annotated with: that of the data it was trained on, else
+    (runs from before linking was recorded) the default of the dataset named by its language."""
+    meta = (config.get("dataset") or {}).get("meta") or {}
+    if meta.get("linking"):
+        return check_linking(meta["linking"])
+    return DATASETS[config["language"]].linking if config.get("language") in DATASETS else "word"
+
+
 # ----- preprocessing -------------------------------------------------------------------------------------
 
 
@@ -253,9 +265,17 @@ class Summary:
         }
 
 
-def preprocess(dataset: str, data_dir: Path | str, out_dir: Path | str, progress: Any = None) -> Summary:
-    """Read a release, annotate every question of every split present, write the plain-file dataset."""
+def preprocess(
+    dataset: str,
+    data_dir: Path | str,
+    out_dir: Path | str,
+    progress: Any = None,
+    linking: str | None = None,
+) -> Summary:
+    """Read a release, annotate every question of every split present, write the plain-file dataset.
+    `linking` overrides the dataset's entity linking (`DatasetFormat.linking`)."""
     fmt = dataset_format(dataset)
+    linking = check_linking(linking or fmt.linking)
     data_dir, out_dir = Path(data_dir), Path(out_dir)
     if not data_dir.is_dir():
         raise DataError(f"data directory {data_dir} does not exist")
@@ -278,7 +298,9 @@ def preprocess(dataset: str, data_dir: Path | str, out_dir: Path | str, progress
             if table.n_rows == 0:
                 annotated[q.id] = "table has no rows"
             else:
-                question = annotate_question(q.text, table, qid=q.id, answer=[str(a) for a in q.answer])
+                question = annotate_question(
+                    q.text, table, qid=q.id, answer=[str(a) for a in q.answer], linking=linking
+                )
                 annotated[q.id] = Example(q.id, q.table_id, question, q.answer, q.answer_canon)
         if progress:
             progress.advance(task)
@@ -310,6 +332,7 @@ def preprocess(dataset: str, data_dir: Path | str, out_dir: Path | str, progress
                 "nsm_version": __version__,
                 "dataset": dataset,
                 "language": fmt.language,
+                "linking": linking,
                 "source": str(data_dir.resolve()),
                 "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
                 **summary.to_json(),
