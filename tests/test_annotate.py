@@ -222,3 +222,11 @@ def test_unknown_linking_is_a_data_error(medals: Table) -> None:
 
     with pytest.raises(DataError, match="unknown linking 'fuzzy'; choose one of: word, substring"):
         annotate_question("germany", medals, linking="fuzzy")
+
+
+def test_word_linking_boundaries_in_lists_and_slugs() -> None:
+    table = Table.from_rows("t", ["Years", "Title"], [["1964,1967,1992", "Cry_Wolf"], ["2001", "Big 1,200"]])
+    assert _strings("who won in 1964", table)[0] == ("1964", 3, 4)  # a list, not a thousands separator
+    assert _strings("who won in 1967", table)[0] == ("1967", 3, 4)
+    assert _strings("what came after cry wolf", table) == [("cry", 3, 4), ("wolf", 4, 5)]
+    assert _strings("the big 1", table) == [("big", 1, 2)]

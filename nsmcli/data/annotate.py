@@ -163,14 +163,14 @@ class _TableIndex:
 
 @functools.lru_cache(maxsize=4096)
 def _word_pattern(text: str) -> re.Pattern:
-    """`text` not preceded or followed by a letter or digit where it starts or ends with one; a number does
-    not end inside a longer one either ("1" is not in "1,000" or "2.5", but is in "3-1" and "no. 1").
-    Hyphens, apostrophes, spaces and other punctuation are boundaries."""
+    """`text` not preceded or followed by a letter or digit where it starts or ends with one, and a number
+    not inside a longer one: "1" is not in "1,000" or "2.5" but is in "3-1", "no. 1" and "1,2"; "1964" is in
+    "1964,1967". Hyphens, apostrophes, underscores, spaces and other punctuation are boundaries."""
     head, tail = "", ""
-    if re.match(r"\w", text[0]):
-        head = r"(?<!\w)" + (r"(?<!\d[.,])" if text[0].isdigit() else "")
-    if re.match(r"\w", text[-1]):
-        tail = r"(?!\w)" + (r"(?![.,]\d)" if text[-1].isdigit() else "")
+    if text[0].isalnum():
+        head = r"(?<![^\W_])" + (r"(?<!\d\.)" if text[0].isdigit() else "")
+    if text[-1].isalnum():
+        tail = r"(?![^\W_])" + (r"(?!\.\d)(?!,\d{3}(?!\d))" if text[-1].isdigit() else "")
     return re.compile(head + re.escape(text) + tail)
 
 
