@@ -176,7 +176,8 @@ def test_question_files_saved_by_spreadsheets_are_read(tmp_path):
 def test_linking_is_chosen_at_preprocessing_and_recorded(tmp_path):
     """`--linking substring` reproduces MAPO's substring linking; the choice is in meta.json, and a run
     trained on the data annotates its parse questions the same way."""
-    from nsmcli.data.preprocess import DATASETS, run_linking
+    from nsmcli.data.annotate import DEFAULT_LINKING
+    from nsmcli.data.preprocess import run_linking
 
     entities = {}
     for linking in ("word", "substring"):
@@ -190,6 +191,6 @@ def test_linking_is_chosen_at_preprocessing_and_recorded(tmp_path):
     assert dropped and {values for _, values in dropped} == {("many",)}
     assert entities["word"] < entities["substring"]
     preprocess("tables", OWN_DATA, tmp_path / "default")
-    assert load_dataset(tmp_path / "default").meta["linking"] == DATASETS["tables"].linking
-    # runs from before linking was recorded: their language's dataset default
-    assert run_linking({"language": "wikisql", "dataset": {"meta": {}}}) == DATASETS["wikisql"].linking
+    assert load_dataset(tmp_path / "default").meta["linking"] == DEFAULT_LINKING == "word"
+    # runs from before linking was recorded (the bundled models): the default
+    assert run_linking({"language": "wikisql", "dataset": {"meta": {}}}) == DEFAULT_LINKING

@@ -7,7 +7,7 @@ from pathlib import Path
 import typer
 
 from nsmcli.cli.output import print_json, progress_bar, stdout
-from nsmcli.data.annotate import LINKING_MODES, check_linking
+from nsmcli.data.annotate import DEFAULT_LINKING, LINKING_MODES, check_linking
 from nsmcli.data.preprocess import DATASETS, dataset_format
 from nsmcli.data.preprocess import preprocess as run_preprocess
 from nsmcli.errors import DataError
@@ -32,10 +32,10 @@ def preprocess(
         "atomically at the end; an existing one is kept if the run fails.",
     ),
     linking: str = typer.Option(
-        None,
+        DEFAULT_LINKING,
         "--linking",
         help=f"How question words are matched to cell text: {' or '.join(LINKING_MODES)} (word: whole words "
-        "only; substring: any part of a cell, as the original MAPO did). Default: the dataset's.",
+        "only; substring: any part of a cell, as the original MAPO did).",
     ),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
     json_out: bool = typer.Option(False, "--json", help="Print the summary as JSON."),
@@ -55,8 +55,7 @@ def preprocess(
     in a subdirectory.
     """
     dataset_format(dataset)  # unknown names fail before any work
-    if linking is not None:
-        check_linking(linking)
+    check_linking(linking)
     if data_dir is None and dataset not in DEFAULT_DATA:
         raise DataError(f"nsm preprocess {dataset} needs --data-dir (the directory of its question files)")
     data_dir = data_dir or Path(DEFAULT_DATA[dataset])

@@ -46,6 +46,8 @@ ENTITY_KINDS = ("string", "number", "date")
 
 #: How question n-grams are matched against cell text: as whole words, or as any substring (MAPO's way).
 LINKING_MODES = ("word", "substring")
+#: Word linking answered more dev questions with both bundled models (BENCHMARKS.md, "Entity linking").
+DEFAULT_LINKING = "word"
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -317,7 +319,7 @@ def annotate_question(
     qid: str = "",
     answer: list[str] | None = None,
     ordinals: bool = False,
-    linking: str = "word",
+    linking: str = DEFAULT_LINKING,
 ) -> AnnotatedQuestion:
     """Annotate one question against its table.
 
@@ -430,6 +432,7 @@ def canonicalize_answer(text: str) -> str:
 
 
 __all__ = [
+    "DEFAULT_LINKING",
     "LINKING_MODES",
     "STOP_WORDS",
     "AnnotatedQuestion",

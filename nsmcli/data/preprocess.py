@@ -26,7 +26,13 @@ from pathlib import Path
 from typing import Any
 
 from nsmcli import __version__
-from nsmcli.data.annotate import AnnotatedQuestion, annotate_question, canonicalize_answer, check_linking
+from nsmcli.data.annotate import (
+    DEFAULT_LINKING,
+    AnnotatedQuestion,
+    annotate_question,
+    canonicalize_answer,
+    check_linking,
+)
 from nsmcli.data.checkers import AnswerChecker, CallableChecker, WikisqlChecker, WtqChecker
 from nsmcli.data.evaluate import split_tsv_list, wikisql_correct, wtq_correct
 from nsmcli.data.readers import (
@@ -82,16 +88,13 @@ class DatasetFormat:
     """How one dataset's release is read, which language it uses and how answers are compared.
 
     `correct` is the official answer test; `make_checker`, if set, builds an example's fast equivalent for
-    the program search (`nsmcli.data.checkers`), typed once and with hints for goal-directed pruning.
-    `linking` is how its questions' string entities are matched to cells by default
-    (`nsmcli.data.annotate.LINKING_MODES`)."""
+    the program search (`nsmcli.data.checkers`), typed once and with hints for goal-directed pruning."""
 
     name: str
     language: str
     read: Callable[[Path], tuple[dict[str, list[RawQuestion | tuple[str, str]]], Callable[[str], Table]]]
     correct: Callable[[Example, list], bool]
     make_checker: Callable[[Example], AnswerChecker] | None = None
-    linking: str = "word"
 
 
 # ----- WikiTableQuestions --------------------------------------------------------------------------------
@@ -235,11 +238,9 @@ def dataset_format(name: str) -> DatasetFormat:
 
 def run_linking(config: dict) -> str:
     """The entity linking a run's questions are annotated with: that of the data it was trained on, else
-    (runs from before linking was recorded) the default of the dataset named by its language."""
+    (runs from before linking was recorded, such as the bundled models) the default."""
     meta = (config.get("dataset") or {}).get("meta") or {}
-    if meta.get("linking"):
-        return check_linking(meta["linking"])
-    return DATASETS[config["language"]].linking if config.get("language") in DATASETS else "word"
+    return check_linking(meta.get("linking") or DEFAULT_LINKING)
 
 
 # ----- preprocessing -------------------------------------------------------------------------------------
@@ -270,12 +271,12 @@ def preprocess(
     data_dir: Path | str,
     out_dir: Path | str,
     progress: Any = None,
-    linking: str | None = None,
+    linking: str = DEFAULT_LINKING,
 ) -> Summary:
     """Read a release, annotate every question of every split present, write the plain-file dataset.
-    `linking` overrides the dataset's entity linking (`DatasetFormat.linking`)."""
+    `linking` is how question words are matched to cell text (`nsmcli.data.annotate.LINKING_MODES`)."""
     fmt = dataset_format(dataset)
-    linking = check_linking(linking or fmt.linking)
+    check_linking(linking)
     data_dir, out_dir = Path(data_dir), Path(out_dir)
     if not data_dir.is_dir():
         raise DataError(f"data directory {data_dir} does not exist")
