@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from nsmcli.data.annotate import annotate_question
+from nsmcli.data.preprocess import run_linking
 from nsmcli.data.readers import check_question, load_table, read_question_file, table_from_dataframe
 from nsmcli.data.table import Table
 from nsmcli.display import display_values, step_text
@@ -183,6 +184,7 @@ class Parser:
         self.path = path
         self.language = get_language(config["language"])
         self.limits = limits_from_json(config["limits"]) if config.get("limits") else None
+        self.linking = run_linking(config)
 
     @classmethod
     def load(cls, model: str | Path | None = None, weights: str = "best") -> Parser:
@@ -245,7 +247,7 @@ class Parser:
         if sql_dialect:
             check_dialect(sql_dialect)
         table = as_table(table)
-        annotated = annotate_question(question, table)
+        annotated = annotate_question(question, table, linking=self.linking)
         env = bind(self.language, table, annotated.entities, self.limits)
         context = self.model.context(annotated, env)
         # the evaluator's decoding (unfinished programs dropped, probabilities renormalised); no answer to check

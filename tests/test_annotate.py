@@ -159,3 +159,82 @@ def test_a_numeral_beyond_float_range_is_no_number_entity(table: Table) -> None:
     q = annotate_question(f"which team scored more than {'9' * 400} points in 12 games?", table)
     numbers = [e.values[0] for e in q.entities if e.kind == "number"]
     assert numbers and all(math.isfinite(v) for v in numbers)
+
+
+@pytest.fixture()
+def medals() -> Table:
+    return Table.from_rows(
+        "t_medals",
+        ["Nation", "Gold", "Date", "Venue", "Score"],
+        [
+            ["Germany", "3", "April 10, 2005", "St. Louis", "3–1"],
+            ["Kenya", "2", "April 19, 2005", "O'Neal Arena", "1,000"],
+            ["Côte d'Ivoire", "1", "May 1, 2006", "Mötley Crüe Hall", "2.5"],
+            ["Czech Republic", "0", "June 7, 2006", "East-West Stadium", "7"],
+        ],
+    )
+
+
+def _strings(question: str, table: Table, linking: str = "word") -> list[tuple[str, int, int]]:
+    q = annotate_question(question, table, linking=linking)
+    return [(e.values[0], e.start, e.end) for e in q.entities if e.kind == "string"]
+
+
+def test_word_linking_needs_whole_words(medals: Table) -> None:
+    assert _strings("how many medals did germany win", medals) == [("germany", 4, 5)]
+    q = annotate_question("how many medals did germany win", medals)
+    assert q.in_table == [0, 0, 0, 0, 1, 0]
+    # MAPO's substring linking, kept for reproduction, finds "many" inside "germany"
+    assert _strings("how many medals did germany win", medals, "substring") == [
+        ("many", 1, 2),
+        ("germany", 4, 5),
+    ]
+
+
+def test_word_linking_does_not_stretch_a_number_into_a_longer_one(medals: Table) -> None:
+    # only April 10 and 19 are in the table: "april 1" is not, "april 19" is
+    assert _strings("what happened on april 1", medals)[0] == ("april", 3, 4)
+    assert _strings("what happened on april 19", medals) == [("april 19", 3, 5)]
+    assert _strings("what happened on april 1", medals, "substring") == [("april 1", 3, 5)]
+    # a number inside a longer one is not a match ("1,000", "2.5"); one beside a hyphen is ("3–1")
+    table = Table.from_rows("t", ["Score", "Attendance"], [["3–1", "1,000"], ["0–0", "2.5"]])
+    assert _strings("an attendance of 1 or 5", table) == [("1", 3, 4)]
+    assert _strings("an attendance of 2", table) == []
+    assert _strings("an attendance of 2", table, "substring") == [("2", 3, 4)]
+    table = Table.from_rows("t", ["Attendance"], [["1,000"], ["2.5"]])
+    assert _strings("an attendance of 1", table) == []
+    assert _strings("an attendance of 1", table, "substring") == [("1", 3, 4)]
+
+
+def test_word_linking_treats_punctuation_as_a_boundary(medals: Table) -> None:
+    assert _strings("matches at st. louis", medals) == [("st. louis", 2, 4)]
+    assert _strings("what was at o'neal arena?", medals) == [("o'neal arena", 3, 5)]
+    assert _strings("which nation held west stadium", medals) == [("west stadium", 3, 5)]
+    assert _strings("is ivoire there", medals) == [("ivoire", 1, 2)]  # after an apostrophe
+    assert _strings("who won in the east", medals) == [("east", 4, 5)]  # before a hyphen
+    assert _strings("what about st", medals) == [("st", 2, 3)]  # "st." in a cell
+    assert _strings("does it rain in the west?", medals)[0] == ("west", 5, 6)
+
+
+def test_word_linking_with_accents_and_inside_foreign_words(medals: Table) -> None:
+    # accents are normalised away on both sides; a match inside a longer word still fails
+    assert _strings("how did cote d'ivoire do", medals) == [("cote d'ivoire", 2, 4)]
+    assert _strings("tell me about motley crüe", medals) == [("motley crue", 3, 5)]
+    assert _strings("what did the czech team do", medals)[0] == ("czech", 3, 4)
+    assert _strings("is zech there", medals) == []
+    assert _strings("is zech there", medals, "substring") == [("zech", 1, 2)]
+
+
+def test_unknown_linking_is_a_data_error(medals: Table) -> None:
+    from nsmcli.errors import DataError
+
+    with pytest.raises(DataError, match="unknown linking 'fuzzy'; choose one of: word, substring"):
+        annotate_question("germany", medals, linking="fuzzy")
+
+
+def test_word_linking_boundaries_in_lists_and_slugs() -> None:
+    table = Table.from_rows("t", ["Years", "Title"], [["1964,1967,1992", "Cry_Wolf"], ["2001", "Big 1,200"]])
+    assert _strings("who won in 1964", table)[0] == ("1964", 3, 4)  # a list, not a thousands separator
+    assert _strings("who won in 1967", table)[0] == ("1967", 3, 4)
+    assert _strings("what came after cry wolf", table) == [("cry", 3, 4), ("wolf", 4, 5)]
+    assert _strings("the big 1", table) == [("big", 1, 2)]

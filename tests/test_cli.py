@@ -97,6 +97,11 @@ def test_preprocess_unknown_dataset_and_missing_directory(tmp_path):
         "does not exist",
     )
     assert_one_line_error(nsm("preprocess", "tables", "--out", str(tmp_path / "o")), "needs --data-dir")
+    assert_one_line_error(
+        nsm("preprocess", "wtq", "--linking", "fuzzy", "--out", str(tmp_path / "o")),
+        "unknown linking 'fuzzy'",
+        "word, substring",
+    )
     assert not (tmp_path / "o").exists()
 
 

@@ -204,3 +204,26 @@ def test_wtq_and_wikisql_tables_records_name_no_value_rules(data_dir, tmp_path):
     for line in (tmp_path / "out" / "tables.jsonl").read_text(encoding="utf-8").splitlines():
         assert "value_rules" not in json.loads(line)
     assert {t.value_rules for t in load_dataset(tmp_path / "out").tables.values()} == {"wtq"}
+
+
+def test_linking_is_chosen_at_preprocessing_and_recorded(tmp_path):
+    """`--linking substring` reproduces MAPO's substring linking; the choice is in meta.json, and a run
+    trained on the data annotates its parse questions the same way."""
+    from nsmcli.data.annotate import DEFAULT_LINKING
+    from nsmcli.data.preprocess import run_linking
+
+    entities = {}
+    for linking in ("word", "substring"):
+        preprocess("tables", OWN_DATA, tmp_path / linking, linking=linking)
+        dataset = load_dataset(tmp_path / linking)
+        assert dataset.meta["linking"] == linking
+        assert run_linking({"language": "wtq", "dataset": {"meta": dataset.meta}}) == linking
+        entities[linking] = {(e.id, x.values) for e in dataset.examples("train") for x in e.question.entities}
+    # the medal table has Germany: substring linking finds "many" in every "how many" question
+    dropped = entities["substring"] - entities["word"]
+    assert dropped and {values for _, values in dropped} == {("many",)}
+    assert entities["word"] < entities["substring"]
+    preprocess("tables", OWN_DATA, tmp_path / "default")
+    assert load_dataset(tmp_path / "default").meta["linking"] == DEFAULT_LINKING == "word"
+    # runs from before linking was recorded (the bundled models): the default
+    assert run_linking({"language": "wikisql", "dataset": {"meta": {}}}) == DEFAULT_LINKING

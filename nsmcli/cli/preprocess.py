@@ -7,6 +7,7 @@ from pathlib import Path
 import typer
 
 from nsmcli.cli.output import print_json, progress_bar, stdout
+from nsmcli.data.annotate import DEFAULT_LINKING, LINKING_MODES, check_linking
 from nsmcli.data.preprocess import DATASETS, dataset_format
 from nsmcli.data.preprocess import preprocess as run_preprocess
 from nsmcli.errors import DataError
@@ -31,6 +32,12 @@ def preprocess(
         help="Output directory (default: data/<dataset>). Replaced "
         "atomically at the end; an existing one is kept if the run fails.",
     ),
+    linking: str = typer.Option(
+        DEFAULT_LINKING,
+        "--linking",
+        help=f"How question words are matched to cell text: {' or '.join(LINKING_MODES)} (word: whole words "
+        "only; substring: any part of a cell, as the original MAPO did).",
+    ),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar or progress lines."),
     json_out: bool = typer.Option(False, "--json", help="Print the summary as JSON."),
 ) -> None:
@@ -48,12 +55,13 @@ def preprocess(
     in a subdirectory.
     """
     dataset_format(dataset)  # unknown names fail before any work
+    check_linking(linking)
     if data_dir is None and dataset not in DEFAULT_DATA:
         raise DataError(f"nsm preprocess {dataset} needs --data-dir (the directory of its question files)")
     data_dir = data_dir or Path(DEFAULT_DATA[dataset])
     out = out or Path("data") / dataset
     with progress_bar(quiet) as progress:
-        summary = run_preprocess(dataset, data_dir, out, progress=progress)
+        summary = run_preprocess(dataset, data_dir, out, progress=progress, linking=linking)
     if json_out:
         print_json(summary.to_json())
         return

@@ -5,10 +5,15 @@ The WTQ training questions come without CoreNLP tags, so we produce what MAPO re
 comparative/superlative trigger words, CoreNLP-style NUMBER/DATE mentions (`textnum.find_quantities`),
 string entities matched against the table's cells, the per-token in-table feature and the per-property
 question-match feature, plus the `targetCanon` canonical answer that the official evaluator needs.
+
+String entities are linked on word boundaries by default (`linking="word"`): a question n-gram must occur in
+a cell as whole words, so "many" does not link to "Germany" nor "april 1" to "April 10". MAPO linked any
+substring of a cell (spec §2.2, §8.2 item 12); `linking="substring"` reproduces that.
 """
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 import weakref
@@ -19,6 +24,7 @@ from nsmcli.data import textnum
 from nsmcli.data.table import Table
 from nsmcli.data.valuerules import get_rules
 from nsmcli.data.values import Date, normalize
+from nsmcli.errors import DataError
 
 #: NLTK's English stop words, contraction pieces, the empty string and punctuation (MAPO's stop_words.json).
 STOP_WORDS = (
@@ -39,6 +45,11 @@ STOP_WORDS = (
 )
 
 ENTITY_KINDS = ("string", "number", "date")
+
+#: How question n-grams are matched against cell text: as whole words, or as any substring (MAPO's way).
+LINKING_MODES = ("word", "substring")
+#: Word linking answered more dev questions with both bundled models (BENCHMARKS.md, "Entity linking").
+DEFAULT_LINKING = "word"
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -146,6 +157,26 @@ class _TableIndex:
     def has_substring(self, text: str) -> bool:
         return bool(text) and text in self.joined
 
+    def has_words(self, text: str) -> bool:
+        """Whether `text` occurs in some string cell as whole words (see `_word_pattern`)."""
+        return self.has_substring(text) and _word_pattern(text).search(self.joined) is not None
+
+    def has_match(self, text: str, linking: str) -> bool:
+        return self.has_words(text) if linking == "word" else self.has_substring(text)
+
+
+@functools.lru_cache(maxsize=4096)
+def _word_pattern(text: str) -> re.Pattern:
+    """`text` not preceded or followed by a letter or digit where it starts or ends with one, and a number
+    not inside a longer one: "1" is not in "1,000" or "2.5" but is in "3-1", "no. 1" and "1,2"; "1964" is in
+    "1964,1967". Hyphens, apostrophes, underscores, spaces and other punctuation are boundaries."""
+    head, tail = "", ""
+    if text[0].isalnum():
+        head = r"(?<![^\W_])" + (r"(?<!\d\.)" if text[0].isdigit() else "")
+    if text[-1].isalnum():
+        tail = r"(?![^\W_])" + (r"(?!\.\d)(?!,\d{3}(?!\d))" if text[-1].isdigit() else "")
+    return re.compile(head + re.escape(text) + tail)
+
 
 _INDEX_CACHE: dict[int, tuple[weakref.ref, _TableIndex]] = {}
 
@@ -175,16 +206,17 @@ def table_index(table: Table) -> _TableIndex:
     return index
 
 
-def _string_entities(tokens: list[str], index: _TableIndex) -> list[Entity]:
+def _string_entities(tokens: list[str], index: _TableIndex, linking: str) -> list[Entity]:
     """Non-stop-word tokens found in some string cell, expanded to the right while the joined text (with a
-    space, a hyphen or nothing between) is still found; trailing stop words are not kept."""
+    space, a hyphen or nothing between) is still found; trailing stop words are not kept. `linking` says
+    what found means (`LINKING_MODES`)."""
     out: list[Entity] = []
     i = 0
     n = len(tokens)
     while i < n:
         tok = tokens[i]
         value = normalize(tok)
-        if tok in STOP_WORDS or value in STOP_WORDS or not index.has_substring(value):
+        if tok in STOP_WORDS or value in STOP_WORDS or not index.has_match(value, linking):
             i += 1
             continue
         end, best = i + 1, value
@@ -193,7 +225,7 @@ def _string_entities(tokens: list[str], index: _TableIndex) -> list[Entity]:
             grown = None
             for sep in (" ", "-", ""):
                 candidate = normalize(sep.join(tokens[i : j + 1]))
-                if index.has_substring(candidate):
+                if index.has_match(candidate, linking):
                     grown = candidate
                     break
             if grown is None:
@@ -294,6 +326,7 @@ def annotate_question(
     qid: str = "",
     answer: list[str] | None = None,
     ordinals: bool = False,
+    linking: str = DEFAULT_LINKING,
 ) -> AnnotatedQuestion:
     """Annotate one question against its table.
 
@@ -301,11 +334,14 @@ def annotate_question(
     (kind, values). Number and date entities follow CoreNLP's NUMBER/DATE mentions: a year alone is a
     date `yyyy-xx-xx` (MAPO's original preprocessing drops those; filter on month == day == -1 to match it),
     signs are kept, "5 years" is a duration and gives no number, ordinals give numbers only with `ordinals`.
+    String entities are cell text matched on word boundaries, or as any substring with
+    `linking="substring"` (MAPO's linking).
     """
+    check_linking(linking)
     tokens = tokenize(text)
     index = table_index(table)
     number_kinds = get_rules(table.value_rules).question_number_kinds
-    found = _string_entities(tokens, index) + _quantity_entities(
+    found = _string_entities(tokens, index, linking) + _quantity_entities(
         tokens, ordinals=ordinals, number_kinds=number_kinds
     )
     found.sort(key=lambda e: (e.start, ENTITY_KINDS.index(e.kind)))
@@ -339,6 +375,13 @@ def annotate_question(
         answer=None if answer is None else list(answer),
         answer_canon=None if answer is None else [canonicalize_answer(a) for a in answer],
     )
+
+
+def check_linking(linking: str) -> str:
+    """`linking` if it is one of `LINKING_MODES`, else a DataError naming them."""
+    if linking not in LINKING_MODES:
+        raise DataError(f"unknown linking {linking!r}; choose one of: {', '.join(LINKING_MODES)}")
+    return linking
 
 
 def _value_in_table(entity: Entity, index: _TableIndex) -> bool:
@@ -399,11 +442,14 @@ def canonicalize_answer(text: str) -> str:
 
 
 __all__ = [
+    "DEFAULT_LINKING",
+    "LINKING_MODES",
     "STOP_WORDS",
     "AnnotatedQuestion",
     "Entity",
     "annotate_question",
     "canonicalize_answer",
+    "check_linking",
     "pos_tags",
     "table_index",
     "tokenize",

@@ -29,7 +29,13 @@ from pathlib import Path
 from typing import Any
 
 from nsmcli import __version__
-from nsmcli.data.annotate import AnnotatedQuestion, annotate_question, canonicalize_answer
+from nsmcli.data.annotate import (
+    DEFAULT_LINKING,
+    AnnotatedQuestion,
+    annotate_question,
+    canonicalize_answer,
+    check_linking,
+)
 from nsmcli.data.checkers import AnswerChecker, CallableChecker, WikisqlChecker, WtqChecker
 from nsmcli.data.evaluate import split_tsv_list, wikisql_correct, wtq_correct
 from nsmcli.data.readers import (
@@ -236,6 +242,13 @@ def dataset_format(name: str) -> DatasetFormat:
     return DATASETS[name]
 
 
+def run_linking(config: dict) -> str:
+    """The entity linking a run's questions are annotated with: that of the data it was trained on, else
+    (runs from before linking was recorded, such as the bundled models) the default."""
+    meta = (config.get("dataset") or {}).get("meta") or {}
+    return check_linking(meta.get("linking") or DEFAULT_LINKING)
+
+
 # ----- preprocessing -------------------------------------------------------------------------------------
 
 
@@ -259,9 +272,17 @@ class Summary:
         }
 
 
-def preprocess(dataset: str, data_dir: Path | str, out_dir: Path | str, progress: Any = None) -> Summary:
-    """Read a release, annotate every question of every split present, write the plain-file dataset."""
+def preprocess(
+    dataset: str,
+    data_dir: Path | str,
+    out_dir: Path | str,
+    progress: Any = None,
+    linking: str = DEFAULT_LINKING,
+) -> Summary:
+    """Read a release, annotate every question of every split present, write the plain-file dataset.
+    `linking` is how question words are matched to cell text (`nsmcli.data.annotate.LINKING_MODES`)."""
     fmt = dataset_format(dataset)
+    check_linking(linking)
     data_dir, out_dir = Path(data_dir), Path(out_dir)
     if not data_dir.is_dir():
         raise DataError(f"data directory {data_dir} does not exist")
@@ -284,7 +305,9 @@ def preprocess(dataset: str, data_dir: Path | str, out_dir: Path | str, progress
             if table.n_rows == 0:
                 annotated[q.id] = "table has no rows"
             else:
-                question = annotate_question(q.text, table, qid=q.id, answer=[str(a) for a in q.answer])
+                question = annotate_question(
+                    q.text, table, qid=q.id, answer=[str(a) for a in q.answer], linking=linking
+                )
                 annotated[q.id] = Example(q.id, q.table_id, question, q.answer, q.answer_canon)
         if progress:
             progress.advance(task)
@@ -316,6 +339,7 @@ def preprocess(dataset: str, data_dir: Path | str, out_dir: Path | str, progress
                 "nsm_version": __version__,
                 "dataset": dataset,
                 "language": fmt.language,
+                "linking": linking,
                 "source": str(data_dir.resolve()),
                 "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
                 **summary.to_json(),

@@ -690,5 +690,14 @@ def _consistent(pool: QuestionPool) -> Callable[[str, Any, tuple], bool]:
 
 
 def _meta_summary(meta: dict) -> dict:
-    keep = ("format", "preprocess_version", "nsm_version", "dataset", "language", "created", "examples")
+    keep = (
+        "format",
+        "preprocess_version",
+        "nsm_version",
+        "dataset",
+        "language",
+        "linking",
+        "created",
+        "examples",
+    )
     return {k: meta[k] for k in keep if k in meta}
