@@ -9,7 +9,7 @@ bit, the column-question match) is computed here, in `TableContext.from_example`
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from nsmcli.data.annotate import column_name_pieces
@@ -40,6 +40,7 @@ class ConstantKey:
     span: tuple[int, int] | None = None
     name_ids: tuple[int, ...] = ()
     feature: float = 0.0  # added to the logit of this action through a learned weight
+    column: int = -1  # a column view: the index of its original column in `Context.columns`
 
 
 @dataclass(frozen=True)
@@ -52,6 +53,10 @@ class Context:
     n_builtins: int
     constants: tuple[ConstantKey, ...]
     n_computed: int
+    columns: tuple[tuple[str, ...], ...] = ()
+    """The header words of each original column (one entry for all views of a column)."""
+    pretrained: Any = field(default=None, compare=False)
+    """A pretrained encoder's vectors for this question (`nsmcli.model.pretrained.PretrainedText`)."""
 
     @property
     def n_actions(self) -> int:
@@ -91,10 +96,18 @@ class TableContext:
         spans = _entity_spans(question.entities)
         match = getattr(question, "column_match", {}) or {}
         text = getattr(question, "text", "")
+        headers = {c.slug: c.header for c in getattr(env.table, "columns", ())}
+        column_of: dict[str, int] = {}  # slug -> index in `columns`
+        columns: list[tuple[str, ...]] = []
         constants = []
         for arg in env.constant_args[: env.n_constants]:
             if isinstance(arg, P.Column):
                 slug, kind = _split_property(arg.name)
+                if slug not in column_of:
+                    column_of[slug] = len(columns)
+                    columns.append(
+                        tuple(str(headers.get(slug) or "").split() or [p for p in slug.split("_") if p])
+                    )
                 if column_match == "substring":
                     score = float(sum(p in text for p in column_name_pieces(slug)))
                 else:
@@ -105,6 +118,7 @@ class TableContext:
                         None,
                         tuple(vocab.ids(p for p in slug.split("_") if p)),
                         min(score, 1.0) if column_match_binary else score,
+                        column_of[slug],
                     )
                 )
             elif isinstance(arg, P.Literal):
@@ -120,6 +134,7 @@ class TableContext:
             n_builtins=env.var_base,
             constants=tuple(constants),
             n_computed=env.limits.max_expressions,
+            columns=tuple(columns),
         )
 
 

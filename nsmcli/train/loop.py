@@ -232,6 +232,11 @@ def train(
 
     torch.manual_seed(derive_seed(config.seed, "init"))
     model = build_model(kit, model_json, vocab_json, pretrained=ckpt is None and initial is None)
+    built = getattr(model, "config", None)
+    if ckpt is None and hasattr(
+        built, "to_json"
+    ):  # what building recorded: the pretrained encoder's identity
+        model_json = plain(built.to_json())
     if ckpt is None and initial is not None:
         mismatch = weights_mismatch(model.state_dict(), initial.weights)
         if mismatch:
