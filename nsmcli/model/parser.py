@@ -100,6 +100,11 @@ class ProgramModel(nn.Module):
             )
         return cls(config, vocab, glove)
 
+    def pretrained_parameters(self) -> list[nn.Parameter]:
+        """The fine-tuned layers of the pretrained encoder (`encoder_train_layers`; none when frozen): the
+        trainer gives them their own learning rate."""
+        return list(self.pretrained.top.parameters()) if self.pretrained is not None else []
+
     @property
     def device(self) -> torch.device:
         return self.decoder.go.device

@@ -297,8 +297,14 @@ def train(
     model.to(device)
     model.train()
     params = [p for p in model.parameters() if p.requires_grad]
+    # fine-tuned pretrained layers (model.encoder_train_layers) learn at their own, smaller rate
+    tuned = {id(p) for p in getattr(model, "pretrained_parameters", lambda: [])()}
+    groups = [{"params": [p for p in params if id(p) not in tuned], "lr_scale": 1.0}]
+    if tuned:
+        scale = config.encoder_learning_rate / config.learning_rate if config.learning_rate else 0.0
+        groups.append({"params": [p for p in params if id(p) in tuned], "lr_scale": scale})
     optimizer = torch.optim.Adam(
-        params,
+        groups,
         lr=config.learning_rate,
         betas=(0.9, 0.999),
         weight_decay=config.weight_decay,
@@ -415,7 +421,7 @@ def train(
 
             # 4. loss, backward, clip, step (at the scheduled learning rate)
             for group in optimizer.param_groups:
-                group["lr"] = now.learning_rate
+                group["lr"] = now.learning_rate * group.get("lr_scale", 1.0)
             loss_value = _learn(model, optimizer, params, now, items, [train_pool.get(q) for q in ids], step)
             if average is not None:
                 average.update(model, step)
