@@ -113,6 +113,16 @@ def test_views_of_a_column_share_its_vector_and_differ_by_type():
     assert model.embed is None and not any("glove" in k for k in model.state_dict())
 
 
+def test_encoder_cells_add_the_cell_the_question_names_to_its_column():
+    plain = _medals_model()[1]
+    model, ctx, _ = _medals_model(encoder_cells=True)
+    by_header = {c[0]: c for c in ctx.columns}
+    assert by_header["Nation"] == ("Nation", "|", "Norway")  # "norway" is longer than "many" (in Germany)
+    assert by_header["Gold"] == ("Gold",) and plain.columns[1] == ("Nation",)
+    with pytest.raises(ValueError, match="encoder_cells needs encoder=minilm"):
+        ModelConfig(encoder_cells=True).validate()
+
+
 def test_model_config_names_the_encoder_and_keeps_its_weights_out_of_the_state_dict():
     model, _, _ = _medals_model()
     assert model.config.encoder_package == pre.PACKAGE

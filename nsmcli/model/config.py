@@ -59,6 +59,10 @@ class ModelConfig:
     `nsmcli.model.pretrained`). Not in the original."""
     encoder_train_layers: int = 0
     """With `minilm`: fine-tune its top this many of 6 layers (0 = frozen, computed once per question)."""
+    encoder_cells: bool = False
+    """With `minilm`: each column's input also carries the cell the question names, `header | cell` (the
+    first cell containing the longest string entity found in the column), as TaBERT and the PyTorch MAPO
+    did. Not yet measured, so off by default."""
     encoder_package: str = ""
     """Recorded when a `minilm` model is built: the package its weights come from..."""
     encoder_version: str = ""
@@ -86,6 +90,8 @@ class ModelConfig:
             raise ValueError(f"attention must be one of {', '.join(ATTENTIONS)}, got {self.attention!r}")
         if self.encoder not in ENCODERS:
             raise ValueError(f"encoder must be one of {', '.join(ENCODERS)}, got {self.encoder!r}")
+        if self.encoder_cells and self.encoder != "minilm":
+            raise ValueError("encoder_cells needs encoder=minilm")
         if not 0 <= self.encoder_train_layers <= 6 or (
             self.encoder_train_layers and self.encoder != "minilm"
         ):

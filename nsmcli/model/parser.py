@@ -118,6 +118,7 @@ class ProgramModel(nn.Module):
             in_table_bug=self.config.in_table_bug,
             column_match=self.config.column_match,
             column_match_binary=self.config.column_match_binary,
+            column_cells=self.config.encoder_cells,
         )
         if self._text is None:
             return context
