@@ -8,6 +8,8 @@ the ratio to the first configuration. Run it on an otherwise idle machine.
     python bench/train_throughput.py --data data/wtq --programs data/wtq-programs.jsonl --steps 120
     python bench/train_throughput.py --data data/wtq --programs data/wtq-programs.jsonl --actors 0 \
         --attention additive,dot
+    python bench/train_throughput.py --data data/wtq --programs data/wtq-programs.jsonl --actors 0 \
+        --encoder lstm,minilm
 """
 
 from __future__ import annotations
@@ -24,7 +26,9 @@ from pathlib import Path
 from common import ROOT, header, write_result
 
 
-def measure(data: Path, programs: Path, steps: int, actors: int, attention: str) -> tuple[float, float]:
+def measure(
+    data: Path, programs: Path, steps: int, actors: int, attention: str, encoder: str = "lstm"
+) -> tuple[float, float]:
     """(questions/s after the first window, wall seconds of the whole command)."""
     with tempfile.TemporaryDirectory() as tmp:
         run = Path(tmp) / "run"
@@ -32,7 +36,7 @@ def measure(data: Path, programs: Path, steps: int, actors: int, attention: str)
             sys.executable, "-m", "nsmcli", "train", str(data), "--programs", str(programs),
             "--out", str(run), "--steps", str(steps), "--actors", str(actors), "--quiet",
             "--set", "eval_every=0", "--set", "eval_max_questions=1", "--set", "log_every=20",
-            "--set", f"model.attention={attention}",
+            "--set", f"model.attention={attention}", "--set", f"model.encoder={encoder}",
         ]  # fmt: skip
         env = {**os.environ, "OMP_NUM_THREADS": "1"}
         start = time.perf_counter()
@@ -58,25 +62,32 @@ def main() -> None:
     parser.add_argument(
         "--attention", default="additive", help="decoder attentions to compare (additive,dot)"
     )
+    parser.add_argument("--encoder", default="lstm", help="question encoders to compare (lstm,minilm)")
     args = parser.parse_args()
-    attentions = args.attention.split(",")
+    attentions, encoders = args.attention.split(","), args.encoder.split(",")
     rows, base = [], None
-    for attention in attentions:
-        for n in (int(x) for x in args.actors.split(",")):
-            qps, wall = measure(args.data.resolve(), args.programs.resolve(), args.steps, n, attention)
-            base = base or qps
-            rows.append(f"| {n} | {attention} | {qps:.1f} | {qps / base:.2f}x | {wall:.0f} s |")
-            print(rows[-1], flush=True)
+    for encoder in encoders:
+        for attention in attentions:
+            for n in (int(x) for x in args.actors.split(",")):
+                qps, wall = measure(
+                    args.data.resolve(), args.programs.resolve(), args.steps, n, attention, encoder
+                )
+                base = base or qps
+                rows.append(
+                    f"| {n} | {encoder} | {attention} | {qps:.1f} | {qps / base:.2f}x | {wall:.0f} s |"
+                )
+                print(rows[-1], flush=True)
     command = "python bench/" + " ".join([Path(__file__).name, *sys.argv[1:]])
     text = header("Training throughput (WTQ, MAPO)", command)
     text += (
         f"{args.steps} steps of 25 questions from a fresh run, OMP_NUM_THREADS=1, no dev evaluation; "
         "questions/s from the trainer's log after its first 20-step window.\n\n"
-        "| actor processes | attention | questions/s | vs first row | whole command |\n|---:|---|---:|---:|---:|\n"
-        + "\n".join(rows)
-        + "\n"
+        "| actor processes | encoder | attention | questions/s | vs first row | whole command |\n"
+        "|---:|---|---|---:|---:|---:|\n" + "\n".join(rows) + "\n"
     )
     name = "train-throughput" if attentions == ["additive"] else "train-throughput-attention"
+    if encoders != ["lstm"]:
+        name += "-encoder"
     print(f"wrote {write_result(name, text)}")
 
 

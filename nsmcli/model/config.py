@@ -20,6 +20,7 @@ BOUNDS: dict[str, tuple[float, float]] = {
     "n_constant_types": (1, 4096),
     "init_std": (0.0, 10.0),
 }
+ENCODERS = ("lstm", "minilm")
 COLUMN_MATCHES = ("tokens", "substring")
 
 
@@ -64,6 +65,23 @@ class ModelConfig:
     text (`substring`, the original's: "nation" matches "nations", and also "men" matches "women")."""
     column_match_binary: bool = False
     """Clip the match count at 1, as the original did on WTQ (it kept the count on WikiSQL)."""
+    encoder: str = "lstm"
+    """The question encoder: `lstm` (GloVe words + the bi-LSTM, as published) or `minilm`: the pretrained
+    all-MiniLM-L6-v2 over `[CLS] question [SEP] col1 [SEP] ...`, whose token vectors feed attention and
+    entity spans and whose header vectors are the column keys (needs `pip install 'nsmcli[encoder]'`; see
+    `nsmcli.model.pretrained`). Not in the original."""
+    encoder_train_layers: int = 0
+    """With `minilm`: fine-tune its top this many of 6 layers (0 = frozen, computed once per question)."""
+    encoder_cells: bool = False
+    """With `minilm`: each column's input also carries the cell the question names, `header | cell` (the
+    first cell containing the longest string entity found in the column), as TaBERT and the PyTorch MAPO
+    did. Not yet measured, so off by default."""
+    encoder_package: str = ""
+    """Recorded when a `minilm` model is built: the package its weights come from..."""
+    encoder_version: str = ""
+    """...that package's version..."""
+    encoder_sha256: str = ""
+    """...and the sha256 of its weights file: a model is refused when the installed weights differ."""
 
     def to_json(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
@@ -97,6 +115,14 @@ class ModelConfig:
                 raise ValueError(f"{name} must be between {low} and {high}, got {value!r}")
         if self.attention not in ATTENTIONS:
             raise ValueError(f"attention must be one of {', '.join(ATTENTIONS)}, got {self.attention!r}")
+        if self.encoder not in ENCODERS:
+            raise ValueError(f"encoder must be one of {', '.join(ENCODERS)}, got {self.encoder!r}")
+        if self.encoder_cells and self.encoder != "minilm":
+            raise ValueError("encoder_cells needs encoder=minilm")
+        if not 0 <= self.encoder_train_layers <= 6 or (
+            self.encoder_train_layers and self.encoder != "minilm"
+        ):
+            raise ValueError("encoder_train_layers must be in [0, 6], and needs encoder=minilm")
         if self.column_match not in COLUMN_MATCHES:
             raise ValueError(
                 f"column_match must be one of {', '.join(COLUMN_MATCHES)}, got {self.column_match!r}"

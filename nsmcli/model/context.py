@@ -9,7 +9,7 @@ bit, the column-question match) is computed here, in `TableContext.from_example`
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from nsmcli.data.annotate import column_name_pieces
@@ -40,6 +40,7 @@ class ConstantKey:
     span: tuple[int, int] | None = None
     name_ids: tuple[int, ...] = ()
     feature: float = 0.0  # added to the logit of this action through a learned weight
+    column: int = -1  # a column view: the index of its original column in `Context.columns`
 
 
 @dataclass(frozen=True)
@@ -52,6 +53,10 @@ class Context:
     n_builtins: int
     constants: tuple[ConstantKey, ...]
     n_computed: int
+    columns: tuple[tuple[str, ...], ...] = ()
+    """The header words of each original column (one entry for all views of a column)."""
+    pretrained: Any = field(default=None, compare=False)
+    """A pretrained encoder's vectors for this question (`nsmcli.model.pretrained.PretrainedText`)."""
 
     @property
     def n_actions(self) -> int:
@@ -70,13 +75,15 @@ class TableContext:
         in_table_bug: bool = False,
         column_match: str = "tokens",
         column_match_binary: bool = False,
+        column_cells: bool = False,
     ) -> Context:
         """Featurise an `Example` (or a bare `AnnotatedQuestion`) for its bound environment.
 
         `in_table_bug` zeroes the in-table bit of number/date entity tokens, as the original preprocessing
         did by accident; by default the annotation's bit is used as is. `column_match` chooses the column
         feature: the annotation's token count, or `substring` (pieces found in the question text, as the
-        original computed it); `column_match_binary` clips it at 1 (see `ModelConfig`).
+        original computed it); `column_match_binary` clips it at 1 (see `ModelConfig`). `column_cells`
+        appends to a column's header words `|` and the cell the question names (`matched_cell`).
         """
         question = getattr(example, "question", example)
         tokens = list(question.tokens)
@@ -91,10 +98,20 @@ class TableContext:
         spans = _entity_spans(question.entities)
         match = getattr(question, "column_match", {}) or {}
         text = getattr(question, "text", "")
+        table_columns = {c.slug: c for c in getattr(env.table, "columns", ())}
+        column_of: dict[str, int] = {}  # slug -> index in `columns`
+        columns: list[tuple[str, ...]] = []
         constants = []
         for arg in env.constant_args[: env.n_constants]:
             if isinstance(arg, P.Column):
                 slug, kind = _split_property(arg.name)
+                if slug not in column_of:
+                    column_of[slug] = len(columns)
+                    column = table_columns.get(slug)
+                    words = str(column.header if column is not None else "").split()
+                    words = words or [p for p in slug.split("_") if p]
+                    cell = matched_cell(column, question.entities) if column_cells and column else None
+                    columns.append(tuple(words + (["|", *cell.split()] if cell else [])))
                 if column_match == "substring":
                     score = float(sum(p in text for p in column_name_pieces(slug)))
                 else:
@@ -105,6 +122,7 @@ class TableContext:
                         None,
                         tuple(vocab.ids(p for p in slug.split("_") if p)),
                         min(score, 1.0) if column_match_binary else score,
+                        column_of[slug],
                     )
                 )
             elif isinstance(arg, P.Literal):
@@ -120,7 +138,26 @@ class TableContext:
             n_builtins=env.var_base,
             constants=tuple(constants),
             n_computed=env.limits.max_expressions,
+            columns=tuple(columns),
         )
+
+
+def matched_cell(column: Any, entities: Sequence) -> str | None:
+    """The cell of `column` (its raw text) that the question names: the first cell whose string view
+    contains the longest string entity found in the column (TaBERT's and the PyTorch MAPO's question-matched
+    content snapshot, mapo.md §8.1), or None."""
+    cells = column.views.get("string", ())
+    best: tuple[int, int] | None = None  # (entity length, row)
+    for e in entities:
+        if e.kind != "string" or not e.values:
+            continue
+        value = str(e.values[0])
+        if best is not None and len(value) <= best[0]:
+            continue
+        row = next((i for i, cell in enumerate(cells) if value in str(cell)), None)
+        if row is not None:
+            best = (len(value), row)
+    return str(column.raw[best[1]]) if best is not None and best[1] < len(column.raw) else None
 
 
 def _split_property(name: str) -> tuple[str, str]:

@@ -37,9 +37,11 @@ class MemoryKeys(nn.Module):
         self.span_mask_bug = span_mask_bug
 
     def forward(
-        self, contexts: Sequence[Context], encoded: Encoded, embed
+        self, contexts: Sequence[Context], encoded: Encoded, embed, columns: torch.Tensor | None = None
     ) -> tuple[torch.Tensor, torch.Tensor]:
-        """Memory [Q, A, H] and action features [Q, A]; A leaves room for every row's computed slots."""
+        """Memory [Q, A, H] and action features [Q, A]; A leaves room for every row's computed slots. A
+        column's name part is the mean `embed`ding of its name words, or with `columns` [Q, C, H] (a
+        pretrained encoder's header vectors) the vector of its original column."""
         device = encoded.outputs.device
         hidden = self.builtins.shape[1]
         # computed slots start after each question's constants; pad so that the widest fits every row
@@ -52,7 +54,7 @@ class MemoryKeys(nn.Module):
                     f"environment has {c.n_builtins} built-in tokens; the model has {self.builtins.shape[0]}"
                     " (raise ModelConfig.n_builtins)"
                 )
-        q_idx, slot, types, names, spans, feats = [], [], [], [], [], []
+        q_idx, slot, types, names, spans, feats, column = [], [], [], [], [], [], []
         b_q, b_slot, b_row = [], [], []
         for q, c in enumerate(contexts):
             b_q += [q] * c.n_builtins
@@ -65,6 +67,7 @@ class MemoryKeys(nn.Module):
                 names.append(k.name_ids)
                 spans.append(k.span)
                 feats.append(k.feature)
+                column.append(k.column)
         dtype = encoded.outputs.dtype
         memory = torch.zeros(len(contexts), n_actions, hidden, device=device, dtype=dtype)
         memory = memory.index_put(
@@ -77,8 +80,12 @@ class MemoryKeys(nn.Module):
         q_t = torch.tensor(q_idx, device=device)
         slot_t = torch.tensor(slot, device=device)
         keys = self.types[torch.tensor(types, device=device)]
+        if columns is not None:  # one vector per original column, shared by its views
+            has = torch.tensor([c >= 0 for c in column], device=device)
+            idx = torch.tensor([max(c, 0) for c in column], device=device)
+            keys = keys + columns[q_t, idx] * has.unsqueeze(-1).to(keys.dtype)
         # name part: mean embedding of the name words, projected (columns)
-        width = max(len(n) for n in names)
+        width = 0 if columns is not None else max(len(n) for n in names)
         if width:
             ids = torch.tensor([list(n) + [0] * (width - len(n)) for n in names], device=device)
             present = torch.tensor([[j < len(n) for j in range(width)] for n in names], device=device)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Callable, Collection, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import torch
@@ -22,6 +22,14 @@ from nsmcli.model.context import Context, TableContext
 from nsmcli.model.decoder import MemoryDecoder, MemoryKeys
 from nsmcli.model.embeddings import WordEmbedding, load_glove_rows
 from nsmcli.model.encoder import Encoded, QuestionEncoder
+from nsmcli.model.pretrained import (
+    PACKAGE,
+    MiniLMText,
+    PretrainedInputs,
+    check_recorded,
+    frozen_text,
+    locate_minilm,
+)
 from nsmcli.model.vocab import PAD_ID, Vocab
 
 Scored = tuple[tuple[int, ...], float]
@@ -53,16 +61,29 @@ class ProgramModel(nn.Module):
         self.config = config
         self.vocab = vocab
         h = config.hidden_size
-        self.embed = WordEmbedding(
-            len(vocab),
-            h,
-            config.embedding_size,
-            config.use_glove,
-            config.init_std,
-            glove,
-            config.normalize_glove,
-        )
-        self.encoder = QuestionEncoder(h + config.n_token_features, h, config.n_layers, config.dropout)
+        self.pretrained: PretrainedInputs | None = None
+        self._text: MiniLMText | None = None  # frozen and shared: a plain attribute, outside the state dict
+        if config.encoder == "minilm":
+            files = locate_minilm()
+            check_recorded(files, config.encoder_package, config.encoder_version, config.encoder_sha256)
+            config.encoder_package, config.encoder_version = PACKAGE, files.version
+            config.encoder_sha256 = files.sha256()
+            self._text = frozen_text(files, config.encoder_train_layers)
+            self.pretrained = PretrainedInputs(
+                self._text, h, config.n_token_features, config.n_layers, config.dropout
+            )
+            self.embed = self.encoder = None
+        else:
+            self.embed = WordEmbedding(
+                len(vocab),
+                h,
+                config.embedding_size,
+                config.use_glove,
+                config.init_std,
+                glove,
+                config.normalize_glove,
+            )
+            self.encoder = QuestionEncoder(h + config.n_token_features, h, config.n_layers, config.dropout)
         self.memory_keys = MemoryKeys(
             h, config.n_builtins, config.n_constant_types, config.init_std, config.span_mask_bug
         )
@@ -72,12 +93,17 @@ class ProgramModel(nn.Module):
     def build(cls, config: ModelConfig, vocab: Vocab) -> ProgramModel:
         """A fresh model; with `use_glove`, the vocabulary's GloVe rows are loaded when the package is there
         (check `model.embed.n_pretrained`: 0 means every word embedding is learned)."""
-        glove = load_glove_rows(vocab) if config.use_glove else None
+        glove = load_glove_rows(vocab) if config.use_glove and config.encoder == "lstm" else None
         if glove is not None and glove.shape[1] != config.embedding_size:
             raise ValueError(
                 f"GloVe vectors have {glove.shape[1]} dims; config.embedding_size is {config.embedding_size}"
             )
         return cls(config, vocab, glove)
+
+    def pretrained_parameters(self) -> list[nn.Parameter]:
+        """The fine-tuned layers of the pretrained encoder (`encoder_train_layers`; none when frozen): the
+        trainer gives them their own learning rate."""
+        return list(self.pretrained.top.parameters()) if self.pretrained is not None else []
 
     @property
     def device(self) -> torch.device:
@@ -85,14 +111,19 @@ class ProgramModel(nn.Module):
 
     def context(self, example: Any, env: Environment) -> Context:
         """The model's view of one question (plain CPU data; cache it per example)."""
-        return TableContext.from_example(
+        context = TableContext.from_example(
             example,
             env,
             self.vocab,
             in_table_bug=self.config.in_table_bug,
             column_match=self.config.column_match,
             column_match_binary=self.config.column_match_binary,
+            column_cells=self.config.encoder_cells,
         )
+        if self._text is None:
+            return context
+        question = getattr(example, "question", example)
+        return replace(context, pretrained=self._text.encode(list(question.tokens), context.columns))
 
     # ----- shared pieces ---------------------------------------------------------------------------------
 
@@ -110,10 +141,20 @@ class ProgramModel(nn.Module):
                 if f.shape[1] != n_feat:
                     raise ValueError(f"context has {f.shape[1]} token features; the model expects {n_feat}")
                 feats[q, : len(c.token_ids)] = f
-        words = self.embed(ids.to(device))
-        inputs = torch.cat([words, feats.to(device=device, dtype=words.dtype)], dim=-1)
-        encoded = self.encoder(inputs, torch.tensor(lengths), drop)
-        memory, features = self.memory_keys(contexts, encoded, self.embed)
+        if self.pretrained is not None:
+            if any(c.pretrained is None for c in contexts):
+                raise ValueError(
+                    "a context without the pretrained encoder's vectors (built by another model?)"
+                )
+            outputs, columns, state = self.pretrained([c.pretrained for c in contexts], feats, drop)
+            mask = torch.arange(width, device=device)[None, :] < torch.tensor(lengths, device=device)[:, None]
+            encoded = Encoded(outputs, mask, state)
+            memory, features = self.memory_keys(contexts, encoded, None, columns)
+        else:
+            words = self.embed(ids.to(device))
+            inputs = torch.cat([words, feats.to(device=device, dtype=words.dtype)], dim=-1)
+            encoded = self.encoder(inputs, torch.tensor(lengths), drop)
+            memory, features = self.memory_keys(contexts, encoded, self.embed)
         keys, values = self.decoder.attention_inputs(encoded)
         return _Batch(encoded, keys, values, memory, features)
 

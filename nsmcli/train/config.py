@@ -119,6 +119,10 @@ class TrainConfig:
     """Decoupled weight decay (AdamW): each step first shrinks every weight by `learning_rate * weight_decay`
     (0 = plain Adam, as published). Not in the original; a regulariser against fitting the buffer's
     spurious programs."""
+    encoder_learning_rate: float = 5e-5
+    """Learning rate of the pretrained encoder's fine-tuned layers (`model.encoder_train_layers`), scaled by
+    the same schedule as `learning_rate`: BERT fine-tuning takes rates near 1e-5 to 1e-4, and 1e-3 would wipe
+    out what pretraining learned. Unused when the encoder is frozen (the default)."""
     max_grad_norm: float = 5.0
     """Global gradient-norm clipping."""
     entropy_coeff: float = 0.01
@@ -288,6 +292,8 @@ class TrainConfig:
             raise ConfigError("min_replay_weight_start must be in [0, 1], or -1 for no schedule")
         if self.min_replay_weight_start != -1.0 and self.min_replay_weight_steps < 1:
             raise ConfigError("an alpha schedule needs min_replay_weight_steps >= 1")
+        if self.encoder_learning_rate < 0:
+            raise ConfigError("encoder_learning_rate must not be negative")
         if self.learning_rate < 0:
             raise ConfigError("learning_rate must not be negative (0 freezes the weights)")
         if self.learning_rate_end != -1.0 and not 0.0 <= self.learning_rate_end <= self.learning_rate:

@@ -259,6 +259,11 @@ def _train(
 
     torch.manual_seed(derive_seed(config.seed, "init"))
     model = build_model(kit, model_json, vocab_json, pretrained=ckpt is None and initial is None)
+    built = getattr(model, "config", None)
+    if ckpt is None and hasattr(
+        built, "to_json"
+    ):  # what building recorded: the pretrained encoder's identity
+        model_json = plain(built.to_json())
     if ckpt is None and initial is not None:
         mismatch = weights_mismatch(model.state_dict(), initial.weights)
         if mismatch:
@@ -325,8 +330,14 @@ def _train(
     model.to(device)
     model.train()
     params = [p for p in model.parameters() if p.requires_grad]
+    # fine-tuned pretrained layers (model.encoder_train_layers) learn at their own, smaller rate
+    tuned = {id(p) for p in getattr(model, "pretrained_parameters", lambda: [])()}
+    groups = [{"params": [p for p in params if id(p) not in tuned], "lr_scale": 1.0}]
+    if tuned:
+        scale = config.encoder_learning_rate / config.learning_rate if config.learning_rate else 0.0
+        groups.append({"params": [p for p in params if id(p) in tuned], "lr_scale": scale})
     optimizer = torch.optim.Adam(
-        params,
+        groups,
         lr=config.learning_rate,
         betas=(0.9, 0.999),
         weight_decay=config.weight_decay,
@@ -466,7 +477,7 @@ def _train(
 
             # 4. loss, backward, clip, step (at the scheduled learning rate)
             for group in optimizer.param_groups:
-                group["lr"] = now.learning_rate
+                group["lr"] = now.learning_rate * group.get("lr_scale", 1.0)
             loss_value = _learn(model, optimizer, params, now, items, [train_pool.get(q) for q in ids], step)
             if average is not None:
                 average.update(model, step)

