@@ -142,12 +142,13 @@ def test_execute_shows_computed_answers_rounded_and_cells_as_written(capsys, tmp
     assert json.loads(out)["display"] == [""] and json.loads(out)["answer"] == [""]
 
 
-def test_a_number_read_out_of_a_date_shows_the_number_not_the_date(capsys, tmp_path):
-    """The WikiSQL language has no date view: `03/15/2024` reads as 3, and that is what is shown."""
-    table = write(tmp_path / "sales.csv", "Order,Date\n1001,03/15/2024\n1002,04/02/2024\n")
-    args = ("execute", "(hop all_rows r.date-number)", str(table), "--language", "wikisql")
+def test_a_number_read_out_of_a_longer_cell_shows_the_number_not_the_cell(capsys, tmp_path):
+    """A score `3–1` holds two numbers: `r.score-number` reads 3, and 3 is what is shown (the WikiSQL model
+    once printed a whole cell, `03/15/2024`, for the number 3 it had read out of it)."""
+    table = write(tmp_path / "games.csv", "Game,Score\n1,3–1\n2,4–0\n")
+    args = ("execute", "(hop all_rows r.score-number)", str(table), "--language", "wikisql")
     code, out, _ = run(capsys, *args)
-    assert code == 0 and "answer: 3, 4" in out and "03/15/2024" not in out.split("answer:")[1]
+    assert code == 0 and "answer: 3, 4" in out and "3–1" not in out.split("answer:")[1]
     payload = json.loads(run(capsys, *args, "--json")[1])
     assert payload["answer"] == [3.0, 4.0] and payload["display"] == ["3", "4"]
 

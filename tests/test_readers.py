@@ -578,7 +578,7 @@ def test_cli_reads_stdin_with_format_and_encoding() -> None:
     )
     assert result.exit_code == 0, result.output
     payload = json.loads(result.stdout)
-    assert payload["answer"] == ["acme"] and payload["answer_cells"] == ["Acmé"]
+    assert payload["answer"] == ["acme"] and payload["display"] == ["Acmé"]
     result = CliRunner().invoke(app, ["execute", program, "-", "--format", "csv"], input=data)
     assert isinstance(result.exception, DataError) and "--encoding cp1252" in str(result.exception)
 
