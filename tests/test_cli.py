@@ -212,3 +212,34 @@ def test_columns_out_of_reach_are_warned_about(tmp_path):
     assert "warning:" in proc.stderr and "from r.c28-number on" in proc.stderr
     (warning,) = json.loads(proc.stdout)["warnings"]
     assert "23 column views from r.c28-number on" in warning
+
+
+def test_json_output_is_strict_utf8_with_controls_and_bidi_escaped():
+    from nsmcli.cli.output import strict_json
+
+    payload = {
+        "answer": [float("inf"), float("-inf"), float("nan"), 1.5],
+        "question": "bad \udcff byte, DEL \x7f, C1 \x9b[31m, bidi \u202eevil",
+    }
+    text = strict_json(payload)
+    text.encode("utf-8")  # no lone surrogate left: valid UTF-8
+    for raw in ("\x7f", "\x9b", "\u202e", "\udcff"):
+        assert raw not in text
+    back = json.loads(text, parse_constant=lambda c: pytest.fail(f"non-strict constant {c}"))
+    assert back["answer"] == ["inf", "-inf", "nan", 1.5]
+    assert back["question"] == "bad \ufffd byte, DEL \x7f, C1 \x9b[31m, bidi \u202eevil"
+
+
+def test_execute_json_with_a_cell_beyond_float_range_is_strict(tmp_path):
+    from typer.testing import CliRunner
+
+    from nsmcli.cli.main import app
+
+    table = tmp_path / "big.csv"
+    table.write_text(f"a,b\n{'9' * 400},x\n2,y\n", encoding="utf-8")
+    done = CliRunner().invoke(
+        app, ["execute", "(argmax all_rows r.a-number) (hop v0 r.a-number)", str(table), "--json"]
+    )
+    assert done.exit_code == 0, done.output
+    assert "Infinity" not in done.stdout
+    json.loads(done.stdout, parse_constant=lambda c: pytest.fail(f"non-strict constant {c}"))

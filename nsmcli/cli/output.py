@@ -7,6 +7,7 @@ markup or terminal control sequence in a cell reaches the screen.
 from __future__ import annotations
 
 import json
+import math
 import re
 import sys
 from collections.abc import Iterable, Iterator
@@ -69,8 +70,37 @@ def steps_table(steps: list[dict]) -> Any:
 
 
 def print_json(payload: Any) -> None:
-    sys.stdout.write(json.dumps(payload, ensure_ascii=False, indent=2, default=str) + "\n")
+    """`--json` output: always strict JSON in UTF-8 (see `strict_json`)."""
+    sys.stdout.write(strict_json(payload) + "\n")
     sys.stdout.flush()
+
+
+#: Characters written as \uXXXX escapes in JSON output although JSON allows them raw: DEL and the C1
+#: controls (a terminal acts on them) and the bidirectional controls (they reorder what a reader sees).
+_UNSAFE_IN_JSON = re.compile("[\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]")
+#: Lone surrogates: how Python decodes bytes that are not UTF-8 in argv and file names (surrogateescape).
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def strict_json(payload: Any) -> str:
+    """JSON that strict parsers accept and terminals cannot be steered by: infinities and NaN become the
+    strings "inf", "-inf" and "nan" (JSON has no such numbers; a table cell of 400 nines is one), text that
+    is not valid Unicode (undecodable bytes in a question) gets U+FFFD, and control and bidi characters are
+    escaped."""
+    text = json.dumps(_finite(payload), ensure_ascii=False, indent=2, default=str, allow_nan=False)
+    return _UNSAFE_IN_JSON.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+def _finite(value: Any) -> Any:
+    if isinstance(value, float) and not math.isfinite(value):
+        return "nan" if math.isnan(value) else ("inf" if value > 0 else "-inf")
+    if isinstance(value, str):
+        return _SURROGATE.sub("\ufffd", value)
+    if isinstance(value, dict):
+        return {_finite(k): _finite(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_finite(v) for v in value]
+    return value
 
 
 def error(message: str) -> None:
