@@ -227,3 +227,50 @@ def test_linking_is_chosen_at_preprocessing_and_recorded(tmp_path):
     assert load_dataset(tmp_path / "default").meta["linking"] == DEFAULT_LINKING == "word"
     # runs from before linking was recorded (the bundled models): the default
     assert run_linking({"language": "wikisql", "dataset": {"meta": {}}}) == DEFAULT_LINKING
+
+
+def _own_questions(root: Path, rows: list[str], name: str = "train.tsv") -> Path:
+    (root / "tables").mkdir(parents=True, exist_ok=True)
+    (root / "tables" / "t.csv").write_text("Team,Wins\nAcme,3\nBolt,5\n", encoding="utf-8")
+    (root / name).write_text("table\tquestion\tanswer\n" + "".join(r + "\n" for r in rows), encoding="utf-8")
+    return root
+
+
+def test_two_questions_on_one_unreadable_table_are_both_skipped(tmp_path):
+    data = _own_questions(tmp_path / "q", ["tables/t.csv\twho won most?\tBolt"])
+    (data / "tables" / "bad.csv").write_bytes(b"")  # empty: unreadable
+    with open(data / "train.tsv", "a", encoding="utf-8") as f:
+        f.write("tables/bad.csv\tfirst question?\tx\ntables/bad.csv\tsecond question?\ty\n")
+    summary = preprocess("tables", data, tmp_path / "out")
+    assert summary.examples["train"] == 1 and summary.skipped["train"] == {"table unreadable": 2}
+
+
+def test_a_question_file_named_like_an_output_file_is_refused(tmp_path):
+    data = _own_questions(tmp_path / "q", ["tables/t.csv\twho won most?\tBolt"], name="tables.tsv")
+    with pytest.raises(DataError, match="cannot be named tables.tsv"):
+        preprocess("tables", data, tmp_path / "out")
+    assert not (tmp_path / "out").exists()
+
+
+def test_preprocess_output_in_use_or_unwritable_fails_before_any_work(tmp_path):
+    from nsmcli.fileio import output_lock
+
+    data = _own_questions(tmp_path / "q", ["tables/t.csv\twho won most?\tBolt"])
+    with output_lock(tmp_path / "out", "preprocessing output", inside=False):
+        with pytest.raises(DataError, match="being written by another nsm process"):
+            preprocess("tables", data, tmp_path / "out")
+    (tmp_path / "a-file").write_text("")
+    with pytest.raises(DataError, match="cannot write"):
+        preprocess("tables", data, tmp_path / "a-file" / "out")
+    stale = tmp_path / ".out.x1.partial"  # what a killed run's staging left
+    stale.mkdir()
+    preprocess("tables", data, tmp_path / "out")
+    assert not stale.exists() and load_dataset(tmp_path / "out").splits == ["train"]
+
+
+def test_question_files_break_lines_only_at_newlines(tmp_path):
+    rows = ["tables/t.csv\twho won\u2028most?\tBolt", "tables/t.csv\thow many teams\x85are there?\t2"]
+    data = _own_questions(tmp_path / "q", rows)
+    summary = preprocess("tables", data, tmp_path / "out")
+    ids = [e.id for e in load_dataset(tmp_path / "out").examples("train")]
+    assert summary.examples["train"] == 2 and ids == ["train-2", "train-3"]

@@ -21,6 +21,7 @@ from __future__ import annotations
 import csv
 import json
 import os
+import shutil
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -47,7 +48,7 @@ from nsmcli.data.readers import (
 )
 from nsmcli.data.table import Table
 from nsmcli.errors import DataError, NsmError, brief
-from nsmcli.fileio import atomic_write_json, atomic_write_jsonl, staged_directory
+from nsmcli.fileio import atomic_write_json, atomic_write_jsonl, output_lock, staged_directory
 from nsmcli.lang.interpreter import Environment, bind
 
 FORMAT = "nsm-preprocessed"
@@ -206,6 +207,12 @@ def _read_tables(data_dir: Path, value_rules: str):
     question file). Questions are WTQ-style: the WTQ program language, answers checked by the official WTQ
     evaluator; the tables are typed by `value_rules` (the user rules, as `nsm parse` types them)."""
     files = sorted(data_dir.glob("*.tsv"))
+    for path in files:
+        if path.stem in RESERVED_NAMES:
+            raise DataError(
+                f"{path}: a question file cannot be named {path.name}: the output's {path.stem}.json(l) has "
+                "that name; rename the split"
+            )
     if not files:
         raise DataError(
             f"{data_dir} has no question files (<split>.tsv with the header table<TAB>question<TAB>answer)"
@@ -228,6 +235,9 @@ def _read_tables(data_dir: Path, value_rules: str):
 
     return splits, table
 
+
+#: Output files of a preprocessed dataset besides its splits: no split may take their names.
+RESERVED_NAMES = frozenset({"tables", "meta", "vocab"})
 
 DATASETS = {
     "wtq": DatasetFormat("wtq", "wtq", _read_wtq, _wtq_correct, _wtq_checker),
@@ -286,12 +296,24 @@ def preprocess(
     data_dir, out_dir = Path(data_dir), Path(out_dir)
     if not data_dir.is_dir():
         raise DataError(f"data directory {data_dir} does not exist")
+    if out_dir.exists() and not out_dir.is_dir():
+        raise DataError(f"output {out_dir} is a file, not a directory")
+    # locked before any work: an unwritable --out fails now, and a second run into it is refused
+    with output_lock(out_dir, "preprocessing output", inside=False):
+        for stale in out_dir.parent.glob(f".{out_dir.name}.*.partial"):  # a killed run's staging directory
+            shutil.rmtree(stale, ignore_errors=True)
+        return _preprocess(fmt, data_dir, out_dir, progress, linking)
+
+
+def _preprocess(fmt: DatasetFormat, data_dir: Path, out_dir: Path, progress: Any, linking: str) -> Summary:
+    dataset = fmt.name
     start = time.perf_counter()
     splits, load_table = fmt.read(data_dir, fmt.value_rules)
     summary = Summary(dataset, str(out_dir))
     unique = {q.id: q for items in splits.values() for q in items if isinstance(q, RawQuestion)}
     annotated: dict[str, Example | str] = {}
     tables: dict[str, Table] = {}
+    unreadable: dict[str, str] = {}
     task = progress.add_task("annotating", total=len(unique), status="") if progress else None
     for q in sorted(unique.values(), key=lambda q: (q.table_id, q.id)):  # table by table: one load each
         if q.table_id not in tables:
@@ -299,9 +321,11 @@ def preprocess(
                 tables[q.table_id] = load_table(q.table_id)
             except DataError as exc:
                 tables[q.table_id] = None  # type: ignore[assignment]
-                annotated[q.id] = f"table unreadable: {exc}"
+                unreadable[q.table_id] = f"table unreadable: {exc}"
         table = tables[q.table_id]
-        if table is not None:
+        if table is None:
+            annotated[q.id] = unreadable[q.table_id]  # every question on it, not only the first
+        else:
             if table.n_rows == 0:
                 annotated[q.id] = "table has no rows"
             else:

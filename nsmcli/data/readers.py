@@ -486,7 +486,7 @@ def _parse_jsonl(name: str, text: str) -> pd.DataFrame:
     """Parse JSON Lines records, one object per line."""
     records: list = []
     lines: list[int] = []
-    for line_no, line in enumerate(text.splitlines(), 1):
+    for line_no, line in enumerate(_text_lines(text), 1):
         if not line.strip():
             continue
         try:
@@ -648,7 +648,9 @@ def read_question_file(path: Path | str) -> list[QuestionCase]:
     answers are separated by `|`."""
     path = Path(path)
     try:
-        lines = path.read_text(encoding="utf-8-sig").splitlines()  # -sig: files saved by spreadsheets
+        # -sig: files saved by spreadsheets. Lines end at \n (and \r\n) only: str.splitlines would also
+        # split at U+2028, U+0085 and the like inside a question and shift every later line number
+        lines = _text_lines(path.read_text(encoding="utf-8-sig"))
     except (OSError, UnicodeDecodeError) as exc:
         raise DataError(f"cannot read question file {path}: {exc}") from None
     header = lines[0].split("\t") if lines else []
@@ -670,3 +672,10 @@ def read_question_file(path: Path | str) -> list[QuestionCase]:
     if not cases:
         raise DataError(f"{path}: no questions after the header line")
     return cases
+
+
+def _text_lines(text: str) -> list[str]:
+    """The lines of a text file as editors number them: split at \n (a \r before it dropped) and nothing
+    else, unlike `str.splitlines`."""
+    lines = [line[:-1] if line.endswith("\r") else line for line in text.split("\n")]
+    return lines[:-1] if lines and lines[-1] == "" else lines
