@@ -89,3 +89,12 @@ def test_damaged_weights_are_refused(run: Path, damage, message: str) -> None:
     torch.save(state, path)
     with pytest.raises(CheckpointError, match=message):
         _load(run)
+
+
+def test_an_absurd_beam_is_refused_before_decoding() -> None:
+    from nsmcli.errors import DataError
+    from nsmcli.parser import Parser
+
+    medals = Path(__file__).resolve().parents[1] / "examples" / "tables" / "medals.csv"
+    with pytest.raises(DataError, match="too wide"):
+        Parser.load("wtq").parse("how many nations are there?", medals, beam=100_000)

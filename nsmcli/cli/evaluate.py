@@ -10,6 +10,7 @@ from nsmcli.cli.output import print_json, progress_bar, safe, stdout
 from nsmcli.data.preprocess import load_dataset
 from nsmcli.errors import DataError
 from nsmcli.fileio import atomic_write_jsonl, check_output_file
+from nsmcli.train.config import MAX_BEAM
 
 
 def eval_(
@@ -21,7 +22,9 @@ def eval_(
     ),
     data: Path = typer.Option(..., "--data", help="The preprocessed dataset directory."),
     split: str = typer.Option("dev", "--split", help="Split to evaluate; dev/train mean the run's splits."),
-    beam: int = typer.Option(5, "--beam", min=0, help="Beam size (0: greedy)."),
+    beam: int = typer.Option(
+        5, "--beam", min=0, max=MAX_BEAM, help=f"Beam size (0: greedy; at most {MAX_BEAM})."
+    ),
     ensemble: bool = typer.Option(
         False,
         "--ensemble",

@@ -9,6 +9,7 @@ import typer
 from nsmcli.cli.output import answer_text, print_json, safe, stdout, steps_table, warn
 from nsmcli.data.readers import FORMATS, load_table
 from nsmcli.errors import DataError
+from nsmcli.train.config import MAX_BEAM
 
 
 def parse(
@@ -27,7 +28,9 @@ def parse(
         help="Answer every line of a TSV file (table, question[, answer]) instead; "
         "with answers, also count how many are right.",
     ),
-    beam: int = typer.Option(5, "--beam", min=1, help="Beam size (1 = greedy)."),
+    beam: int = typer.Option(
+        5, "--beam", min=1, max=MAX_BEAM, help=f"Beam size (1 = greedy; at most {MAX_BEAM})."
+    ),
     sql_dialect: str = typer.Option(
         "sqlite", "--sql", help="Dialect of the SQL rendering (any sqlglot writes)."
     ),

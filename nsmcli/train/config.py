@@ -26,6 +26,10 @@ class ConfigError(NsmError):
     """An unknown hyper-parameter, a value of the wrong type, or an inconsistent combination."""
 
 
+#: The widest beam decoding accepts: each beam entry keeps decoder states for every question of a batch,
+#: so a beam of 100,000 asked for more than 7 GB before failing.
+MAX_BEAM = 256
+
 #: JSON types a config file may hold for a field of each declared type (`set_field(..., strict=True)`).
 _JSON_TYPES: dict[str, tuple[type, ...]] = {
     "bool": (bool,),

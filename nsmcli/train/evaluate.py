@@ -28,6 +28,7 @@ import torch
 from nsmcli.data.preprocess import Dataset
 from nsmcli.errors import CheckpointError, DataError
 from nsmcli.train.actors import QuestionEnv
+from nsmcli.train.config import MAX_BEAM
 from nsmcli.train.questions import ModelKit, QuestionPool, build_model, default_kit, limits_from_json
 from nsmcli.train.rundir import RunDir
 
@@ -111,6 +112,8 @@ def decode(
     """Finished programs per question as (tokens, probability renormalised over what the decoder returned,
     answer), in the decoder's order (`keep_unused`: see `ProgramModel.beam_search`). Each program is
     executed here once, to drop unfinished ones and read its answer."""
+    if beam > MAX_BEAM:
+        raise DataError(f"beam {beam:,} is too wide; at most {MAX_BEAM}")
     contexts = [q.context for q in questions]
     envs = [q.env for q in questions]
     with torch.no_grad():
