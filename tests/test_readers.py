@@ -614,3 +614,18 @@ def test_parser_accepts_the_same_sources(http_root: tuple[str, Path]) -> None:
 def test_excel_sep_directive_names_the_delimiter(tmp_path: Path) -> None:
     table = load_table(write(tmp_path, "t.csv", "sep=;\nName;Note\nTea;a|b\n"))
     assert (table.header, table.rows) == (["Name", "Note"], [["Tea", "a|b"]])
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("x" * 600_000 + ",b\n1,2\n", "the name of column 1 has 600,000 characters"),
+        ("a,b\n" + "y" * 30_000 + ",2\n", "row 1, column 'a' has 30,000 characters"),
+        (",".join(f"c{i}" for i in range(1_500)) + "\n" + ",".join("1" * 1_500) + "\n", "1,500 columns"),
+    ],
+)
+def test_tables_past_the_shape_caps_are_refused_in_one_line(tmp_path, text: str, message: str) -> None:
+    path = tmp_path / "t.csv"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(DataError, match=message):
+        load_table(path)

@@ -54,6 +54,11 @@ __all__ = [
 
 MAX_ROWS = 100_000
 MAX_FILE_BYTES = 256 * 2**20
+#: Caps on a user table's shape: a column name is a few words, a cell at most a paragraph. Past them a file
+#: is not a table (a pasted document, a binary file read as text), and typing it would take gigabytes.
+MAX_COLUMNS = 1_000
+MAX_HEADER_CHARS = 1_000
+MAX_CELL_CHARS = 20_000
 SUPPORTED_EXTENSIONS = (".csv", ".tsv", ".txt", ".json", ".jsonl", ".xlsx", ".parquet")
 
 _WTQ_CONTEXT = re.compile(r"(?:.*/)?csv/(\d+)-csv/(\d+)\.(?:csv|tsv|table|html)")
@@ -231,8 +236,25 @@ def table_from_dataframe(df: pd.DataFrame, table_id: str = "table", *, value_rul
         raise DataError(f"table {table_id}: no columns")
     if len(df) == 0:
         raise DataError(f"table {table_id}: has no rows")
+    if len(df.columns) > MAX_COLUMNS:
+        raise DataError(
+            f"table {table_id}: {len(df.columns):,} columns; tables are limited to {MAX_COLUMNS:,}"
+        )
     header = [_cell_text(c) for c in df.columns]
+    for j, name in enumerate(header):
+        if len(name) > MAX_HEADER_CHARS:
+            raise DataError(
+                f"table {table_id}: the name of column {j + 1} has {len(name):,} characters; at most "
+                f"{MAX_HEADER_CHARS:,} are read (is the first line really a header?)"
+            )
     rows = [[_cell_text(v) for v in row] for row in df.itertuples(index=False, name=None)]
+    for i, row in enumerate(rows):
+        for j, cell in enumerate(row):
+            if len(cell) > MAX_CELL_CHARS:
+                raise DataError(
+                    f"table {table_id}: row {i + 1}, column {header[j][:40]!r} has {len(cell):,} characters; "
+                    f"cells are limited to {MAX_CELL_CHARS:,}"
+                )
     return Table.from_rows(table_id, header, rows, value_rules=value_rules)
 
 
