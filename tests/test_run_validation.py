@@ -98,3 +98,11 @@ def test_an_absurd_beam_is_refused_before_decoding() -> None:
     medals = Path(__file__).resolve().parents[1] / "examples" / "tables" / "medals.csv"
     with pytest.raises(DataError, match="too wide"):
         Parser.load("wtq").parse("how many nations are there?", medals, beam=100_000)
+
+
+def test_random_bytes_as_weights_are_called_damaged_not_malicious(run: Path) -> None:
+    import random
+
+    (run / "best" / "model.pt").write_bytes(random.Random(3).randbytes(100_000))
+    with pytest.raises(CheckpointError, match="not a readable tensor file"):
+        _load(run)

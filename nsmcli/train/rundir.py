@@ -67,7 +67,9 @@ def load_tensors(path: Path) -> Any:
         with warnings.catch_warnings():  # torch warns about odd pickle protocols; the error below says it all
             warnings.simplefilter("ignore")
             return torch.load(path, map_location="cpu", weights_only=True)
-    except pickle.UnpicklingError:
+    except pickle.UnpicklingError as exc:
+        if "GLOBAL" not in str(exc):  # no object to build, just bytes the unpickler cannot read
+            raise CheckpointError(f"{path} is not a readable tensor file (damaged or not nsm's)") from None
         raise CheckpointError(
             f"{path} carries a pickle payload that is not plain tensors; refusing to load it because it "
             "could run code"
