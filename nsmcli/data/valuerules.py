@@ -23,7 +23,7 @@ Empty cells are missing in every typed view under both rule sets.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from functools import lru_cache
@@ -86,7 +86,20 @@ class WtqRules(ValueRules):
     name = "wtq"
 
     def cell_values(self, raw: Sequence[str]) -> list[CellValues]:
-        return [parse_cell(text) for text in raw]
+        return _each_distinct(raw, parse_cell)
+
+
+def _each_distinct(raw: Sequence[str], read: Callable[[str], CellValues]) -> list[CellValues]:
+    """`read` of every cell, computed once per distinct text: a cell's values depend only on its text (and
+    its column), and real columns repeat their texts (years, countries, Yes/No)."""
+    seen: dict[str, CellValues] = {}
+    out = []
+    for text in raw:
+        values = seen.get(text)
+        if values is None:
+            values = seen[text] = read(text)
+        out.append(values)
+    return out
 
 
 # ----- user rules -----------------------------------------------------------------------------------------
@@ -265,7 +278,7 @@ class UserRules(ValueRules):
 
     def cell_values(self, raw: Sequence[str]) -> list[CellValues]:
         layout = ColumnLayout.infer(raw)
-        return [self.cell(text, layout) for text in raw]
+        return _each_distinct(raw, lambda text: self.cell(text, layout))
 
     def cell(self, raw: str, layout: ColumnLayout) -> CellValues:
         """One cell read with its column's layout."""
