@@ -170,3 +170,10 @@ def test_amounts_that_are_not_what_they_seem() -> None:
 
 def test_version_numbers_are_not_dates() -> None:
     assert "date" not in user_column("3.10.12", "2.7.18", "1.0.0")
+
+
+def test_scientific_notation_is_read_and_overflow_is_no_number() -> None:
+    from nsmcli.data.table import Table
+
+    table = Table.from_rows("t", ["a"], [["1e308"], ["-1e308"], ["2.5E-3"], ["1e999"]], value_rules="user")
+    assert table.columns[0].views["number"] == (1e308, -1e308, 0.0025, None)

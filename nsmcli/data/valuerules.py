@@ -22,6 +22,7 @@ Empty cells are missing in every typed view under both rule sets.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -87,6 +88,10 @@ class WtqRules(ValueRules):
 
     def cell_values(self, raw: Sequence[str]) -> list[CellValues]:
         return _each_distinct(raw, parse_cell)
+
+
+#: A number in scientific notation, the whole cell.
+_SCIENTIFIC = re.compile(r"[-+−]?(?:\d+\.?\d*|\.\d+)[eE][-+]?\d{1,4}")
 
 
 def _each_distinct(raw: Sequence[str], read: Callable[[str], CellValues]) -> list[CellValues]:
@@ -296,6 +301,9 @@ class UserRules(ValueRules):
     @staticmethod
     def numbers(raw: str, layout: ColumnLayout) -> tuple[float | None, float | None]:
         """(number, num2): the cell's leading amount, and the number after it ("3–1" -> 3, 1)."""
+        if _SCIENTIFIC.fullmatch(raw.strip()):  # "1e308", "-2.5E-3": what spreadsheets and programs export
+            value = float(raw.strip().replace("−", "-"))
+            return (value if math.isfinite(value) else None), None
         m = _NUMBER.fullmatch(raw)
         if (
             m is None
