@@ -27,9 +27,10 @@ def machine() -> str:
 
 
 def code_version() -> str:
+    """The commit, with `-dirty` when the working tree differs from it (`git describe --always --dirty`)."""
     try:
         return subprocess.run(
-            ["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True, check=True
+            ["git", "describe", "--always", "--dirty"], cwd=ROOT, capture_output=True, text=True, check=True
         ).stdout.strip()
     except (OSError, subprocess.CalledProcessError):
         return "unknown"

@@ -11,29 +11,18 @@ from __future__ import annotations
 
 import argparse
 import os
-import subprocess
 import sys
 import time
 from collections import defaultdict
 from pathlib import Path
 
-from common import ROOT, machine, write_result
+from common import ROOT, code_version, machine, write_result
 
 from nsmcli.data.readers import load_table, read_question_file
 from nsmcli.errors import DataError
 from nsmcli.parser import Parser, answer_matches
 
 REAL = ROOT / "examples" / "real"
-
-
-def describe_code() -> str:
-    """`git describe --always --dirty`: the commit, and whether the working tree differs from it."""
-    try:
-        return subprocess.run(
-            ["git", "describe", "--always", "--dirty"], cwd=ROOT, capture_output=True, text=True, check=True
-        ).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"
 
 
 def question_types(path: Path) -> tuple[dict[int, str], list[str]]:
@@ -97,7 +86,7 @@ def main() -> None:
         f"## Real-world questions: `--model {args.model}`\n",
         f"- command: `{command}`",
         f"- date: {time.strftime('%Y-%m-%d %H:%M %Z')}",
-        f"- code: {describe_code()}",
+        f"- code: {code_version()}",
         f"- machine: {machine()}; load average {load} (1, 5, 15 min)",
         f"- {asked} questions over {len({c.table for c in cases})} tables, beam {args.beam}, "
         f"{elapsed:.0f} s in all (model load included)\n",
