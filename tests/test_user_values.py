@@ -170,3 +170,11 @@ def test_amounts_that_are_not_what_they_seem() -> None:
 
 def test_version_numbers_are_not_dates() -> None:
     assert "date" not in user_column("3.10.12", "2.7.18", "1.0.0")
+
+
+def test_cells_of_long_whitespace_runs_are_read_at_once_and_are_not_numbers() -> None:
+    """Found by fuzzing: the number pattern split a run of spaces between its optional pieces in n^4 ways,
+    so a cell of 3,000 spaces (or of a currency sign and spaces) never finished loading."""
+    cells = (" " * 3000, "\x1c" * 3000, "$" + " " * 3000 + "x", "( - " + "\u3000" * 3000)
+    assert "number" not in user_column(*cells)
+    assert numbers(" " * 3000 + "5" + " " * 3000) == (5.0,)
