@@ -128,7 +128,9 @@ def table_file(draw) -> tuple[str, bytes]:
         sep = draw(st.sampled_from([",", ";", "\t", "|"]))
         quote = draw(st.booleans())
         ext = draw(st.sampled_from([".csv", ".tsv", ".txt"]))
-        text = "\n".join(_csv_line(r, sep, quote) for r in rows)
+        text = draw(st.sampled_from(["\n", "\r\n", "\r"])).join(_csv_line(r, sep, quote) for r in rows)
+        if draw(st.booleans()):
+            text = draw(st.sampled_from(["\ufeff", f"sep={sep}\n", "sep=\n", "\ufeffsep=;\n"])) + text
     else:
         header, body = rows[0], rows[1:]
         records = [dict(zip(header, r, strict=False)) for r in body]
@@ -273,11 +275,26 @@ def run_cli(args: list[str], stdin: str = "") -> tuple[int, str, str]:
 
 
 @st.composite
-def cli_args(draw) -> tuple[list[str], tuple[str, bytes] | None]:
-    """(arguments, table file or None for the bundled medals table); the table path is put in later."""
-    command = draw(st.sampled_from(["parse", "execute"]))
-    first = draw(question_text() if command == "parse" else program_text())
+def cli_args(draw) -> tuple[list[str], tuple[str, bytes] | None, str | None]:
+    """(arguments, table file or None for the bundled medals table, question file text or None); the paths
+    are put in when the files are written."""
+    command = draw(st.sampled_from(["parse", "execute", "questions"]))
     table = draw(st.none() | table_file())
+    if command == "questions":  # `nsm parse --questions FILE`: FILE's lines name the table as {table}
+        lines = draw(st.lists(st.tuples(question_text(), st.none() | hostile_text), max_size=4))
+        header = draw(
+            st.sampled_from(["table\tquestion\tanswer", "table\tquestion", "\ufefftable\tquestion", "x"])
+        )
+        body = [f"{{table}}\t{q}" + ("" if a is None else f"\t{a}") for q, a in lines]
+        text = "\n".join([header, *body])
+        args = [
+            "parse",
+            "--questions",
+            "{questions}",
+            *draw(st.lists(st.sampled_from(["--json", "-q"]), max_size=2)),
+        ]
+        return args, table, text
+    first = draw(question_text() if command == "parse" else program_text())
     options = draw(
         st.lists(
             st.sampled_from(
@@ -301,17 +318,21 @@ def cli_args(draw) -> tuple[list[str], tuple[str, bytes] | None]:
         args.append(option)
         if option in values:  # options the other command lacks are usage errors, which is fine
             args.append(draw(values[option]))
-    return args, table
+    return args, table, None
 
 
-def check_cli(case: tuple[list[str], tuple[str, bytes] | None]) -> str:
-    args, table = case
+def check_cli(case: tuple[list[str], tuple[str, bytes] | None, str | None]) -> str:
+    args, table, questions = case
     with tempfile.TemporaryDirectory() as tmp:
         path = str(MEDALS)
         if table is not None:
             ext, data = table
             path = str(Path(tmp) / f"table{ext}")
             Path(path).write_bytes(data)
+        if questions is not None:
+            question_file = Path(tmp) / "questions.tsv"
+            question_file.write_bytes(questions.replace("{table}", path).encode("utf-8", "surrogateescape"))
+            args = [str(question_file) if a == "{questions}" else a for a in args]
         args = [path if a == "{table}" else a for a in args]
         code, out, err = run_cli(args)
     if "Traceback" in err or "Traceback" in out:
