@@ -16,7 +16,7 @@ from common import ROOT, write_result
 
 sys.path.insert(0, str(ROOT))
 
-from hypothesis import HealthCheck, Phase, given, settings  # noqa: E402
+from hypothesis import HealthCheck, Phase, given, seed, settings  # noqa: E402
 
 from nsmcli.parser import Parser  # noqa: E402
 from tests import fuzzing  # noqa: E402
@@ -26,9 +26,10 @@ SHARES = {"readers": 0.25, "annotator": 0.2, "interpreter": 0.25, "parser": 0.15
 SHOWN_FAULTS = 3
 
 
-def run_target(name: str, check, examples: int, seed: int) -> dict:
+def run_target(name: str, check, examples: int, seed_value: int) -> dict:
     counts = {"examples": 0, "ok": 0, "clean": 0, "internal": 0, "faults": []}
 
+    @seed(seed_value)  # reproducible runs
     @settings(
         max_examples=examples,
         deadline=None,
@@ -46,7 +47,6 @@ def run_target(name: str, check, examples: int, seed: int) -> dict:
             if len(counts["faults"]) < SHOWN_FAULTS:
                 counts["faults"].append(f"{fault} <- {case!r}"[:600])
 
-    fuzz._hypothesis_internal_use_seed = seed  # reproducible runs
     fuzz()
     return counts
 
@@ -80,8 +80,10 @@ def main() -> None:
     }
     total_share = sum(SHARES[t] for t in targets)
     rows, faults, start = [], [], time.perf_counter()
+    planned = {t: max(1, round(args.examples * SHARES[t] / total_share)) for t in targets}
+    planned[targets[-1]] = max(1, args.examples - sum(planned[t] for t in targets[:-1]))  # exact total
     for name in targets:
-        n = max(1, round(args.examples * SHARES[name] / total_share))
+        n = planned[name]
         began = time.perf_counter()
         counts = run_target(name, checks[name], n, args.seed)
         seconds = time.perf_counter() - began
