@@ -229,3 +229,9 @@ def test_a_bad_progress_interval_is_one_line(capsys, monkeypatch, tmp_path):
         str(tmp_path / "o"),
     )
     assert "NSM_PROGRESS_SECONDS" in one_line_error(capsys, *args)
+
+
+def test_execute_with_an_unreadable_string_literal_is_one_line_not_an_internal_error(capsys):
+    """Found by fuzzing: a raw control character or a bad escape in a quoted string was exit 1."""
+    for program in ['(filter_eq all_rows "a\x11b" r.nation-string)', '(hop "x\\q")']:
+        assert "bad string literal" in one_line_error(capsys, "execute", program, str(MEDALS))

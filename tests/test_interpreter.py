@@ -96,6 +96,11 @@ def test_bad_programs_give_errors_not_exceptions(env):
         "(filter_eq all_rows 1994 r.year-date)": "num_list compared with date_property",
         "(diff all_rows all_rows r.gold-number)": "two single rows",
         "hop all_rows": "expected '('",
+        # found by fuzzing: string literals JSON cannot read were internal errors, not grammar errors
+        '(filter_eq all_rows "x\\q" r.nation-string)': "bad string literal",
+        '(filter_eq all_rows "\\u12" r.nation-string)': "bad string literal",
+        '(filter_eq all_rows "a\x0bb" r.nation-string)': "bad string literal",
+        '(filter_str_contain_any all_rows ["ok" "x\\q"] r.nation-string)': "bad string literal",
     }
     for text, message in cases.items():
         result = env.execute(text)
@@ -286,3 +291,9 @@ def test_a_program_number_beyond_float_range_is_one_clear_error() -> None:
 @pytest.mark.parametrize("value, text", [(float("inf"), "inf"), (float("-inf"), "-inf"), (3.0, "3")])
 def test_format_number_never_crashes_on_infinity(value: float, text: str) -> None:
     assert format_number(value) == text
+
+
+def test_parse_program_raises_grammar_error_for_unreadable_string_literals():
+    for text in ['(hop "\\u12")', '(hop "x\\q")', '(hop "tab\there")', '(hop ["a" "\\x"])']:
+        with pytest.raises(GrammarError, match="bad string literal"):
+            parse_program(text)

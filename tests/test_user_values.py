@@ -177,3 +177,11 @@ def test_scientific_notation_is_read_and_overflow_is_no_number() -> None:
 
     table = Table.from_rows("t", ["a"], [["1e308"], ["-1e308"], ["2.5E-3"], ["1e999"]], value_rules="user")
     assert table.columns[0].views["number"] == (1e308, -1e308, 0.0025, None)
+
+
+def test_cells_of_long_whitespace_runs_are_read_at_once_and_are_not_numbers() -> None:
+    """Found by fuzzing: the number pattern split a run of spaces between its optional pieces in n^4 ways,
+    so a cell of 3,000 spaces (or of a currency sign and spaces) never finished loading."""
+    cells = (" " * 3000, "\x1c" * 3000, "$" + " " * 3000 + "x", "( - " + "\u3000" * 3000)
+    assert "number" not in user_column(*cells)
+    assert numbers(" " * 3000 + "5" + " " * 3000) == (5.0,)

@@ -136,8 +136,11 @@ _MAGNITUDES = {
 # Lower-case `m` and `b` are left alone: "100 m" is a distance and "5 b" is rarely a billion.
 _MAGNITUDE = "|".join(sorted(map(re.escape, _MAGNITUDES), key=len, reverse=True))
 _MINUS = "-−"
+# Each optional piece carries its own trailing whitespace, so no two `\s*` meet: adjacent ones split a run
+# of spaces in n^k ways, and a cell of a few hundred spaces took seconds (thousands never finished).
 _NUMBER = re.compile(
-    rf"""\s*(?:{_CURRENCY}\s*)?(?P<open>\()?\s*(?P<sign>[-+−])?\s*(?:(?P<cur>{_CURRENCY})\s*)?(?P<sign2>[-+−])?\s*
+    rf"""\s*(?:{_CURRENCY}\s*)?(?:(?P<open>\()\s*)?(?:(?P<sign>[-+−])\s*)?(?:(?P<cur>{_CURRENCY})\s*)?
+    (?:(?P<sign2>[-+−])\s*)?
     (?P<digits>(?>\d[\d.,'\u00a0\u202f]*\d|\d|[.,]\d+))
     (?:\s*(?P<mag>{_MAGNITUDE}))?(?![A-Za-z])
     \s*(?P<pct>%)?\s*(?:(?P<cur2>{_CURRENCY})\s*)?(?P<close>\))?(?P<rest>.*)""",

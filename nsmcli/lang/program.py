@@ -94,6 +94,14 @@ _NUMBER = re.compile(r"-?(?:\d+(?:\.\d*)?|\.\d+)(?:e[-+]?\d+)?")
 _REF = re.compile(r"v(\d+)")
 
 
+def _string_literal(token: str, text: str) -> str:
+    """A quoted string of a program, read as JSON reads it (the canonical text writes them with json.dumps)."""
+    try:
+        return json.loads(token)
+    except ValueError as exc:  # a bad escape or a raw control character
+        raise GrammarError(f"bad string literal {token!r} in {text!r}: {exc.msg}") from None
+
+
 def _atom(word: str) -> tuple[str, object]:
     """Classify a bare word: ('ref', i) | ('column', name) | ('all_rows', None) | literal (kind, value)."""
     if word == "all_rows":
@@ -144,7 +152,11 @@ def parse_program(text: str) -> Program:
                     pos = m.end()
                     if m.group(4):
                         break
-                    k, v = ("string", json.loads(m.group(5))) if m.group(5) else _atom(m.group(6) or "?")
+                    k, v = (
+                        ("string", _string_literal(m.group(5), text))
+                        if m.group(5)
+                        else _atom(m.group(6) or "?")
+                    )
                     if kind not in (None, k) or k in ("ref", "column", "all_rows"):
                         raise GrammarError(f"a list literal holds values of one kind, in {text!r}")
                     kind = k
@@ -153,7 +165,7 @@ def parse_program(text: str) -> Program:
                     raise GrammarError(f"empty list literal in {text!r}")
                 args.append(Literal(kind, tuple(values)))  # type: ignore[arg-type]
             elif m.group(5):
-                args.append(Literal("string", (json.loads(m.group(5)),)))
+                args.append(Literal("string", (_string_literal(m.group(5), text),)))
             elif m.group(6):
                 kind, value = _atom(m.group(6))
                 if kind == "all_rows":
