@@ -8,11 +8,10 @@ from __future__ import annotations
 
 import argparse
 import os
-import subprocess
 import sys
 import time
 
-from common import ROOT, write_result
+from common import ROOT, code_version, write_result
 
 sys.path.insert(0, str(ROOT))
 
@@ -51,15 +50,6 @@ def run_target(name: str, check, examples: int, seed_value: int) -> dict:
     return counts
 
 
-def describe() -> str:
-    try:
-        return subprocess.run(
-            ["git", "describe", "--always", "--dirty"], cwd=ROOT, capture_output=True, text=True, check=True
-        ).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--examples", type=int, default=10_000, help="examples over all targets together")
@@ -96,7 +86,7 @@ def main() -> None:
         "## Fuzzing: hostile inputs end in success or one clean error\n",
         f"- command: `{command.strip()}`",
         f"- date: {time.strftime('%Y-%m-%d %H:%M %Z')}",
-        f"- code: {describe()}",
+        f"- code: {code_version()}",
         f"- load average at the end (1, 5, 15 min): {load}",
         f"- wall time: {time.perf_counter() - start:.0f} s\n",
         "| target | examples | successes | clean errors | internal errors / tracebacks |",
