@@ -1089,3 +1089,65 @@ def test_init_starts_a_new_run_from_a_trained_one(tiny, tmp_path):
     (other / "config.json").write_text(json.dumps({**config, "language": "wikisql"}))
     with pytest.raises(DataError, match="trained on wikisql"):
         train(data, tmp_path / "y", programs=programs, overrides=FAST, kit=KIT, init=other)
+
+
+@pytest.mark.parametrize("kill_after", [0, 7])
+def test_train_killed_with_sigkill_resumes_to_the_same_end(tiny, tmp_path, kill_after):
+    """A real `nsm train` process killed with SIGKILL (once its checkpoint has passed `kill_after` steps:
+    at step 0, before any training, and mid-run) and then resumed ends exactly where an uninterrupted run
+    does: same metrics, same weights."""
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    data, programs = tiny
+    settings = {**FAST, "n_steps": 16, "checkpoint_every": 3, "eval_every": 8, "eval_beam": 2}
+    model = {
+        "model.hidden_size": 16,
+        "model.embedding_size": 8,
+        "model.n_layers": 1,
+        "model.use_glove": "false",
+    }
+    sets = [x for k, v in {**settings, **model}.items() for x in ("--set", f"{k}={v}")]
+
+    def command(out: Path) -> list[str]:
+        return [
+            sys.executable,
+            "-m",
+            "nsmcli",
+            "train",
+            str(data),
+            "--programs",
+            str(programs),
+            "--out",
+            str(out),
+        ]
+
+    env = {**os.environ, "OMP_NUM_THREADS": "1"}
+    full = tmp_path / "full"
+    done = subprocess.run(
+        [*command(full), "--seed", "2", "--quiet", *sets], env=env, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    run = tmp_path / "killed"
+    proc = subprocess.Popen(
+        [*command(run), "--seed", "2", "--quiet", *sets], env=env, stderr=subprocess.DEVNULL
+    )
+    state = run / "checkpoint" / "state.json"
+    while proc.poll() is None:
+        try:
+            if json.loads(state.read_text())["step"] >= kill_after:
+                break
+        except (OSError, ValueError, KeyError):
+            pass
+        time.sleep(0.01)
+    assert proc.poll() is None, "the run finished before it could be killed"
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    resumed = subprocess.run([*command(run), "--resume", "--quiet"], env=env, capture_output=True, text=True)
+    assert resumed.returncode == 0, resumed.stderr
+    a, b = RunDir(full), RunDir(run)
+    assert _strip_timing(a.read_metrics()) == _strip_timing(b.read_metrics())
+    wa, wb = a.load_weights("last")[0], b.load_weights("last")[0]
+    assert all(torch.equal(wa[k], wb[k]) for k in wa)
