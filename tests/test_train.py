@@ -1151,3 +1151,10 @@ def test_train_killed_with_sigkill_resumes_to_the_same_end(tiny, tmp_path, kill_
     assert _strip_timing(a.read_metrics()) == _strip_timing(b.read_metrics())
     wa, wb = a.load_weights("last")[0], b.load_weights("last")[0]
     assert all(torch.equal(wa[k], wb[k]) for k in wa)
+
+
+def test_resuming_a_run_that_does_not_exist_says_so_and_creates_nothing(tiny, tmp_path):
+    data, _ = tiny
+    with pytest.raises(CheckpointError, match="does not exist"):
+        train(data, tmp_path / "nope", resume=True, kit=KIT)
+    assert not (tmp_path / "nope").exists()

@@ -165,6 +165,8 @@ def train(data: Path | str, out: Path | str, **options: Any) -> TrainResult:
     nothing (its set-up failed) is removed again, so a mistyped option leaves no trace.
     """
     path = Path(out)
+    if options.get("resume") and not path.is_dir():  # before the lock, which would create it
+        raise CheckpointError(f"run directory {path} does not exist")
     created = not path.exists()
     try:
         with output_lock(path, "run directory"):
