@@ -26,10 +26,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from nsmcli.data import textnum  # noqa: E402
-from nsmcli.data.annotate import annotate_question, canonicalize_answer  # noqa: E402
-from nsmcli.data.table import Table  # noqa: E402
-from nsmcli.data.values import Date, normalize  # noqa: E402
+from nsmcli.worlds.tables.data import textnum  # noqa: E402
+from nsmcli.worlds.tables.data.annotate import annotate_question, canonicalize_answer  # noqa: E402
+from nsmcli.worlds.tables.data.table import Table  # noqa: E402
+from nsmcli.worlds.tables.data.values import Date, normalize  # noqa: E402
 
 csv.field_size_limit(1 << 30)
 EXAMPLES_PER_CATEGORY = 5
@@ -241,7 +241,7 @@ def main() -> None:
                         )
                         break
         if gold_tokens == tokens:
-            from nsmcli.data.annotate import pos_tags
+            from nsmcli.worlds.tables.data.annotate import pos_tags
 
             trig = {"JJR", "JJS", "RBR", "RBS"}
             ours_t = [t in trig for t in pos_tags(tokens)]

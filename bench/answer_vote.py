@@ -11,9 +11,9 @@ import sys
 
 from common import add_decoding_options, header, write_result
 
-from nsmcli.data.preprocess import load_dataset
 from nsmcli.train.evaluate import answer_key, choose, decode, load_run_model, resolve_split
-from nsmcli.train.questions import QuestionPool, default_kit, limits_from_json
+from nsmcli.train.questions import QuestionPool, default_kit
+from nsmcli.worlds.tables.data.preprocess import load_dataset
 
 
 def main() -> None:
@@ -26,7 +26,7 @@ def main() -> None:
     dataset = load_dataset(args.data)
     model, config, _ = load_run_model(resolve_model(args.model), default_kit())
     split = resolve_split(dataset, args.split, config)
-    pool = QuestionPool(dataset, dataset.examples(split), limits_from_json(config["limits"]), model)
+    pool = QuestionPool(dataset, dataset.examples(split), config["limits"], model)
     counts = {"program": 0, "answer": 0, "in beam": 0, "changed": 0, "became right": 0, "became wrong": 0}
     ids = pool.order
     for start in range(0, len(ids), 50):

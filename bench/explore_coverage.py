@@ -21,10 +21,10 @@ from pathlib import Path
 
 from common import DATA, header, write_result
 
-from nsmcli.data.evaluate import wikisql_process_answer
-from nsmcli.data.preprocess import load_dataset, preprocess
-from nsmcli.search.explore import DEFAULT_MAX_PROGRAMS
-from nsmcli.search.runner import DEFAULT_MAX_EVALUATIONS, run_exploration
+from nsmcli.worlds.tables.data.evaluate import wikisql_process_answer
+from nsmcli.worlds.tables.data.preprocess import load_dataset, preprocess
+from nsmcli.worlds.tables.search.explore import DEFAULT_MAX_PROGRAMS
+from nsmcli.worlds.tables.search.runner import DEFAULT_MAX_EVALUATIONS, run_exploration
 
 RUNS = {
     "wtq": [("random-split-1-train", False), ("random-split-1-train", True), ("random-split-1-dev", False)],

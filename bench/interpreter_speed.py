@@ -18,10 +18,10 @@ import time
 
 from common import DATA, header, write_result
 
-from nsmcli.data.annotate import annotate_question
-from nsmcli.data.evaluate import split_tsv_list
-from nsmcli.data.readers import load_wtq_table
-from nsmcli.lang.interpreter import bind
+from nsmcli.worlds.tables.data.annotate import annotate_question
+from nsmcli.worlds.tables.data.evaluate import split_tsv_list
+from nsmcli.worlds.tables.data.readers import load_wtq_table
+from nsmcli.worlds.tables.lang.interpreter import bind
 
 
 def main() -> None:

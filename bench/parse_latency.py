@@ -13,8 +13,8 @@ import time
 
 from common import ROOT, header, write_result
 
-from nsmcli.data.readers import read_question_file
 from nsmcli.parser import Parser
+from nsmcli.worlds.tables.data.readers import read_question_file
 
 
 def main() -> None:

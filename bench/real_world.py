@@ -18,9 +18,9 @@ from pathlib import Path
 
 from common import ROOT, code_version, machine, write_result
 
-from nsmcli.data.readers import load_table, read_question_file
 from nsmcli.errors import DataError
 from nsmcli.parser import Parser, answer_matches
+from nsmcli.worlds.tables.data.readers import load_table, read_question_file
 
 REAL = ROOT / "examples" / "real"
 

@@ -15,8 +15,8 @@ import json
 import time
 from pathlib import Path
 
-from nsmcli.data.readers import iter_wikisql_tables
-from nsmcli.lang.sql import execute_wikisql_sql, sqlite_connection, wikisql_sqlite_query
+from nsmcli.worlds.tables.data.readers import iter_wikisql_tables
+from nsmcli.worlds.tables.lang.sql import execute_wikisql_sql, sqlite_connection, wikisql_sqlite_query
 
 
 def _norm(values: list) -> list:

@@ -21,11 +21,11 @@ import random
 import sqlite3
 from pathlib import Path
 
-from nsmcli.data.annotate import annotate_question
-from nsmcli.data.readers import iter_wikisql_tables, load_wtq_table
 from nsmcli.errors import GrammarError
-from nsmcli.lang.interpreter import bind
-from nsmcli.lang.sql import answers_agree, execute_sql, render_sql, sqlite_connection
+from nsmcli.worlds.tables.data.annotate import annotate_question
+from nsmcli.worlds.tables.data.readers import iter_wikisql_tables, load_wtq_table
+from nsmcli.worlds.tables.lang.interpreter import bind
+from nsmcli.worlds.tables.lang.sql import answers_agree, execute_sql, render_sql, sqlite_connection
 
 
 def main() -> None:

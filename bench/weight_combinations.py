@@ -14,10 +14,10 @@ import sys
 import torch
 from common import add_decoding_options, header, write_result
 
-from nsmcli.data.preprocess import load_dataset
 from nsmcli.train.evaluate import VOTES, choose, decode, load_run_model, resolve_split, weights_mismatch
-from nsmcli.train.questions import QuestionPool, default_kit, limits_from_json
+from nsmcli.train.questions import QuestionPool, default_kit
 from nsmcli.train.rundir import WEIGHTS
+from nsmcli.worlds.tables.data.preprocess import load_dataset
 
 Beams = dict[str, list[tuple[str, float, list, bool]]]  # question id -> (program, probability, answer, right)
 
@@ -30,7 +30,7 @@ def split_spec(spec: str) -> tuple[str, str]:
 
 
 def beams_of(model, config: dict, dataset, split: str, beam: int) -> Beams:
-    pool = QuestionPool(dataset, dataset.examples(split), limits_from_json(config["limits"]), model)
+    pool = QuestionPool(dataset, dataset.examples(split), config["limits"], model)
     out: Beams = {}
     for start in range(0, len(pool.order), 50):
         ids = pool.order[start : start + 50]

@@ -1,8 +1,8 @@
 """How answers are shown to a person: the table's own cell text where the answer was read from cells,
 computed numbers rounded for reading (`20.2`, not `20.200000000000003`; `5`, not `5.0`).
 
-Display only: the evaluator, preprocessing and the model read values through `nsmcli.data.values` and
-`nsmcli.data.evaluate.prediction_text`, never through this module.
+Display only: the evaluator, preprocessing and the model read values through `nsmcli.worlds.tables.data.values` and
+`nsmcli.worlds.tables.data.evaluate.prediction_text`, never through this module.
 """
 
 from __future__ import annotations
@@ -47,12 +47,12 @@ def value_text(value: Any) -> str:
 
 def display_values(answer: list, cells: list[str] | None) -> list[str]:
     """The answer as shown: the cells it was read from when there are any (see
-    `nsmcli.lang.interpreter.answer_cells`), else each computed value rounded for reading."""
+    `nsmcli.worlds.tables.lang.interpreter.answer_cells`), else each computed value rounded for reading."""
     return list(cells) if cells is not None else [value_text(v) for v in answer]
 
 
 def step_text(step: dict, shown: int = 8) -> str:
-    """An intermediate result (from `nsmcli.lang.interpreter.describe_step`) for a table of steps:
+    """An intermediate result (from `nsmcli.worlds.tables.lang.interpreter.describe_step`) for a table of steps:
     `string_list: a, b`, or for a row set one line per row with its first cells
     (`row 11: 11 | Kenya | 2 | 0`)."""
     values = step["values"]

@@ -17,17 +17,21 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from nsmcli.data.annotate import annotate_question
-from nsmcli.data.preprocess import run_linking
-from nsmcli.data.readers import check_question, load_table, read_question_file, table_from_dataframe
-from nsmcli.data.table import Table
 from nsmcli.display import display_values, step_text
 from nsmcli.errors import ArgumentTypeError, CheckpointError, DataError, GrammarError
-from nsmcli.lang.interpreter import answer_cells, bind, describe_step
-from nsmcli.lang.spec import get_language
-from nsmcli.lang.sql import check_dialect, check_program_sql, render_sql
 from nsmcli.resources import MODELS_DIR
-from nsmcli.train.questions import limits_from_json
+from nsmcli.worlds.tables.data.annotate import annotate_question
+from nsmcli.worlds.tables.data.preprocess import run_linking
+from nsmcli.worlds.tables.data.readers import (
+    check_question,
+    load_table,
+    read_question_file,
+    table_from_dataframe,
+)
+from nsmcli.worlds.tables.data.table import Table
+from nsmcli.worlds.tables.lang.interpreter import answer_cells, bind, describe_step
+from nsmcli.worlds.tables.lang.spec import Limits, get_language
+from nsmcli.worlds.tables.lang.sql import check_dialect, check_program_sql, render_sql
 
 
 @dataclass
@@ -99,8 +103,8 @@ def _cut_list(values: list[str], shown: int = 5) -> str:
 
 def answer_matches(expected: list[str], result: ParseResult) -> bool:
     """The official WTQ answer check of a parse against the expected answers (`nsm parse --questions`)."""
-    from nsmcli.data.annotate import canonicalize_answer
-    from nsmcli.data.evaluate import wtq_correct
+    from nsmcli.worlds.tables.data.annotate import canonicalize_answer
+    from nsmcli.worlds.tables.data.evaluate import wtq_correct
 
     canon = [canonicalize_answer(a) for a in expected]
     return result.program is not None and wtq_correct(expected, canon, result.answer)
@@ -183,7 +187,7 @@ class Parser:
         self.config = config
         self.path = path
         self.language = get_language(config["language"])
-        self.limits = limits_from_json(config["limits"]) if config.get("limits") else None
+        self.limits = Limits.from_json(config["limits"]) if config.get("limits") else None
         self.linking = run_linking(config)
 
     @classmethod
@@ -266,7 +270,7 @@ class Parser:
         agreeing = sum(c.probability for c in candidates if answer_key(c.answer) == key)
         result = env.execute(best.program)
         steps = [describe_step(e, t, v, table) for e, t, v in result.intermediates]
-        from nsmcli.lang.program import parse_program
+        from nsmcli.worlds.tables.lang.program import parse_program
 
         program = parse_program(best.program)
         sql, sql_exact, sql_note = None, False, None

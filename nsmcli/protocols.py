@@ -40,6 +40,11 @@ class Environment(Protocol):
     """One problem bound for decoding. `step` never raises: a bad token gives a state with `error` set."""
 
     @property
+    def world(self) -> str:
+        """The registry name of its world (`nsmcli.worlds`): the model finds its context adapter there."""
+        ...
+
+    @property
     def n_builtins(self) -> int: ...
 
     @property
@@ -67,7 +72,16 @@ class Environment(Protocol):
     def token_name(self, token: int) -> str: ...
 
     def display(self, tokens: Sequence[int]) -> str:
-        """A finished program as the world writes it (a Lisp expression, indented Karel code)."""
+        """A finished program's canonical text, as the world writes it (a Lisp expression, Karel code)."""
+        ...
+
+    def encode(self, text: str) -> list[int]:
+        """The tokens of a program text (`display`'s inverse); GrammarError or ValueError if it has none."""
+        ...
+
+    def answer(self, state: Any) -> list | None:
+        """What a finished program answers (the table worlds), or None where a program has no answer
+        besides its reward (Karel)."""
         ...
 
     def unused_work(self, state: Any) -> bool:
@@ -103,8 +117,10 @@ class ProblemSet(Protocol):
     @property
     def meta(self) -> dict[str, Any]: ...
 
-    def describe(self) -> str:
-        """Where the problems come from, for a run's config (a directory, `karel:harvester`)."""
+    @property
+    def source(self) -> str:
+        """Where the problems come from (a directory, `karel:harvester`): `nsmcli.worlds.open_problems`
+        reopens the same problems from it and the seed (actor processes do)."""
         ...
 
     def examples(self, split: str) -> list[Any]: ...
@@ -113,6 +129,15 @@ class ProblemSet(Protocol):
 
     def scorer(self, example: Any, env: Environment) -> Scorer: ...
 
-    def words(self, example: Any) -> Sequence[str]:
-        """The input words the model reads for `example` (its vocabulary is built from them)."""
+    def credit(self, example: Any, env: Environment, tokens: Sequence[int]) -> float:
+        """Evaluation credit of a finished program in [0, 1]: 1 for a correct answer (table worlds, with no
+        penalty for unused work, as the original's evaluator), the mean task score (Karel)."""
+        ...
+
+    def text(self, example: Any) -> str:
+        """The problem as a user reads it (a question; a task name)."""
+        ...
+
+    def word_counts(self, split: str) -> dict[str, int]:
+        """How often each input word the model reads occurs in `split` (a new run's vocabulary)."""
         ...

@@ -17,11 +17,11 @@ from pathlib import Path
 from hypothesis import strategies as st
 
 from nsmcli.cli.main import main
-from nsmcli.data.annotate import annotate_question
-from nsmcli.data.readers import load_table, table_from_dataframe
 from nsmcli.errors import NsmError
-from nsmcli.lang.interpreter import bind, get_language
-from nsmcli.lang.program import parse_program
+from nsmcli.worlds.tables.data.annotate import annotate_question
+from nsmcli.worlds.tables.data.readers import load_table, table_from_dataframe
+from nsmcli.worlds.tables.lang.interpreter import bind, get_language
+from nsmcli.worlds.tables.lang.program import parse_program
 
 ROOT = Path(__file__).resolve().parents[1]
 MEDALS = ROOT / "examples" / "tables" / "medals.csv"

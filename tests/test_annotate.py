@@ -7,15 +7,15 @@ import math
 
 import pytest
 
-from nsmcli.data.annotate import (
+from nsmcli.worlds.tables.data.annotate import (
     AnnotatedQuestion,
     annotate_question,
     canonicalize_answer,
     pos_tags,
     tokenize,
 )
-from nsmcli.data.table import Table
-from nsmcli.data.values import Date
+from nsmcli.worlds.tables.data.table import Table
+from nsmcli.worlds.tables.data.values import Date
 
 
 @pytest.fixture()

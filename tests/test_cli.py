@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from nsmcli.data.readers import load_table
-from nsmcli.lang.sql import execute_sql
+from nsmcli.worlds.tables.data.readers import load_table
+from nsmcli.worlds.tables.lang.sql import execute_sql
 
 ROOT = Path(__file__).resolve().parents[1]
 MEDALS = ROOT / "examples" / "tables" / "medals.csv"
@@ -145,8 +145,8 @@ def test_row_set_steps_show_the_rows_cells():
 
 
 def test_row_cells_are_keyed_by_unique_names_when_headers_repeat():
-    from nsmcli.data.table import Table
-    from nsmcli.lang.interpreter import describe_step
+    from nsmcli.worlds.tables.data.table import Table
+    from nsmcli.worlds.tables.lang.interpreter import describe_step
 
     table = Table.from_rows("t", ["Team", "Team", "Score"], [["a", "b", "1"], ["c", "d", "2"]])
     step = describe_step("(x)", "entity_list", ["row 2"], table)
@@ -194,8 +194,8 @@ def test_invisible_characters_are_shown_escaped_and_joiners_kept():
 
 
 def test_questions_are_checked_for_length():
-    from nsmcli.data.readers import MAX_QUESTION_CHARS, check_question
     from nsmcli.errors import DataError
+    from nsmcli.worlds.tables.data.readers import MAX_QUESTION_CHARS, check_question
 
     assert check_question("  how   many?\n") == "how many?"
     with pytest.raises(DataError, match="at most"):

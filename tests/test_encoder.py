@@ -12,18 +12,18 @@ from pathlib import Path
 import pytest
 import torch
 
-from nsmcli.data.annotate import annotate_question
-from nsmcli.data.preprocess import load_dataset
 from nsmcli.errors import CheckpointError
-from nsmcli.lang.interpreter import bind
-from nsmcli.lang.spec import get_language
 from nsmcli.model import ModelConfig, ProgramModel, Vocab
 from nsmcli.model import pretrained as pre
 from nsmcli.parser import as_table
 from nsmcli.train.evaluate import load_run_model
 from nsmcli.train.loop import train
-from nsmcli.train.questions import ModelKit, QuestionPool, limits_from_json
+from nsmcli.train.questions import ModelKit, QuestionPool
 from nsmcli.train.rundir import RunDir
+from nsmcli.worlds.tables.data.annotate import annotate_question
+from nsmcli.worlds.tables.data.preprocess import load_dataset
+from nsmcli.worlds.tables.lang.interpreter import bind
+from nsmcli.worlds.tables.lang.spec import get_language
 from tests.test_train import FAST, tiny  # noqa: F401  (the tiny WTQ-style dataset fixture)
 
 try:
@@ -170,7 +170,7 @@ def test_a_run_with_the_encoder_reloads_and_decodes_identically(encoder_run):
     reloaded, config, _ = load_run_model(run, KIT, "last")
     dataset = load_dataset(data)
     examples = dataset.examples(config["train"]["dev_split"])
-    limits = limits_from_json(config["limits"])
+    limits = config["limits"]
     trained.eval()
     found = []
     for model in (trained, reloaded):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from nsmcli.data.evaluate import (
+from nsmcli.worlds.tables.data.evaluate import (
     DateValue,
     NumberValue,
     StringValue,
@@ -21,7 +21,7 @@ from nsmcli.data.evaluate import (
     wikisql_process_answer,
     wtq_correct,
 )
-from nsmcli.data.values import Date
+from nsmcli.worlds.tables.data.values import Date
 
 # ------------------------------------------------------------------------------------------------------
 # String normalisation, through string matching

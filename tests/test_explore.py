@@ -13,23 +13,23 @@ from pathlib import Path
 
 import pytest
 
-from nsmcli.data.checkers import AnswerChecker, WikisqlChecker, WtqChecker
-from nsmcli.data.evaluate import wikisql_correct, wtq_correct
-from nsmcli.data.preprocess import preprocess
-from nsmcli.data.table import Table
 from nsmcli.errors import DataError
-from nsmcli.lang.functions import REGISTRY
-from nsmcli.lang.interpreter import END, OPEN, bind, has_unused_result
-from nsmcli.lang.spec import Limits, get_language
-from nsmcli.search import runner as runner_module  # whose `explore_example` a test replaces
-from nsmcli.search.explore import (
+from nsmcli.worlds.tables.data.checkers import AnswerChecker, WikisqlChecker, WtqChecker
+from nsmcli.worlds.tables.data.evaluate import wikisql_correct, wtq_correct
+from nsmcli.worlds.tables.data.preprocess import preprocess
+from nsmcli.worlds.tables.data.table import Table
+from nsmcli.worlds.tables.lang.functions import REGISTRY
+from nsmcli.worlds.tables.lang.interpreter import END, OPEN, bind, has_unused_result
+from nsmcli.worlds.tables.lang.spec import Limits, get_language
+from nsmcli.worlds.tables.search import runner as runner_module  # whose `explore_example` a test replaces
+from nsmcli.worlds.tables.search.explore import (
     ROWWISE_FILTERS,
     allowed_functions,
     check_program,
     explore,
     program_score,
 )
-from nsmcli.search.runner import run_exploration
+from nsmcli.worlds.tables.search.runner import run_exploration
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -441,7 +441,7 @@ def test_run_exploration_on_a_dev_split_reports_oracle_coverage(mini_dataset, tm
 
 
 def test_outputs_reexecute_on_the_mini_dataset(mini_dataset, tmp_path):
-    from nsmcli.data.preprocess import load_dataset
+    from nsmcli.worlds.tables.data.preprocess import load_dataset
 
     out = tmp_path / "x.jsonl"
     run_exploration(mini_dataset, "mini-train", out, quiet=True)
@@ -457,7 +457,7 @@ def test_outputs_reexecute_on_the_mini_dataset(mini_dataset, tmp_path):
 def test_datasets_declare_their_fast_answer_checker(mini_dataset):
     from dataclasses import replace
 
-    from nsmcli.data.preprocess import load_dataset
+    from nsmcli.worlds.tables.data.preprocess import load_dataset
 
     dataset = load_dataset(mini_dataset)
     example = dataset.examples("mini-train")[1]

@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from nsmcli.data.table import Table
-from nsmcli.data.values import format_number
 from nsmcli.errors import GrammarError
-from nsmcli.lang.interpreter import CLOSE, END, OPEN, answer_cells, bind, has_unused_result
-from nsmcli.lang.program import parse_program
-from nsmcli.lang.spec import Limits, get_language
+from nsmcli.worlds.tables.data.table import Table
+from nsmcli.worlds.tables.data.values import format_number
+from nsmcli.worlds.tables.lang.interpreter import CLOSE, END, OPEN, answer_cells, bind, has_unused_result
+from nsmcli.worlds.tables.lang.program import parse_program
+from nsmcli.worlds.tables.lang.spec import Limits, get_language
 
 FIXTURES = Path(__file__).parent / "fixtures"
 ENTITIES = [

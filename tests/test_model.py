@@ -10,12 +10,12 @@ from dataclasses import dataclass, field
 import pytest
 import torch
 
-from nsmcli.data.table import Table
-from nsmcli.lang.interpreter import CLOSE, END, OPEN, bind, has_unused_result
-from nsmcli.lang.spec import Limits
 from nsmcli.model import ModelConfig, ProgramModel, Vocab, parser
 from nsmcli.model import embeddings as E
-from nsmcli.model.context import CONSTANT_TYPES
+from nsmcli.worlds.tables.context import CONSTANT_TYPES
+from nsmcli.worlds.tables.data.table import Table
+from nsmcli.worlds.tables.lang.interpreter import CLOSE, END, OPEN, bind, has_unused_result
+from nsmcli.worlds.tables.lang.spec import Limits
 
 # ----- a tiny world --------------------------------------------------------------------------------------
 
@@ -456,7 +456,7 @@ def test_build_without_the_glove_package_learns_every_embedding(monkeypatch):
 
 
 def test_real_annotation_feeds_the_adapter():
-    from nsmcli.data.annotate import annotate_question
+    from nsmcli.worlds.tables.data.annotate import annotate_question
 
     question = annotate_question("how many gold medals did kenya win after 1990 ?", TINY)
     env = bind("wtq", TINY, question.entities)
@@ -485,7 +485,7 @@ def test_glove_fallbacks_for_ptb_escapes_and_multi_piece_tokens():
 def test_column_match_forms():
     """`tokens` counts name pieces that are question tokens; `substring` (the original's) finds them in the
     question text, plural or not; `column_match_binary` clips the count at 1 (the original on WTQ)."""
-    from nsmcli.data.annotate import annotate_question
+    from nsmcli.worlds.tables.data.annotate import annotate_question
 
     table = Table.from_rows(
         "t", ["Nation", "Gold medal", "Year"], [["Kenya", "5", "1990"], ["Peru", "3", "1991"]]

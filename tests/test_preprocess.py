@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from nsmcli.data.preprocess import load_dataset, preprocess
 from nsmcli.errors import DataError
-from nsmcli.lang.program import parse_program
+from nsmcli.worlds.tables.data.preprocess import load_dataset, preprocess
+from nsmcli.worlds.tables.lang.program import parse_program
 
 
 def wtq_slice(data_dir: Path, dest: Path, n: int = 40) -> Path:
@@ -209,8 +209,8 @@ def test_wtq_and_wikisql_tables_records_name_no_value_rules(data_dir, tmp_path):
 def test_linking_is_chosen_at_preprocessing_and_recorded(tmp_path):
     """`--linking substring` reproduces MAPO's substring linking; the choice is in meta.json, and a run
     trained on the data annotates its parse questions the same way."""
-    from nsmcli.data.annotate import DEFAULT_LINKING
-    from nsmcli.data.preprocess import run_linking
+    from nsmcli.worlds.tables.data.annotate import DEFAULT_LINKING
+    from nsmcli.worlds.tables.data.preprocess import run_linking
 
     entities = {}
     for linking in ("word", "substring"):

@@ -16,16 +16,16 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from nsmcli.data import readers
-from nsmcli.data.readers import (
+from nsmcli.errors import DataError
+from nsmcli.worlds.tables.data import readers
+from nsmcli.worlds.tables.data.readers import (
     iter_wikisql_tables,
     load_table,
     load_wtq_table,
     table_from_dataframe,
     wtq_table_id,
 )
-from nsmcli.data.values import Date
-from nsmcli.errors import DataError
+from nsmcli.worlds.tables.data.values import Date
 
 
 def write(tmp_path: Path, name: str, content: str | bytes) -> Path:

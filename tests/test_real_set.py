@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from nsmcli.data.readers import read_question_file
+from nsmcli.worlds.tables.data.readers import read_question_file
 
 REAL = Path(__file__).resolve().parents[1] / "examples" / "real"
 QUESTIONS = REAL / "questions.tsv"

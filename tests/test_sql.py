@@ -13,13 +13,13 @@ from pathlib import Path
 
 import pytest
 
-from nsmcli.data.readers import iter_wikisql_tables, load_table
-from nsmcli.data.table import Table
-from nsmcli.data.values import Date, normalize
 from nsmcli.errors import GrammarError
-from nsmcli.lang.interpreter import bind
-from nsmcli.lang.program import ALL_ROWS, Column, Expr, Literal, Program, Ref
-from nsmcli.lang.sql import (
+from nsmcli.worlds.tables.data.readers import iter_wikisql_tables, load_table
+from nsmcli.worlds.tables.data.table import Table
+from nsmcli.worlds.tables.data.values import Date, normalize
+from nsmcli.worlds.tables.lang.interpreter import bind
+from nsmcli.worlds.tables.lang.program import ALL_ROWS, Column, Expr, Literal, Program, Ref
+from nsmcli.worlds.tables.lang.sql import (
     AGG_OPS,
     answers_agree,
     execute_sql,
@@ -544,8 +544,8 @@ def _answer_set(values: list, cells: bool) -> set:
 def test_random_wtq_programs_with_sql_form_answer_like_the_interpreter(data_dir: Path) -> None:
     """Random walks over the valid tokens of real WTQ dev questions (their own entities): every program that
     renders (filters, superlatives, aggregates) gives the interpreter's answer under `execute_sql`."""
-    from nsmcli.data.annotate import annotate_question
-    from nsmcli.data.readers import load_wtq_table
+    from nsmcli.worlds.tables.data.annotate import annotate_question
+    from nsmcli.worlds.tables.data.readers import load_wtq_table
 
     wtq = data_dir / "wtq"
     with open(wtq / "data" / "random-split-1-dev.tsv", encoding="utf-8") as f:
@@ -686,8 +686,8 @@ def test_exact_renderings_answer_like_the_program_on_user_tables(language: str) 
 
 
 def test_exact_renderings_answer_like_the_program_on_wtq_tables(data_dir: Path) -> None:
-    from nsmcli.data.annotate import annotate_question
-    from nsmcli.data.readers import load_wtq_table
+    from nsmcli.worlds.tables.data.annotate import annotate_question
+    from nsmcli.worlds.tables.data.readers import load_wtq_table
 
     wtq = data_dir / "wtq"
     with open(wtq / "data" / "random-split-1-dev.tsv", encoding="utf-8") as f:
@@ -756,7 +756,7 @@ def test_readings_sqlite_cannot_reproduce_are_approximate_and_say_why() -> None:
 )
 def test_views_with_a_verified_sql_reading(cells: list[str], kind: str, view: tuple | None) -> None:
     """Readings sqlite reproduces cell for cell, whichever rule produced the view."""
-    from nsmcli.lang.sqlviews import view_sql
+    from nsmcli.worlds.tables.lang.sqlviews import view_sql
 
     table = Table.from_rows("v", ["C", "Row"], [[c, str(i)] for i, c in enumerate(cells)])
     column = table.columns[0]

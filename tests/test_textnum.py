@@ -7,15 +7,15 @@ import glob
 
 import pytest
 
-from nsmcli.data import textnum
-from nsmcli.data.textnum import (
+from nsmcli.worlds.tables.data import textnum
+from nsmcli.worlds.tables.data.textnum import (
     find_quantities,
     parse_cell_date,
     parse_cell_numbers,
     parse_number_words,
     ptb_tokenize,
 )
-from nsmcli.data.values import Date
+from nsmcli.worlds.tables.data.values import Date
 
 
 @pytest.mark.parametrize(

@@ -17,10 +17,8 @@ import pytest
 import torch
 from typer.testing import CliRunner
 
-from nsmcli.data.preprocess import load_dataset, preprocess
 from nsmcli.errors import CheckpointError, DataError
 from nsmcli.fileio import output_lock
-from nsmcli.lang.interpreter import has_unused_result
 from nsmcli.train import objectives
 from nsmcli.train.config import ConfigError, TrainConfig, resolve_config
 from nsmcli.train.evaluate import choose, evaluate, load_run_model
@@ -28,6 +26,8 @@ from nsmcli.train.explore_cache import ExploreCache
 from nsmcli.train.loop import dev_subset, train
 from nsmcli.train.questions import ModelKit
 from nsmcli.train.rundir import RunDir, load_tensors
+from nsmcli.worlds.tables.data.preprocess import load_dataset, preprocess
+from nsmcli.worlds.tables.lang.interpreter import has_unused_result
 
 # ----- a tabular stand-in policy ----------------------------------------------------------------------------
 
@@ -1047,7 +1047,7 @@ def test_cli_eval_ensemble_syntax(tiny, tmp_path, monkeypatch):
 def test_own_tables_dataset_trains_on_its_own_train_and_dev_splits(tmp_path):
     """The WTQ preset names random-split-1-train/-dev; a `tables` dataset's train and dev take their place
     unless a split is given explicitly."""
-    from nsmcli.search.runner import run_exploration
+    from nsmcli.worlds.tables.search.runner import run_exploration
 
     own = Path(__file__).resolve().parents[1] / "examples" / "own-data"
     preprocess("tables", own, tmp_path / "pre")

@@ -7,13 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from nsmcli.data.annotate import annotate_question
-from nsmcli.data.readers import load_table, load_wtq_table
-from nsmcli.data.table import Table
-from nsmcli.data.valuerules import RULES, get_rules
-from nsmcli.data.values import Date
 from nsmcli.errors import DataError
-from nsmcli.lang.interpreter import bind
+from nsmcli.worlds.tables.data.annotate import annotate_question
+from nsmcli.worlds.tables.data.readers import load_table, load_wtq_table
+from nsmcli.worlds.tables.data.table import Table
+from nsmcli.worlds.tables.data.valuerules import RULES, get_rules
+from nsmcli.worlds.tables.data.values import Date
+from nsmcli.worlds.tables.lang.interpreter import bind
 
 
 def user_column(*cells: str) -> dict[str, tuple]:
@@ -173,7 +173,7 @@ def test_version_numbers_are_not_dates() -> None:
 
 
 def test_scientific_notation_is_read_and_overflow_is_no_number() -> None:
-    from nsmcli.data.table import Table
+    from nsmcli.worlds.tables.data.table import Table
 
     table = Table.from_rows("t", ["a"], [["1e308"], ["-1e308"], ["2.5E-3"], ["1e999"]], value_rules="user")
     assert table.columns[0].views["number"] == (1e308, -1e308, 0.0025, None)

@@ -7,10 +7,10 @@ from pathlib import Path
 import typer
 
 from nsmcli.cli.output import print_json, progress_bar, safe, stdout
-from nsmcli.data.preprocess import load_dataset
 from nsmcli.errors import DataError
 from nsmcli.fileio import atomic_write_jsonl, check_output_file
 from nsmcli.train.config import MAX_BEAM
+from nsmcli.worlds.tables.data.preprocess import load_dataset
 
 
 def eval_(

@@ -5,13 +5,13 @@ from __future__ import annotations
 import typer
 
 from nsmcli.cli.output import answer_text, print_json, safe, stdout, steps_table, warn
-from nsmcli.data.annotate import annotate_question
-from nsmcli.data.readers import FORMATS, load_table
 from nsmcli.display import display_values
 from nsmcli.errors import GrammarError
-from nsmcli.lang.interpreter import answer_cells, bind, describe_step
-from nsmcli.lang.program import parse_program
-from nsmcli.lang.spec import available_languages, get_language
+from nsmcli.worlds.tables.data.annotate import annotate_question
+from nsmcli.worlds.tables.data.readers import FORMATS, load_table
+from nsmcli.worlds.tables.lang.interpreter import answer_cells, bind, describe_step
+from nsmcli.worlds.tables.lang.program import parse_program
+from nsmcli.worlds.tables.lang.spec import available_languages, get_language
 
 
 def execute(
@@ -56,7 +56,7 @@ def execute(
       nsm execute '(filter_str_contain_any all_rows "kenya" r.nation-string)' \\
           examples/tables/medals.csv --question "which rows are kenya?"
     """
-    from nsmcli.lang.sql import check_dialect
+    from nsmcli.worlds.tables.lang.sql import check_dialect
 
     check_dialect(sql_dialect)
     table = load_table(table_path, format=table_format, encoding=encoding)
@@ -72,7 +72,7 @@ def execute(
         raise GrammarError(_program_error(result.error or "the program failed", columns))
     sql, sql_exact, sql_note = None, False, None
     try:
-        from nsmcli.lang.sql import render_sql
+        from nsmcli.worlds.tables.lang.sql import render_sql
 
         rendering = render_sql(parse_program(program), table, dialect=sql_dialect, language=spec.name)
         sql, sql_exact, sql_note = rendering.sql, rendering.exact, rendering.note

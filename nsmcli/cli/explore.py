@@ -65,9 +65,9 @@ def explore(
       nsm explore data/wtq --split random-split-1-dev \\
           --out data/wtq-dev-oracle.jsonl
     """
-    from nsmcli.data.preprocess import load_dataset
-    from nsmcli.search.runner import run_exploration
     from nsmcli.train.evaluate import resolve_split
+    from nsmcli.worlds.tables.data.preprocess import load_dataset
+    from nsmcli.worlds.tables.search.runner import run_exploration
 
     check_output_file(out)
     split = resolve_split(load_dataset(preprocessed), split)

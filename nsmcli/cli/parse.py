@@ -7,9 +7,9 @@ from pathlib import Path
 import typer
 
 from nsmcli.cli.output import answer_text, print_json, safe, stdout, steps_table, warn
-from nsmcli.data.readers import FORMATS, load_table
 from nsmcli.errors import DataError
 from nsmcli.train.config import MAX_BEAM
+from nsmcli.worlds.tables.data.readers import FORMATS, load_table
 
 
 def parse(

@@ -7,19 +7,17 @@ from pathlib import Path
 import typer
 
 from nsmcli.cli.output import print_json, progress_bar, stdout
-from nsmcli.data.annotate import DEFAULT_LINKING, LINKING_MODES, check_linking
-from nsmcli.data.preprocess import DATASETS, dataset_format
-from nsmcli.data.preprocess import preprocess as run_preprocess
 from nsmcli.errors import DataError
-
-DEFAULT_DATA = {"wtq": "../shared/data/wtq", "wikisql": "../shared/data/wikisql"}
+from nsmcli.worlds.tables.data.annotate import DEFAULT_LINKING, LINKING_MODES, check_linking
+from nsmcli.worlds.tables.data.preprocess import dataset_format, dataset_formats
+from nsmcli.worlds.tables.data.preprocess import preprocess as run_preprocess
 
 
 def preprocess(
     dataset: str = typer.Argument(
         ...,
         metavar="DATASET",
-        help=f"Dataset release to read: {', '.join(DATASETS)} (tables: your own question files and tables).",
+        help=f"Dataset release to read: {', '.join(dataset_formats())} (tables: your own question files and tables).",
     ),
     data_dir: Path = typer.Option(
         None,
@@ -54,11 +52,11 @@ def preprocess(
     paths relative to the file, several answers separated by |) and the CSV, TSV or JSONL tables they name,
     in a subdirectory.
     """
-    dataset_format(dataset)  # unknown names fail before any work
+    fmt = dataset_format(dataset)  # unknown names fail before any work
     check_linking(linking)
-    if data_dir is None and dataset not in DEFAULT_DATA:
+    if data_dir is None and fmt.default_dir is None:
         raise DataError(f"nsm preprocess {dataset} needs --data-dir (the directory of its question files)")
-    data_dir = data_dir or Path(DEFAULT_DATA[dataset])
+    data_dir = data_dir or Path(fmt.default_dir)
     out = out or Path("data") / dataset
     with progress_bar(quiet) as progress:
         summary = run_preprocess(dataset, data_dir, out, progress=progress, linking=linking)

@@ -1,8 +1,7 @@
 """`ProgramModel`: the MAPO policy. Scores, samples and beam-searches programs of any bound environment.
 
-The model sees an environment only through `initial_state`, `valid_tokens`, `step` and `var_base` /
-`n_constants` (to know which action a computed result becomes), plus the plain-data `Context` an adapter
-built for the question. All work is batched: the encoder over the distinct questions of a call, the
+The model sees an environment only through `nsmcli.protocols.Environment` (the valid tokens, a step, and
+which memory slot a step wrote), plus the plain-data `Context` its world's adapter built for the problem. All work is batched: the encoder over the distinct questions of a call, the
 decoder over every live program, hypothesis or sample at once.
 """
 
@@ -16,9 +15,8 @@ from typing import Any
 import torch
 from torch import nn
 
-from nsmcli.lang.interpreter import Environment, State, has_unused_result
 from nsmcli.model.config import ModelConfig
-from nsmcli.model.context import Context, TableContext
+from nsmcli.model.context import Context
 from nsmcli.model.decoder import MemoryDecoder, MemoryKeys
 from nsmcli.model.embeddings import WordEmbedding, load_glove_rows
 from nsmcli.model.encoder import Encoded, QuestionEncoder
@@ -31,6 +29,8 @@ from nsmcli.model.pretrained import (
     locate_minilm,
 )
 from nsmcli.model.vocab import PAD_ID, Vocab
+from nsmcli.protocols import Environment, ProgramState
+from nsmcli.worlds import get_world
 
 Scored = tuple[tuple[int, ...], float]
 Exclude = Callable[[int, tuple[int, ...]], Collection[int]]
@@ -110,20 +110,12 @@ class ProgramModel(nn.Module):
         return self.decoder.go.device
 
     def context(self, example: Any, env: Environment) -> Context:
-        """The model's view of one question (plain CPU data; cache it per example)."""
-        context = TableContext.from_example(
-            example,
-            env,
-            self.vocab,
-            in_table_bug=self.config.in_table_bug,
-            column_match=self.config.column_match,
-            column_match_binary=self.config.column_match_binary,
-            column_cells=self.config.encoder_cells,
-        )
+        """The model's view of one problem (plain CPU data; cache it per example), from the adapter its
+        environment's world registers (`nsmcli.worlds.World.context`)."""
+        context = get_world(env.world).context(example, env, self.vocab, self.config)
         if self._text is None:
             return context
-        question = getattr(example, "question", example)
-        return replace(context, pretrained=self._text.encode(list(question.tokens), context.columns))
+        return replace(context, pretrained=self._text.encode(list(context.words), context.columns))
 
     # ----- shared pieces ---------------------------------------------------------------------------------
 
@@ -408,7 +400,7 @@ class ProgramModel(nn.Module):
                     if child.state.error is not None:
                         continue
                     if child.state.done:
-                        if not keep_unused and has_unused_result(child.state, envs[q]):
+                        if not keep_unused and envs[q].unused_work(child.state):
                             if unused[q] is None or child.logp > unused[q].logp:
                                 unused[q] = child
                             continue
@@ -472,18 +464,17 @@ class _Hyp:
 
     __slots__ = ("q", "state", "logp", "write")
 
-    def __init__(self, q: int, state: State, logp: float = 0.0, write: int = -1):
+    def __init__(self, q: int, state: ProgramState, logp: float = 0.0, write: int = -1):
         self.q, self.state, self.logp, self.write = q, state, logp, write
 
     def fork(self) -> _Hyp:
         return _Hyp(self.q, self.state, self.logp, self.write)
 
     def push(self, env: Environment, token: int, logp: float) -> None:
-        before = len(self.state.computed)
-        self.state = env.step(self.state, token)
+        before = self.state
+        self.state = env.step(before, token)
         self.logp += logp
-        grew = len(self.state.computed) > before
-        self.write = env.var_base + env.n_constants + len(self.state.computed) - 1 if grew else -1
+        self.write = env.written_slot(before, self.state)
 
 
 def _check_pairs(contexts: Sequence[Context], envs: Sequence[Environment]) -> None:
@@ -491,7 +482,7 @@ def _check_pairs(contexts: Sequence[Context], envs: Sequence[Environment]) -> No
     if len(contexts) != len(envs):
         raise ValueError(f"{len(contexts)} contexts for {len(envs)} environments")
     for c, env in zip(contexts, envs, strict=True):
-        if c.n_builtins != env.var_base or len(c.constants) != env.n_constants:
+        if c.n_builtins != env.n_builtins or len(c.constants) != env.n_constants:
             raise ValueError(
                 "context does not match its environment (built from another example or language?)"
             )

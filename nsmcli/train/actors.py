@@ -16,16 +16,15 @@ import hashlib
 import os
 import queue as queue_mod
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import torch
 
 from nsmcli.errors import NsmError
-from nsmcli.lang.interpreter import Environment
 from nsmcli.process import die_with_parent
-from nsmcli.train.buffer import reward
+from nsmcli.train.questions import QuestionEnv
 from nsmcli.train.rundir import cpu_copy
 
 Tokens = tuple[int, ...]
@@ -67,15 +66,6 @@ class ActResult:
     n_samples: int = 0
 
 
-@dataclass
-class QuestionEnv:
-    """What the actor needs per question: the environment, the model's context and the answer check."""
-
-    env: Environment
-    context: Any
-    correct: Callable[[list], bool]
-
-
 def act(
     model: Any, questions: Sequence[QuestionEnv], request: ActRequest, score_chunk: int = 512
 ) -> ActResult:
@@ -112,7 +102,7 @@ def act(
                         if tokens in seen:
                             continue
                         seen.add(tokens)
-                        r, finished = reward(envs[i], tokens, questions[i].correct)
+                        r, finished = questions[i].score(tokens)
                         out.n_samples += 1
                         if finished:
                             out.explored[i].append((tokens, r))
@@ -144,14 +134,14 @@ def act(
                 for i, samples in enumerate(drawn):
                     for tokens, _ in samples:
                         tokens = tuple(int(t) for t in tokens)
-                        r, finished = reward(envs[i], tokens, questions[i].correct)
+                        r, finished = questions[i].score(tokens)
                         out.n_samples += 1
                         if finished:
                             out.policy[i].append((tokens, r))
             # 4. the greedy decode's reward (self-critical baseline)
             if request.greedy:
                 for i, (tokens, _) in enumerate(model.greedy(contexts, envs)):
-                    out.greedy_reward[i] = reward(envs[i], tuple(tokens), questions[i].correct)[0]
+                    out.greedy_reward[i] = questions[i].score(tuple(tokens))[0]
     finally:
         model.train(was_training)
     return out
@@ -167,9 +157,11 @@ class WorkerSpec:
     kit: Any
     model_config: dict
     vocab: dict
-    dataset_path: str
+    source: str
+    """The problems' source, which `nsmcli.worlds.open_problems` reopens (a directory, `karel:harvester`)."""
     split: str
     limits: dict
+    seed: int = 1
 
 
 def _worker(rank: int, spec: WorkerSpec, inbox: Any, outbox: Any, parent_pid: int) -> None:
@@ -179,7 +171,7 @@ def _worker(rank: int, spec: WorkerSpec, inbox: Any, outbox: Any, parent_pid: in
         from nsmcli.train.questions import QuestionPool, build_model
 
         model = build_model(spec.kit, spec.model_config, spec.vocab, pretrained=False)
-        pool = QuestionPool.open(spec.dataset_path, spec.split, spec.limits, model)
+        pool = QuestionPool.open(spec.source, spec.split, spec.limits, model, spec.seed)
         while True:
             message = inbox.get()
             if message is None:

@@ -1,7 +1,8 @@
-"""MAPO's memory buffer: per question, the consistent programs found so far (by exploration or training).
+"""MAPO's memory buffer: per problem, the rewarded programs found so far (by exploration or training).
 
-A program is consistent when it finishes, its answer is correct under the dataset's official check, and it
-leaves no unused intermediate result (MAPO's extra-work test). Programs are de-duplicated by canonical text,
+In the table worlds a program is kept when it is consistent: it finishes, its answer is correct under the
+dataset's official check, and it leaves no unused intermediate result (MAPO's extra-work test; the world's
+scorer gives it reward 1). Programs are de-duplicated by their canonical text (`Environment.display`),
 which is also what `buffer.jsonl` stores, so a buffer survives any change of token numbering. In memory each
 program is kept as token ids of the question's environment, ready for the model.
 """
@@ -14,20 +15,9 @@ from pathlib import Path
 
 from nsmcli.errors import DataError, GrammarError
 from nsmcli.fileio import read_jsonl
-from nsmcli.lang.interpreter import Environment, has_unused_result
+from nsmcli.protocols import Environment
 
 Tokens = tuple[int, ...]
-
-
-def reward(env: Environment, tokens: Sequence[int], correct: Callable[[list], bool]) -> tuple[float, bool]:
-    """(training reward, finished without error). The reward is 1 only for a consistent program: correct
-    answer and no unused intermediate result, as OFF's environment with punish_extra_work."""
-    state = env.run(tokens)
-    if not state.done or state.error:
-        return 0.0, False
-    if has_unused_result(state, env):
-        return 0.0, True
-    return (1.0 if correct(env.result(state).answer) else 0.0), True
 
 
 @dataclass
@@ -52,11 +42,11 @@ class ProgramBuffer:
 
     def contains(self, qid: str, env: Environment, tokens: Sequence[int]) -> bool:
         entry = self._by_id.get(qid)
-        return bool(entry) and str(env.decode(tokens)) in entry.texts
+        return bool(entry) and env.display(tokens) in entry.texts
 
     def add(self, qid: str, env: Environment, tokens: Sequence[int]) -> bool:
         """Add a (consistent) program; returns whether it was new."""
-        text = str(env.decode(tokens))
+        text = env.display(tokens)
         entry = self._by_id.setdefault(qid, QuestionBuffer())
         if text in entry.texts:
             return False

@@ -1,7 +1,7 @@
-"""Every training hyper-parameter in one dataclass, with presets per language and overrides that refuse typos.
+"""Every training hyper-parameter in one dataclass, with presets per world and overrides that refuse typos.
 
 Layers, as in nanoGPT: the dataclass defaults (WTQ MAPO as published, mapo.md §5.4), then the preset of the
-dataset's language, then the algorithm's variant settings (§5.3), then `--set key=value`. The resolved config
+problems' world (`nsmcli.worlds.World.train_preset`), then the algorithm's variant settings (§5.3), then `--set key=value`. The resolved config
 is written into the run directory, so a run describes itself.
 
 Defaults fix the original's bugs (mapo.md §8.2): entropy regularisation maximises entropy, no (1-w)^2 on
@@ -310,62 +310,30 @@ class TrainConfig:
             raise ConfigError("a learning-rate decay needs learning_rate_steps >= 1")
 
 
-#: Per-language settings (mapo.md §5.4). Chosen from the dataset's language, never from its name.
-PRESETS: dict[str, dict[str, Any]] = {
-    "wtq": {
-        "train_split": "random-split-1-train",
-        "dev_split": "random-split-1-dev",
-        "n_steps": 25000,
-        "questions_per_step": 25,
-        "entropy_coeff": 0.01,
-        # a beam-5 pass over the 2,831 dev questions costs ~55 training steps on 2 cores: every 1,000
-        # steps spends ~5% of a run on evaluation (every 200 steps spent 28%)
-        "eval_every": 1000,
-        # evaluate (and keep) a moving average of the weights: in a two-hour run it scored 41.0% dev against
-        # 39.3% for the same trajectory's own weights, ahead at 18 of 19 evaluations (BENCHMARKS.md). Not in
-        # the original.
-        "average_decay": 0.9995,
-    },
-    "wikisql": {
-        "train_split": "train",
-        "dev_split": "dev",
-        "n_steps": 15000,
-        "questions_per_step": 125,
-        "entropy_coeff": 0.0,
-        "n_extra_explore_for_hard": 9,
-        "n_replay": 5,
-        "replay_mode": "top_k",
-        "truncate_buffer_at": 5,
-        "trainer_prob": True,
-        # 8,421 dev questions are slow to decode: a fixed random 2,000 every 200 steps; `nsm eval` gives the
-        # whole split
-        "eval_every": 200,
-        "eval_max_questions": 2000,
-        "eval_sample": "random",
-    },
-}
-
-#: Per-algorithm settings (mapo.md §5.3), applied over the preset. Keys are (algo, language or "*").
-VARIANTS: dict[tuple[str, str], dict[str, Any]] = {
-    ("mapo", "*"): {},
-    ("mml", "*"): {"n_policy": 0, "trainer_prob": False},  # pure MML: OFF's WikiSQL mml clipped it too
-    ("mml", "wtq"): {"n_replay": 2, "replay_mode": "sample"},
-    ("iml", "*"): {"n_policy": 0, "replay_mode": "uniform", "truncate_buffer_at": 0, "trainer_prob": False},
-    ("iml", "wtq"): {"n_replay": 2},
-    ("hard-em", "*"): {"n_replay": 1, "n_policy": 0, "replay_mode": "top_k", "trainer_prob": False},
-    ("reinforce", "*"): {"n_explore": 0, "n_extra_explore_for_hard": 0, "trainer_prob": False},
-    ("self-critical", "*"): {"n_explore": 0, "n_extra_explore_for_hard": 0, "trainer_prob": False},
+#: Per-algorithm settings (mapo.md §5.3), applied over the world's preset; a world adds its own
+#: (`World.variants`) over these.
+VARIANTS: dict[str, dict[str, Any]] = {
+    "mapo": {},
+    "mml": {"n_policy": 0, "trainer_prob": False},  # pure MML: OFF's WikiSQL mml clipped it too
+    "iml": {"n_policy": 0, "replay_mode": "uniform", "truncate_buffer_at": 0, "trainer_prob": False},
+    "hard-em": {"n_replay": 1, "n_policy": 0, "replay_mode": "top_k", "trainer_prob": False},
+    "reinforce": {"n_explore": 0, "n_extra_explore_for_hard": 0, "trainer_prob": False},
+    "self-critical": {"n_explore": 0, "n_extra_explore_for_hard": 0, "trainer_prob": False},
 }
 
 
-def resolve_config(language: str, algo: str = "mapo", overrides: dict[str, Any] | None = None) -> TrainConfig:
-    """Defaults -> the language's preset -> the algorithm's variant -> explicit overrides."""
+def resolve_config(world: str, algo: str = "mapo", overrides: dict[str, Any] | None = None) -> TrainConfig:
+    """Defaults -> the world's preset -> the algorithm's variant (generic, then the world's) -> explicit
+    overrides. `world` is a registry name (`nsmcli.worlds`)."""
+    from nsmcli.worlds import get_world
+
+    entry = get_world(world)
     config = TrainConfig()
     config.set("algo", algo)
-    for key, value in PRESETS.get(language, {}).items():
+    for key, value in entry.train_preset.items():
         config.set(key, value)
-    for lang in ("*", language):
-        for key, value in VARIANTS.get((algo, lang), {}).items():
+    for variant in (VARIANTS.get(algo, {}), entry.variants.get(algo, {})):
+        for key, value in variant.items():
             config.set(key, value)
     for key, value in (overrides or {}).items():
         config.set(key, value)

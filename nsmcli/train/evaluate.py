@@ -25,11 +25,10 @@ from typing import Any
 
 import torch
 
-from nsmcli.data.preprocess import Dataset
 from nsmcli.errors import CheckpointError, DataError
-from nsmcli.train.actors import QuestionEnv
+from nsmcli.protocols import ProblemSet
 from nsmcli.train.config import MAX_BEAM
-from nsmcli.train.questions import ModelKit, QuestionPool, build_model, default_kit, limits_from_json
+from nsmcli.train.questions import ModelKit, QuestionEnv, QuestionPool, build_model, default_kit
 from nsmcli.train.rundir import RunDir
 
 Tokens = tuple[int, ...]
@@ -55,10 +54,12 @@ class EvalResult:
     predictions: list[Prediction] = field(default_factory=list)
     weights: list[dict] = field(default_factory=list)
     vote: str = "answer"
+    total_credit: float = 0.0
+    """The summed credit (`ProblemSet.credit`): the correct count in the table worlds, scores in Karel."""
 
     @property
     def accuracy(self) -> float:
-        return self.n_correct / self.n if self.n else 0.0
+        return self.total_credit / self.n if self.n else 0.0
 
     def to_json(self) -> dict:
         return {
@@ -85,9 +86,10 @@ def check_vote(vote: str, name: str = "vote") -> None:
         raise DataError(f"{name} must be one of {', '.join(VOTES)}, got {vote!r}")
 
 
-def answer_key(answer: Sequence[Any]) -> tuple[str, ...]:
-    """Answers that the official checks cannot tell apart share a key: the same values in any order."""
-    return tuple(sorted(repr(v) for v in answer))
+def answer_key(answer: Sequence[Any] | None) -> tuple[str, ...]:
+    """Answers that the official checks cannot tell apart share a key: the same values in any order. Programs
+    without answers (Karel) share one key, so the answer vote is the program vote there."""
+    return tuple(sorted(repr(v) for v in answer or ()))
 
 
 def choose(totals: dict[str, float], answers: dict[str, Sequence[Any]], vote: str = "answer") -> str:
@@ -131,7 +133,7 @@ def decode(
             tokens = tuple(int(t) for t in tokens)
             state = q.env.run(tokens)
             if state.done and not state.error:
-                kept.append((tokens, float(lp), q.env.result(state).answer))
+                kept.append((tokens, float(lp), q.env.answer(state)))
         if kept:
             top = max(lp for _, lp, _ in kept)
             z = sum(math.exp(lp - top) for _, lp, _ in kept)
@@ -159,13 +161,13 @@ def accuracy(
                 if hyps:
                     totals = {tokens: p for tokens, p, _ in hyps}
                     answers = {tokens: answer for tokens, _, answer in hyps}
-                    correct += q.correct(answers[choose(totals, answers, vote)])
+                    correct += q.score(choose(totals, answers, vote))[0]
     finally:
         model.train(was_training)
     return correct / max(1, len(ids))
 
 
-def resolve_split(dataset: Dataset, split: str, config: dict | None = None) -> str:
+def resolve_split(dataset: ProblemSet, split: str, config: dict | None = None) -> str:
     """`dev`/`train` mean the run's configured splits when the dataset has no split of that name."""
     if split in dataset.splits:
         return split
@@ -176,7 +178,7 @@ def resolve_split(dataset: Dataset, split: str, config: dict | None = None) -> s
     matches = [s for s in dataset.splits if s.endswith(f"-{split}")]
     if len(matches) == 1:
         return matches[0]
-    raise DataError(f"split {split!r} not in {dataset.path}; available: {', '.join(dataset.splits)}")
+    raise DataError(f"split {split!r} not in {dataset.source}; available: {', '.join(dataset.splits)}")
 
 
 def weights_mismatch(expected: dict, state: Any) -> str:
@@ -238,7 +240,7 @@ def load_run_model(run: Path | str, kit: ModelKit, weights: str = "best") -> tup
 
 def evaluate(
     run_dirs: Sequence[Path | str],
-    dataset: Dataset,
+    dataset: ProblemSet,
     split: str = "dev",
     beam: int = 5,
     weights: str = "best",
@@ -255,16 +257,16 @@ def evaluate(
         raise CheckpointError("no run directory given")
     kit = kit or default_kit()
     totals: dict[str, dict[str, float]] = {}
-    answers: dict[tuple[str, str], list] = {}  # (question, program text) -> the program's answer
+    answers: dict[tuple[str, str], tuple] = {}  # (question, program text) -> (env, tokens, answer)
     examples: list = []
     infos: list[dict] = []
     resolved = ""
     for r, run in enumerate(run_dirs):
         model, config, info = load_run_model(run, kit, weights)
         infos.append({"run": str(run), **info})
-        if config.get("language") != dataset.language:
+        if config.get("language") != dataset.world:
             raise DataError(
-                f"{run} was trained on language {config.get('language')}, {dataset.path} is {dataset.language}"
+                f"{run} was trained on language {config.get('language')}, {dataset.source} is {dataset.world}"
             )
         split_name = resolve_split(dataset, split, config)
         if r == 0:
@@ -272,7 +274,7 @@ def evaluate(
             examples = dataset.examples(split_name)
         elif split_name != resolved:
             raise DataError(f"{run} resolves split {split!r} to {split_name}, the first run to {resolved}")
-        pool = QuestionPool(dataset, examples, limits_from_json(config["limits"]), model)
+        pool = QuestionPool(dataset, examples, config["limits"], model)
         ids = pool.order
         task = (
             progress.add_task(f"decoding ({Path(run).name})", total=len(ids), status="") if progress else None
@@ -284,9 +286,9 @@ def evaluate(
             ):
                 slot = totals.setdefault(qid, {})
                 for tokens, prob, answer in hyps:
-                    text = str(pool.env(qid).decode(tokens))
+                    text = pool.env(qid).display(tokens)
                     slot[text] = slot.get(text, 0.0) + prob
-                    answers.setdefault((qid, text), answer)
+                    answers.setdefault((qid, text), (pool.env(qid), tokens, answer))
             if progress:
                 progress.advance(task, len(chunk))
         del model, pool
@@ -297,14 +299,15 @@ def evaluate(
     for example in examples:
         slot = totals.get(example.id, {})
         if not slot:
-            result.predictions.append(Prediction(example.id, example.question.text, None, [], False, 0.0))
+            result.predictions.append(Prediction(example.id, dataset.text(example), None, [], False, 0.0))
             continue
-        text = choose(slot, {t: answers[example.id, t] for t in slot}, vote)  # ties: model, beam order
-        answer = answers[example.id, text]
-        ok = bool(dataset.is_correct(example, answer))
-        result.n_correct += ok
+        text = choose(slot, {t: answers[example.id, t][2] for t in slot}, vote)  # ties: model, beam order
+        env, tokens, answer = answers[example.id, text]
+        credit = dataset.credit(example, env, tokens)
+        result.n_correct += credit >= 1.0
+        result.total_credit += credit
         prob = slot[text] / len(run_dirs)
         result.predictions.append(
-            Prediction(example.id, example.question.text, text, answer, ok, round(prob, 6))
+            Prediction(example.id, dataset.text(example), text, answer or [], credit >= 1.0, round(prob, 6))
         )
     return result

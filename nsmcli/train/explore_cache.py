@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from nsmcli.lang.interpreter import Environment
+from nsmcli.protocols import Environment
 
 Tokens = tuple[int, ...]
 

@@ -26,22 +26,19 @@ from typing import Any
 
 import torch
 
-from nsmcli.data.preprocess import Dataset, load_dataset
 from nsmcli.errors import CheckpointError, DataError
 from nsmcli.fileio import LOCK_NAME, output_lock, remove_stale_partials
-from nsmcli.lang.spec import get_language
+from nsmcli.protocols import ProblemSet
 from nsmcli.train import objectives
 from nsmcli.train.actors import ActorPool, ActRequest, WorkerSpec, act, derive_seed, generator
 from nsmcli.train.average import WeightAverage
-from nsmcli.train.buffer import ProgramBuffer, read_program_file, reward
+from nsmcli.train.buffer import ProgramBuffer, read_program_file
 from nsmcli.train.config import ConfigError, TrainConfig, resolve_config, set_field
 from nsmcli.train.evaluate import accuracy, resolve_split, weights_mismatch
 from nsmcli.train.explore_cache import ExploreCache
-from nsmcli.train.questions import ModelKit, QuestionPool, build_model, default_kit, limits_from_json, plain
+from nsmcli.train.questions import ModelKit, QuestionPool, build_model, default_kit, plain
 from nsmcli.train.rundir import Checkpoint, RunDir, code_version, cpu_copy
-
-#: Model settings per language (mapo.md §5.4: no dropout on WikiSQL).
-MODEL_PRESETS: dict[str, dict[str, Any]] = {"wikisql": {"dropout": 0.0}}
+from nsmcli.worlds import get_world, open_problems
 
 
 @dataclass
@@ -144,7 +141,7 @@ def _initial_run(
     return dict(record["model"]), source.read_vocab(), dict(record["limits"]), _Start(weights, summary)
 
 
-def _fall_back_to_dataset_splits(config: TrainConfig, dataset: Dataset, explicit: dict[str, Any]) -> None:
+def _fall_back_to_dataset_splits(config: TrainConfig, dataset: ProblemSet, explicit: dict[str, Any]) -> None:
     """The language presets name the official splits (WTQ's random-split-1-*); a dataset of one's own
     (`nsm preprocess tables`) has others. Unless given explicitly, a preset split the dataset lacks becomes
     the dataset's `train` / `dev` split (an exact name, or the one ending in -train / -dev)."""
@@ -200,7 +197,8 @@ def _train(
     run whose model settings, vocabulary, limits and best weights a new run starts from (fine-tuning)."""
     clock = _Clock()
     kit = kit or default_kit()
-    dataset = load_dataset(data)
+    dataset = open_problems(data, _problem_seed(RunDir(out), resume, overrides))
+    world = get_world(dataset.world)
     rundir = RunDir(out)
     if device.startswith("cuda") and not torch.cuda.is_available():
         raise DataError("--device cuda was asked for but no CUDA device is available")
@@ -217,8 +215,8 @@ def _train(
                 "command without --resume to start it again"
             )
         record = rundir.read_config()
-        if record["language"] != dataset.language:
-            raise DataError(f"{out} was trained on {record['language']}; {data} is {dataset.language}")
+        if record["language"] != dataset.world:
+            raise DataError(f"{out} was trained on {record['language']}; {data} is {dataset.world}")
         config = TrainConfig.from_json(record["train"])
         unknown = set(train_over) - set(RESUMABLE)
         if unknown or model_over:
@@ -239,17 +237,17 @@ def _train(
             raise CheckpointError(
                 f"{out} already exists; pass --resume to continue it, or choose another --out"
             )
-        config = resolve_config(dataset.language, algo, train_over)
+        config = resolve_config(dataset.world, algo, train_over)
         _fall_back_to_dataset_splits(config, dataset, train_over)
         if init is not None:
-            model_json, vocab_json, limits, initial = _initial_run(init, dataset.language, model_over)
+            model_json, vocab_json, limits, initial = _initial_run(init, dataset.world, model_over)
         else:
             model_config = kit.ModelConfig()
-            _model_overrides(model_config, {**MODEL_PRESETS.get(dataset.language, {}), **model_over})
-            counts = _vocab_counts(dataset, config.train_split)
+            _model_overrides(model_config, {**world.model_preset, **model_over})
+            counts = dataset.word_counts(config.train_split)
             vocab_json = plain(kit.Vocab.from_counts(counts, model_config.min_word_count).to_json())
             model_json = plain(model_config.to_json())
-            limits = get_language(dataset.language).limits.to_json()
+            limits = world.limits()
         if config.max_expressions:
             limits["max_expressions"] = config.max_expressions
         ckpt = None
@@ -257,7 +255,9 @@ def _train(
         programs_path = str(Path(programs).resolve()) if programs else None
     for split in (config.train_split, config.dev_split):
         if split not in dataset.splits:
-            raise DataError(f"split {split!r} not in {dataset.path}; available: {', '.join(dataset.splits)}")
+            raise DataError(
+                f"split {split!r} not in {dataset.source}; available: {', '.join(dataset.splits)}"
+            )
 
     torch.manual_seed(derive_seed(config.seed, "init"))
     model = build_model(kit, model_json, vocab_json, pretrained=ckpt is None and initial is None)
@@ -271,12 +271,12 @@ def _train(
         if mismatch:
             raise CheckpointError(f"{init}: weights do not fit its configured model ({mismatch})")
         model.load_state_dict(initial.weights)
-    train_pool = QuestionPool(dataset, dataset.examples(config.train_split), limits_from_json(limits), model)
-    dev_pool = QuestionPool(dataset, dataset.examples(config.dev_split), limits_from_json(limits), model)
+    train_pool = QuestionPool(dataset, dataset.examples(config.train_split), limits, model)
+    dev_pool = QuestionPool(dataset, dataset.examples(config.dev_split), limits, model)
     train_ids = train_pool.order
     dev_ids = dev_subset(dev_pool.order, config.eval_max_questions, config.eval_sample)
     if not train_ids:
-        raise DataError(f"split {config.train_split} of {dataset.path} has no examples")
+        raise DataError(f"split {config.train_split} of {dataset.source} has no examples")
     buffer, cache = ProgramBuffer(), ExploreCache()
     metrics: list[dict] = []
     step, best, best_step, seconds = 0, None, None, 0.0
@@ -295,8 +295,8 @@ def _train(
                 "train": config.to_json(),
                 "model": model_json,
                 "limits": limits,
-                "language": dataset.language,
-                "dataset": {"path": str(dataset.path.resolve()), "meta": _meta_summary(dataset.meta)},
+                "language": dataset.world,
+                "dataset": {"path": dataset.source, "meta": _meta_summary(dataset.meta)},
                 "programs": programs_path,
                 "programs_loaded": {"added": loaded[0], "skipped": loaded[1]} if programs_path else None,
                 "init": initial.record if initial is not None else None,
@@ -364,13 +364,13 @@ def _train(
     actor_pool = (
         train_pool
         if actor_model is model
-        else QuestionPool(
-            dataset, dataset.examples(config.train_split), limits_from_json(limits), actor_model
-        )
+        else QuestionPool(dataset, dataset.examples(config.train_split), limits, actor_model)
     )
     workers = None
     if actors > 0:
-        spec = WorkerSpec(kit, model_json, vocab_json, str(dataset.path), config.train_split, limits)
+        spec = WorkerSpec(
+            kit, model_json, vocab_json, dataset.source, config.train_split, limits, config.seed
+        )
         workers = ActorPool(actors, spec)
 
     def request(at: int) -> ActRequest:
@@ -677,17 +677,13 @@ def _metrics_line(step: int, window: list[dict], coverage: float, n_programs: in
     }
 
 
-def _vocab_counts(dataset: Dataset, split: str) -> dict[str, int]:
-    import json
-
-    path = dataset.path / "vocab.json"
-    try:
-        record = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise DataError(f"{path} is missing or corrupt: {exc}") from None
-    if split not in record:
-        raise DataError(f"{path} has no counts for split {split!r}")
-    return record[split]
+def _problem_seed(rundir: RunDir, resume: bool, overrides: dict[str, Any] | None) -> int:
+    """The seed that chooses a generated world's problems (Karel's initial states): the run's own."""
+    if resume and rundir.exists():
+        with contextlib.suppress(CheckpointError, KeyError, TypeError, ValueError, AttributeError):
+            return int(rundir.read_config()["train"].get("seed", TrainConfig().seed))  # else: reported later
+    seed = (overrides or {}).get("seed", TrainConfig().seed)
+    return seed if isinstance(seed, int) and not isinstance(seed, bool) else TrainConfig().seed
 
 
 def _env_of(pool: QuestionPool) -> Callable[[str], Any]:
@@ -696,8 +692,7 @@ def _env_of(pool: QuestionPool) -> Callable[[str], Any]:
 
 def _consistent(pool: QuestionPool) -> Callable[[str, Any, tuple], bool]:
     def check(qid: str, env: Any, tokens: tuple) -> bool:
-        example = pool.examples[qid]
-        return reward(env, tokens, lambda a: pool.dataset.is_correct(example, a))[0] > 0.5
+        return pool.dataset.scorer(pool.examples[qid], env)(tokens)[0] > 0.5
 
     return check
 

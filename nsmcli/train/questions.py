@@ -4,21 +4,20 @@
 `nsmcli.model`'s. Classes are passed by reference (never read from a run directory), so rebuilding a model
 from a run never imports anything the run names.
 
-`QuestionPool` binds each example's environment once, with the run's interpreter limits, and caches the
-model's per-question context, so replaying programs and re-encoding questions cost nothing after the first
-time.
+`QuestionPool` binds each problem's environment once, with the run's interpreter limits, and caches the
+model's per-problem context and scorer, so replaying programs and re-encoding questions cost nothing after
+the first time. Problems come from any registered world (`nsmcli.protocols.ProblemSet`).
 """
 
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from nsmcli.data.preprocess import Dataset, Example, load_dataset
 from nsmcli.errors import NsmError
-from nsmcli.lang.interpreter import Environment, bind
-from nsmcli.lang.spec import Limits
-from nsmcli.train.actors import QuestionEnv
+from nsmcli.protocols import Environment, ProblemSet, Scorer
+from nsmcli.worlds import open_problems
 
 
 class ModelKit(NamedTuple):
@@ -49,14 +48,20 @@ def build_model(kit: ModelKit, model_config: dict, vocab: Any, pretrained: bool 
     return kit.ProgramModel(config, vocab)
 
 
-def limits_from_json(record: dict) -> Limits:
-    return Limits(int(record["max_expressions"]), int(record["max_variables"]))
+@dataclass
+class QuestionEnv:
+    """What the actor needs per problem: the environment, the model's context and the reward."""
+
+    env: Environment
+    context: Any
+    score: Scorer
 
 
 class QuestionPool:
-    """Examples of one split by id, each with its environment and model context built on first use."""
+    """Examples of one split by id, each with its environment and model context built on first use.
+    `limits` are the run's recorded interpreter limits (JSON), which the world binds with."""
 
-    def __init__(self, dataset: Dataset, examples: list[Example], limits: Limits, model: Any):
+    def __init__(self, dataset: ProblemSet, examples: list[Any], limits: dict[str, int], model: Any):
         self.dataset = dataset
         self.examples = {e.id: e for e in examples}
         self.order = [e.id for e in examples]
@@ -66,25 +71,20 @@ class QuestionPool:
         self._envs: dict[str, Environment] = {}
 
     @classmethod
-    def open(cls, path: str, split: str, limits: dict, model: Any) -> QuestionPool:
-        dataset = load_dataset(path)
-        return cls(dataset, dataset.examples(split), limits_from_json(limits), model)
+    def open(cls, source: str, split: str, limits: dict, model: Any, seed: int = 1) -> QuestionPool:
+        dataset = open_problems(source, seed)
+        return cls(dataset, dataset.examples(split), limits, model)
 
     def env(self, qid: str) -> Environment:
         env = self._envs.get(qid)
         if env is None:
-            example = self.examples[qid]
-            table = self.dataset.tables[example.table_id]
-            env = self._envs[qid] = bind(self.dataset.language, table, example.question.entities, self.limits)
+            env = self._envs[qid] = self.dataset.bind(self.examples[qid], self.limits)
         return env
 
     def get(self, qid: str) -> QuestionEnv:
         hit = self._cache.get(qid)
         if hit is None:
             example, env = self.examples[qid], self.env(qid)
-
-            def correct(answer: list, example: Example = example) -> bool:
-                return self.dataset.is_correct(example, answer)
-
-            hit = self._cache[qid] = QuestionEnv(env, self.model.context(example, env), correct)
+            context = self.model.context(example, env)
+            hit = self._cache[qid] = QuestionEnv(env, context, self.dataset.scorer(example, env))
         return hit

@@ -287,20 +287,19 @@ def _read_json(path: Path, what: str) -> Any:
 #: A run's JSON files are a few MiB at most (a WTQ vocabulary is well under one).
 MAX_JSON_BYTES = 64 * 2**20
 
-#: Interpreter limits a run may record: beyond them a program memory or expression chain is no model's.
-LIMIT_BOUNDS = {"max_expressions": (1, 64), "max_variables": (1, 1024)}
-
 
 def _check_record(record: dict, path: Path) -> None:
-    """The run config's own fields (the train and model settings are checked by their classes): a known
-    language, consistent with the dataset the run was trained on, and limits within bounds."""
-    from nsmcli.lang.spec import available_languages
+    """The run config's own fields (the train and model settings are checked by their classes): a
+    registered world (the `language` key), consistent with the dataset the run was trained on, and limits
+    within the world's bounds."""
+    from nsmcli.worlds import available_worlds, get_world
 
     language = record["language"]
-    if not isinstance(language, str) or language not in available_languages():
+    if not isinstance(language, str) or language not in available_worlds():
         raise CheckpointError(
-            f"{path}: language {language!r} is not one nsm knows ({', '.join(available_languages())})"
+            f"{path}: language {language!r} is not one nsm knows ({', '.join(available_worlds())})"
         )
+    bounds = get_world(language).limit_bounds
     meta = record.get("dataset") or {}
     trained_on = meta.get("meta", {}).get("language") if isinstance(meta, dict) else None
     if isinstance(trained_on, str) and trained_on != language:
@@ -317,11 +316,11 @@ def _check_record(record: dict, path: Path) -> None:
             f"{path}: train.{exc}" if str(exc)[:1].islower() else f"{path}: {exc}"
         ) from None
     limits = record["limits"]
-    for key, (low, high) in LIMIT_BOUNDS.items():
+    for key, (low, high) in bounds.items():
         value = limits.get(key)
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
             raise CheckpointError(
                 f"{path}: limits.{key} must be an integer from {low} to {high}, got {value!r}"
             )
-    if unknown := sorted(set(limits) - set(LIMIT_BOUNDS)):
+    if unknown := sorted(set(limits) - set(bounds)):
         raise CheckpointError(f"{path}: unknown limits {', '.join(unknown)}")

@@ -14,8 +14,8 @@ import math
 import re
 from dataclasses import dataclass
 
-from nsmcli.data.values import Date, format_number
 from nsmcli.errors import GrammarError
+from nsmcli.worlds.tables.data.values import Date, format_number
 
 
 @dataclass(frozen=True, slots=True)

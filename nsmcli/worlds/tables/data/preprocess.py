@@ -8,8 +8,9 @@ Output directory (written to a staging directory and swapped in at the end, so a
     <split>.jsonl    one annotated example per line: id, table_id, question annotation, answer
     vocab.json       question-token counts per split (the trainer builds its vocabulary from its train split)
 
-Datasets are registered in `DATASETS`; nothing outside the registry asks which dataset it is. Each
-declares the value rules its tables are typed by (`nsmcli.data.valuerules`): the official WTQ rules for
+Release formats are the `readers` of the registered worlds (`nsmcli.worlds`); nothing outside them asks
+which dataset it is. Each
+declares the value rules its tables are typed by (`nsmcli.worlds.tables.data.valuerules`): the official WTQ rules for
 WTQ and WikiSQL, the user rules for your own tables. WikiSQL's gold
 SQL is used here only to compute each question's answer and is not written out: nothing downstream can
 train on it. Questions whose gold answer is empty are kept (about 8% of WikiSQL dev): accuracy is reported
@@ -24,32 +25,33 @@ import os
 import shutil
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from nsmcli import __version__
-from nsmcli.data.annotate import (
+from nsmcli.errors import DataError, NsmError, brief
+from nsmcli.fileio import atomic_write_json, atomic_write_jsonl, output_lock, staged_directory
+from nsmcli.worlds.tables.data.annotate import (
     DEFAULT_LINKING,
     AnnotatedQuestion,
     annotate_question,
     canonicalize_answer,
     check_linking,
 )
-from nsmcli.data.checkers import AnswerChecker, CallableChecker, WikisqlChecker, WtqChecker
-from nsmcli.data.evaluate import split_tsv_list, wikisql_correct, wtq_correct
-from nsmcli.data.readers import (
+from nsmcli.worlds.tables.data.checkers import AnswerChecker, CallableChecker, WikisqlChecker, WtqChecker
+from nsmcli.worlds.tables.data.evaluate import split_tsv_list, wikisql_correct, wtq_correct
+from nsmcli.worlds.tables.data.readers import (
     iter_wikisql_tables,
     load_table,
     load_wtq_table,
     read_question_file,
     wtq_table_id,
 )
-from nsmcli.data.table import Table
-from nsmcli.errors import DataError, NsmError, brief
-from nsmcli.fileio import atomic_write_json, atomic_write_jsonl, output_lock, staged_directory
-from nsmcli.lang.interpreter import Environment, bind
+from nsmcli.worlds.tables.data.table import Table
+from nsmcli.worlds.tables.lang.interpreter import Environment, bind
+from nsmcli.worlds.tables.lang.spec import Limits
 
 FORMAT = "nsm-preprocessed"
 PREPROCESS_VERSION = 2  # 2: WikiSQL string views are lower-cased cell text
@@ -92,7 +94,7 @@ class DatasetFormat:
     """How one dataset's release is read, which language it uses and how answers are compared.
 
     `correct` is the official answer test; `make_checker`, if set, builds an example's fast equivalent for
-    the program search (`nsmcli.data.checkers`), typed once and with hints for goal-directed pruning.
+    the program search (`nsmcli.worlds.tables.data.checkers`), typed once and with hints for goal-directed pruning.
     `value_rules` names the rules that type the dataset's cells; `read` is given it."""
 
     name: str
@@ -101,6 +103,8 @@ class DatasetFormat:
     correct: Callable[[Example, list], bool]
     make_checker: Callable[[Example], AnswerChecker] | None = None
     value_rules: str = "wtq"
+    default_dir: str | None = None
+    """Where the release is when `--data-dir` is not given (None: it must be given)."""
 
 
 # ----- WikiTableQuestions --------------------------------------------------------------------------------
@@ -158,7 +162,7 @@ def _wtq_checker(example: Example) -> WtqChecker:
 
 
 def _read_wikisql(data_dir: Path, value_rules: str):
-    from nsmcli.lang.sql import wikisql_answer
+    from nsmcli.worlds.tables.lang.sql import wikisql_answer
 
     names = sorted(p.name[: -len(".tables.jsonl")] for p in data_dir.glob("*.tables.jsonl"))
     names = [n for n in names if (data_dir / f"{n}.jsonl").is_file()]
@@ -239,17 +243,35 @@ def _read_tables(data_dir: Path, value_rules: str):
 #: Output files of a preprocessed dataset besides its splits: no split may take their names.
 RESERVED_NAMES = frozenset({"tables", "meta", "vocab"})
 
-DATASETS = {
-    "wtq": DatasetFormat("wtq", "wtq", _read_wtq, _wtq_correct, _wtq_checker),
-    "wikisql": DatasetFormat("wikisql", "wikisql", _read_wikisql, _wikisql_correct, _wikisql_checker),
-    "tables": DatasetFormat("tables", "wtq", _read_tables, _wtq_correct, _wtq_checker, value_rules="user"),
-}
+WTQ_FORMAT = DatasetFormat(
+    "wtq", "wtq", _read_wtq, _wtq_correct, _wtq_checker, default_dir="../shared/data/wtq"
+)
+WIKISQL_FORMAT = DatasetFormat(
+    "wikisql",
+    "wikisql",
+    _read_wikisql,
+    _wikisql_correct,
+    _wikisql_checker,
+    default_dir="../shared/data/wikisql",
+)
+TABLES_FORMAT = DatasetFormat("tables", "wtq", _read_tables, _wtq_correct, _wtq_checker, value_rules="user")
+
+
+def dataset_formats() -> dict[str, DatasetFormat]:
+    """Every release format `nsm preprocess` reads: the `readers` of the registered worlds."""
+    from nsmcli.worlds import available_worlds, get_world
+
+    formats: dict[str, DatasetFormat] = {}
+    for world in available_worlds():
+        formats.update(get_world(world).readers)
+    return formats
 
 
 def dataset_format(name: str) -> DatasetFormat:
-    if name not in DATASETS:
-        raise DataError(f"unknown dataset {name!r}; choose one of: {', '.join(DATASETS)}")
-    return DATASETS[name]
+    formats = dataset_formats()
+    if name not in formats:
+        raise DataError(f"unknown dataset {name!r}; choose one of: {', '.join(formats)}")
+    return formats[name]
 
 
 def run_linking(config: dict) -> str:
@@ -290,7 +312,7 @@ def preprocess(
     linking: str = DEFAULT_LINKING,
 ) -> Summary:
     """Read a release, annotate every question of every split present, write the plain-file dataset.
-    `linking` is how question words are matched to cell text (`nsmcli.data.annotate.LINKING_MODES`)."""
+    `linking` is how question words are matched to cell text (`nsmcli.worlds.tables.data.annotate.LINKING_MODES`)."""
     fmt = dataset_format(dataset)
     check_linking(linking)
     data_dir, out_dir = Path(data_dir), Path(out_dir)
@@ -467,15 +489,65 @@ class Dataset:
         yield from self.examples(split)
 
     def environment(self, example: Example) -> Environment:
+        return self.bind(example)
+
+    def is_correct(self, example: Example, predicted: list) -> bool:
+        return self.format.correct(example, predicted)
+
+    # ----- the generic problem-set protocol (`nsmcli.protocols.ProblemSet`) ------------------------------
+
+    @property
+    def world(self) -> str:
+        return self.language
+
+    @property
+    def source(self) -> str:
+        return str(self.path.resolve())
+
+    def bind(self, example: Example, limits: dict | Limits | None = None) -> Environment:
+        """The example's question bound to its table, with a run's interpreter limits (JSON or `Limits`;
+        None: the language's own)."""
+        if isinstance(limits, dict):
+            limits = Limits.from_json(limits)
         table = self.tables.get(example.table_id)
         if table is None:
             raise DataError(
                 f"{self.path}: question {example.id} names table {example.table_id!r}, which is missing"
             )
-        return bind(self.language, table, example.question.entities)
+        return bind(self.language, table, example.question.entities, limits)
 
-    def is_correct(self, example: Example, predicted: list) -> bool:
-        return self.format.correct(example, predicted)
+    def scorer(self, example: Example, env: Environment) -> Callable[[Sequence[int]], tuple[float, bool]]:
+        """Reward 1 only for a consistent program: the right answer and no unused intermediate result, as
+        OFF's environment with punish_extra_work."""
+
+        def score(tokens: Sequence[int]) -> tuple[float, bool]:
+            state = env.run(tokens)
+            if not state.done or state.error:
+                return 0.0, False
+            if env.unused_work(state):
+                return 0.0, True
+            return (1.0 if self.is_correct(example, env.result(state).answer) else 0.0), True
+
+        return score
+
+    def credit(self, example: Example, env: Environment, tokens: Sequence[int]) -> float:
+        state = env.run(tokens)
+        ok = state.done and not state.error and self.is_correct(example, env.result(state).answer)
+        return 1.0 if ok else 0.0
+
+    def text(self, example: Example) -> str:
+        return example.question.text
+
+    def word_counts(self, split: str) -> dict[str, int]:
+        """Question-token counts of `split`, as preprocessing wrote them."""
+        path = self.path / "vocab.json"
+        try:
+            record = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            raise DataError(f"{path} is missing or corrupt: {exc}") from None
+        if split not in record:
+            raise DataError(f"{path} has no counts for split {split!r}")
+        return record[split]
 
     def answer_checker(self, example: Example) -> AnswerChecker:
         """The answer test of `example` for the program search: the fast checker the dataset declares

@@ -21,10 +21,10 @@ from dataclasses import dataclass, field
 from itertools import accumulate
 from typing import TYPE_CHECKING, Any
 
-from nsmcli.data.values import Date
+from nsmcli.worlds.tables.data.values import Date
 
 if TYPE_CHECKING:
-    from nsmcli.lang.interpreter import Environment
+    from nsmcli.worlds.tables.lang.interpreter import Environment
 
 
 class ExecError(Exception):
@@ -171,7 +171,7 @@ VALUES_OF = {"string_property": "string_list", "num_property": "num_list", "date
 
 @dataclass(frozen=True)
 class SqlForm:
-    """How an expression renders in SQL (`nsmcli.lang.sql`): its role there and the SQL operator.
+    """How an expression renders in SQL (`nsmcli.worlds.tables.lang.sql`): its role there and the SQL operator.
 
     Roles: `project` (SELECT a view), `count` (COUNT(*)), `aggregate` (operator MAX/MIN/SUM/AVG),
     `compare` (a WHERE comparison, operator =, !=, >, <, >=, <=), `contains` (LIKE; operator NOT negates),
@@ -182,6 +182,27 @@ class SqlForm:
 
 
 @dataclass(frozen=True)
+class SearchHints:
+    """What the program search (`nsmcli.worlds.tables.search.explore`) may assume of a function to go
+    faster; tests check each claim against `apply`. Hints only skip expressions that cannot be correct."""
+
+    rowwise: bool = False
+    """The result is `rows & mask(list, column)`: the mask is computed once on all rows."""
+    one_item: bool = False
+    """Its answer is a single item (an aggregate or extreme)."""
+    numeric: bool = False
+    """It aggregates numbers: its answer is a number computed from the cells."""
+    by_target: bool = False
+    """Its answer items are cells of the row set: it runs only on row sets holding a cell for every item."""
+    row_count: bool = False
+    """Its answer is the number of rows: it runs only on row sets of a correct size."""
+    ordered_cells: bool = False
+    """Its answer lists cells in row order, duplicates kept (an ordered answer must match that order)."""
+    pair_difference: bool = False
+    """The absolute difference of two single rows' values: the partner row is looked up by value."""
+
+
+@dataclass(frozen=True)
 class Function:
     apply: Callable[[Environment, tuple], tuple[str, Any]]
     useful: Callable[[Environment, tuple, tuple[str, Any]], bool]
@@ -189,6 +210,7 @@ class Function:
     first_arg_ok: Callable[[Environment, int], bool]
     #: None: no SQL form (SQL rows have no order, and some functions have no SQL counterpart)
     sql: SqlForm | None = None
+    search: SearchHints = SearchHints()
 
 
 REGISTRY: dict[str, Function] = {}
@@ -210,9 +232,17 @@ def _always(env: Environment, args: tuple, result: tuple) -> bool:
     return True
 
 
-def function(name: str, first_arg_ok=_several, useful=_always, sql: SqlForm | None = None):
+def function(
+    name: str,
+    first_arg_ok=_several,
+    useful=_always,
+    sql: SqlForm | None = None,
+    search: SearchHints = SearchHints(),
+):
+    """Declare a function once: its semantics, pruning, SQL rendering and search hints."""
+
     def register(apply):
-        REGISTRY[name] = Function(apply, useful, first_arg_ok, sql)
+        REGISTRY[name] = Function(apply, useful, first_arg_ok, sql, search)
         return apply
 
     return register
@@ -239,7 +269,13 @@ def _has_values(env: Environment, args: tuple, result: tuple) -> bool:
 # ----- row sets -> values ---------------------------------------------------------------------------------
 
 
-@function("hop", first_arg_ok=_nonempty, useful=_has_values, sql=SqlForm("project"))
+@function(
+    "hop",
+    first_arg_ok=_nonempty,
+    useful=_has_values,
+    sql=SqlForm("project"),
+    search=SearchHints(by_target=True, ordered_cells=True),
+)
 def hop(env, args):
     rows, prop = args
     values = _values(env, rows, prop)
@@ -269,11 +305,21 @@ def _extreme(highest: bool):
     return apply
 
 
-function("maximum", useful=_has_values, sql=SqlForm("aggregate", "MAX"))(_extreme(highest=True))
-function("minimum", useful=_has_values, sql=SqlForm("aggregate", "MIN"))(_extreme(highest=False))
+function(
+    "maximum",
+    useful=_has_values,
+    sql=SqlForm("aggregate", "MAX"),
+    search=SearchHints(one_item=True, by_target=True),
+)(_extreme(highest=True))
+function(
+    "minimum",
+    useful=_has_values,
+    sql=SqlForm("aggregate", "MIN"),
+    search=SearchHints(one_item=True, by_target=True),
+)(_extreme(highest=False))
 
 
-@function("mode", useful=_has_values)
+@function("mode", useful=_has_values, search=SearchHints(by_target=True))
 def mode(env, args):
     rows, prop = args
     counts: dict = {}
@@ -293,7 +339,7 @@ def _countable(env: Environment, rows: int) -> bool:
     return rows != 0 or env.spec.empty_comparisons
 
 
-@function("count", first_arg_ok=_countable, sql=SqlForm("count"))
+@function("count", first_arg_ok=_countable, sql=SqlForm("count"), search=SearchHints(row_count=True))
 def count(env, args):
     return "num", float(args[0].bit_count())
 
@@ -306,13 +352,13 @@ def _numeric(values: list, prop: Prop) -> list:
     return values
 
 
-@function("sum", sql=SqlForm("aggregate", "SUM"))
+@function("sum", sql=SqlForm("aggregate", "SUM"), search=SearchHints(one_item=True, numeric=True))
 def sum_(env, args):
     rows, prop = args
     return "num", float(sum(_numeric(_values(env, rows, prop), prop)))
 
 
-@function("average", sql=SqlForm("aggregate", "AVG"))
+@function("average", sql=SqlForm("aggregate", "AVG"), search=SearchHints(one_item=True, numeric=True))
 def average(env, args):
     rows, prop = args
     values = _numeric(_values(env, rows, prop), prop)
@@ -323,7 +369,7 @@ def _diff_useful(env, args, result) -> bool:
     return args[0] != args[1]
 
 
-@function("diff", first_arg_ok=_single, useful=_diff_useful)
+@function("diff", first_arg_ok=_single, useful=_diff_useful, search=SearchHints(pair_difference=True))
 def diff(env, args):
     rows1, rows2, prop = args
     if rows1.bit_count() != 1 or rows2.bit_count() != 1:
@@ -342,14 +388,16 @@ def _equal_rows(rows: int, values: tuple, prop: Prop) -> int:
     return prop.index.get(next(iter(distinct)), 0) & rows
 
 
-@function("filter_eq", useful=_proper_subset, sql=SqlForm("compare", "="))
+@function("filter_eq", useful=_proper_subset, sql=SqlForm("compare", "="), search=SearchHints(rowwise=True))
 def filter_eq(env, args):
     rows, (vtype, values), prop = args
     _matching_type(vtype, prop)
     return "entity_list", _equal_rows(rows, values, prop)
 
 
-@function("filter_not_eq", useful=_proper_subset, sql=SqlForm("compare", "!="))
+@function(
+    "filter_not_eq", useful=_proper_subset, sql=SqlForm("compare", "!="), search=SearchHints(rowwise=True)
+)
 def filter_not_eq(env, args):
     rows, (vtype, values), prop = args
     _matching_type(vtype, prop)
@@ -379,18 +427,18 @@ def _compare(greater: bool, strict: bool):
     return apply
 
 
-function("filter_ge", useful=_comparison_useful, sql=SqlForm("compare", ">="))(
-    _compare(greater=True, strict=False)
-)
-function("filter_greater", useful=_comparison_useful, sql=SqlForm("compare", ">"))(
-    _compare(greater=True, strict=True)
-)
-function("filter_le", useful=_comparison_useful, sql=SqlForm("compare", "<="))(
-    _compare(greater=False, strict=False)
-)
-function("filter_less", useful=_comparison_useful, sql=SqlForm("compare", "<"))(
-    _compare(greater=False, strict=True)
-)
+function(
+    "filter_ge", useful=_comparison_useful, sql=SqlForm("compare", ">="), search=SearchHints(rowwise=True)
+)(_compare(greater=True, strict=False))
+function(
+    "filter_greater", useful=_comparison_useful, sql=SqlForm("compare", ">"), search=SearchHints(rowwise=True)
+)(_compare(greater=True, strict=True))
+function(
+    "filter_le", useful=_comparison_useful, sql=SqlForm("compare", "<="), search=SearchHints(rowwise=True)
+)(_compare(greater=False, strict=False))
+function(
+    "filter_less", useful=_comparison_useful, sql=SqlForm("compare", "<"), search=SearchHints(rowwise=True)
+)(_compare(greater=False, strict=True))
 
 
 def _contain_mask(rows: int, strings: tuple, prop: Prop) -> int:
@@ -402,13 +450,20 @@ def _contain_mask(rows: int, strings: tuple, prop: Prop) -> int:
     return mask & rows
 
 
-@function("filter_str_contain_any", useful=_proper_subset, sql=SqlForm("contains"))
+@function(
+    "filter_str_contain_any", useful=_proper_subset, sql=SqlForm("contains"), search=SearchHints(rowwise=True)
+)
 def filter_str_contain_any(env, args):
     rows, (_, strings), prop = args
     return "entity_list", _contain_mask(rows, strings, prop)
 
 
-@function("filter_str_contain_not_any", useful=_proper_subset, sql=SqlForm("contains", "NOT"))
+@function(
+    "filter_str_contain_not_any",
+    useful=_proper_subset,
+    sql=SqlForm("contains", "NOT"),
+    search=SearchHints(rowwise=True),
+)
 def filter_str_contain_not_any(env, args):
     rows, (_, strings), prop = args
     return "entity_list", rows & ~_contain_mask(rows, strings, prop)

@@ -1,11 +1,11 @@
 """Program search: systematic exploration of consistent programs (`nsm explore`).
 
-`explore` searches one question (`nsmcli.search.explore`), `run_exploration` a whole split
-(`nsmcli.search.runner`); the answer checkers come from `nsmcli.data.checkers`.
+`explore` searches one question (`nsmcli.worlds.tables.search.explore`), `run_exploration` a whole split
+(`nsmcli.worlds.tables.search.runner`); the answer checkers come from `nsmcli.worlds.tables.data.checkers`.
 """
 
-from nsmcli.data.checkers import AnswerChecker, WikisqlChecker, WtqChecker
-from nsmcli.search.explore import (
+from nsmcli.worlds.tables.data.checkers import AnswerChecker, WikisqlChecker, WtqChecker
+from nsmcli.worlds.tables.search.explore import (
     DEFAULT_MAX_PROGRAMS,
     ExploreResult,
     ExploreStats,
@@ -14,7 +14,7 @@ from nsmcli.search.explore import (
     explore,
     program_score,
 )
-from nsmcli.search.runner import (
+from nsmcli.worlds.tables.search.runner import (
     DEFAULT_MAX_EVALUATIONS,
     ExploreSettings,
     explore_example,

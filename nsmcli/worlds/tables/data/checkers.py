@@ -1,9 +1,9 @@
 """Fast answer checkers for the program search: pre-typed versions of the official answer comparisons in
-`nsmcli.data.evaluate` (`wtq_correct`, `wikisql_correct`), with the same verdicts.
+`nsmcli.worlds.tables.data.evaluate` (`wtq_correct`, `wikisql_correct`), with the same verdicts.
 
 The target is typed once per question and every predicted item once per process, and a checker offers
 hints (`AnswerChecker`) that let the search skip final expressions that cannot be correct. A dataset
-declares its checker in `nsmcli.data.preprocess.DATASETS`; `Dataset.answer_checker` returns it.
+declares its checker in `nsmcli.worlds.tables.data.preprocess.dataset_formats`; `Dataset.answer_checker` returns it.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from nsmcli.data.evaluate import (
+from nsmcli.worlds.tables.data.evaluate import (
     NumberValue,
     parse_number,
     prediction_text,
@@ -73,7 +73,7 @@ def _typed(item: Any):
 
 
 class WtqChecker(AnswerChecker):
-    """`nsmcli.data.evaluate.wtq_correct` with the target typed once and predicted items typed once each."""
+    """`nsmcli.worlds.tables.data.evaluate.wtq_correct` with the target typed once and predicted items typed once each."""
 
     def __init__(self, target_values: Sequence[str], target_canon: Sequence[str] | None = None):
         self.targets = to_value_list(
@@ -119,7 +119,7 @@ class WtqChecker(AnswerChecker):
 
 
 class WikisqlChecker(AnswerChecker):
-    """`nsmcli.data.evaluate.wikisql_correct`: ordered list equality after MAPO's normalisation."""
+    """`nsmcli.worlds.tables.data.evaluate.wikisql_correct`: ordered list equality after MAPO's normalisation."""
 
     ordered = True
 

@@ -3,7 +3,7 @@
 Every loader returns a typed `Table` with the file's column order. User tables (`load_table`: CSV, TSV, TXT,
 JSON, JSONL, Excel .xlsx, Parquet; a file, an http(s) URL or standard input) are read with every cell as
 text (no pandas type guessing, no `NA` -> NaN), so what the user wrote is what programs see, and typed by the
-user value rules (`nsmcli.data.valuerules`); WTQ and WikiSQL tables keep the official WTQ rules. Anything
+user value rules (`nsmcli.worlds.tables.data.valuerules`); WTQ and WikiSQL tables keep the official WTQ rules. Anything
 wrong with a user table raises one `DataError` whose message names the source and the problem.
 
 Limits on user files: at most `MAX_ROWS` (100,000) data rows and `MAX_FILE_BYTES` (256 MiB); the search
@@ -31,9 +31,9 @@ from typing import Any
 import pandas as pd
 
 from nsmcli import __version__
-from nsmcli.data.table import Table
-from nsmcli.data.values import format_number
 from nsmcli.errors import DataError, brief
+from nsmcli.worlds.tables.data.table import Table
+from nsmcli.worlds.tables.data.values import format_number
 
 __all__ = [
     "MAX_ROWS",
@@ -183,7 +183,7 @@ def load_table(
     encoding: str | None = None,
     value_rules: str = "user",
 ) -> Table:
-    """Load a user table, all cells as text, typed by `value_rules` (`nsmcli.data.valuerules`).
+    """Load a user table, all cells as text, typed by `value_rules` (`nsmcli.worlds.tables.data.valuerules`).
 
     `source` is a file (.csv .tsv .txt .json .jsonl .xlsx .parquet; `book.xlsx#Sheet` names a worksheet,
     else the first is read), an `http(s)://` URL, or `-` for standard input. `format` overrides the

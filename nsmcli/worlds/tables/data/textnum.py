@@ -19,7 +19,7 @@ import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 
-from nsmcli.data.values import Date
+from nsmcli.worlds.tables.data.values import Date
 
 # ---------------------------------------------------------------------------------------------------------
 # Java NumberFormat (Locale.US) emulation

@@ -28,8 +28,8 @@ from typing import Any
 import sqlglot
 from sqlglot import exp
 
-from nsmcli.data.table import Column
-from nsmcli.data.values import Date
+from nsmcli.worlds.tables.data.table import Column
+from nsmcli.worlds.tables.data.values import Date
 
 #: The column name candidate expressions are written over; replaced by the real column when rendered.
 PLACEHOLDER = "__nsm_cell__"

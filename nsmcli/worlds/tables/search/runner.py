@@ -17,13 +17,13 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from nsmcli.data.preprocess import load_dataset
 from nsmcli.errors import DataError, NsmError
 from nsmcli.fileio import atomic_write_json, atomic_write_jsonl, output_lock
-from nsmcli.lang.spec import get_language
 from nsmcli.process import die_with_parent
 from nsmcli.progress import make_progress
-from nsmcli.search.explore import DEFAULT_MAX_PROGRAMS, allowed_functions, explore
+from nsmcli.worlds.tables.data.preprocess import load_dataset
+from nsmcli.worlds.tables.lang.spec import get_language
+from nsmcli.worlds.tables.search.explore import DEFAULT_MAX_PROGRAMS, allowed_functions, explore
 
 __all__ = ["DEFAULT_MAX_EVALUATIONS", "ExploreSettings", "explore_example", "run_exploration"]
 

@@ -20,11 +20,11 @@ import weakref
 from dataclasses import dataclass, field
 from typing import Any
 
-from nsmcli.data import textnum
-from nsmcli.data.table import Table
-from nsmcli.data.valuerules import get_rules
-from nsmcli.data.values import Date, normalize
 from nsmcli.errors import DataError
+from nsmcli.worlds.tables.data import textnum
+from nsmcli.worlds.tables.data.table import Table
+from nsmcli.worlds.tables.data.valuerules import get_rules
+from nsmcli.worlds.tables.data.values import Date, normalize
 
 #: NLTK's English stop words, contraction pieces, the empty string and punctuation (MAPO's stop_words.json).
 STOP_WORDS = (

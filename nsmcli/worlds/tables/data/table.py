@@ -4,7 +4,7 @@ Every column has a string view (the official WTQ normalisation of each cell; for
 column types are declared, the lower-cased cell text that WikiSQL answers are compared with). A column also offers a number,
 second-number (`num2`, e.g. the 1 of "3–1") or date view when at least `min_typed_fraction` of its cells
 parse (MAPO's 20% rule); cells that do not parse hold None in that view. Column order is the file's order.
-How cells parse is the table's value rules (`nsmcli.data.valuerules`): the official WTQ rules for WTQ and
+How cells parse is the table's value rules (`nsmcli.worlds.tables.data.valuerules`): the official WTQ rules for WTQ and
 WikiSQL data, the user rules for people's own files; the table records which, so every consumer agrees.
 """
 
@@ -14,10 +14,16 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from nsmcli.data import textnum
-from nsmcli.data.valuerules import MAX_TOKENS_FOR_NUMBER, CellValues, ValueRules, get_rules, parse_cell
-from nsmcli.data.values import normalize
 from nsmcli.errors import DataError
+from nsmcli.worlds.tables.data import textnum
+from nsmcli.worlds.tables.data.valuerules import (
+    MAX_TOKENS_FOR_NUMBER,
+    CellValues,
+    ValueRules,
+    get_rules,
+    parse_cell,
+)
+from nsmcli.worlds.tables.data.values import normalize
 
 #: View kinds in the order properties are listed (MAPO: string, number, num2, date).
 VIEW_KINDS = ("string", "number", "num2", "date")
@@ -55,7 +61,7 @@ class Table:
     columns: list[Column]
     #: WikiSQL's declared `real`/`text` types when they fixed the views; None when views were inferred
     column_types: tuple[str, ...] | None = None
-    #: the name of the value rules that typed the cells (`nsmcli.data.valuerules`): "wtq" or "user"
+    #: the name of the value rules that typed the cells (`nsmcli.worlds.tables.data.valuerules`): "wtq" or "user"
     value_rules: str = "wtq"
 
     @property
@@ -95,7 +101,7 @@ class Table:
 
         `column_types` (WikiSQL's `real`/`text`) fixes the views instead of inferring them: a `real` column
         gets only a number view, a `text` column only a string view, as in MAPO's WikiSQL preprocessing.
-        Otherwise `value_rules` (`nsmcli.data.valuerules`: "wtq", the official rules, or "user") type the cells.
+        Otherwise `value_rules` (`nsmcli.worlds.tables.data.valuerules`: "wtq", the official rules, or "user") type the cells.
         """
         rules = get_rules(value_rules)
         if not header:

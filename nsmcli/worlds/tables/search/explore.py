@@ -7,7 +7,7 @@ Here the space is enumerated instead, and merged by what expressions *compute*:
 - Round 1 evaluates every useful expression over `all_rows` and the constants; round k every expression with
   at least one argument first computed in round k-1 (semi-naive evaluation, so no expression is evaluated
   twice). An expression is kept only when the interpreter would offer it: `first_arg_ok`, `apply` (no
-  error) and `useful` of `nsmcli.lang.functions.REGISTRY`, i.e. the same execution-guided pruning.
+  error) and `useful` of `nsmcli.worlds.tables.lang.functions.REGISTRY`, i.e. the same execution-guided pruning.
 - Intermediate results are merged by denotation: one canonical derivation per distinct (type, value), the
   smallest, preferring question entities and columns named in the question, then discovery order. A
   derivation is a set of earlier results, so shared sub-results (`(diff v0 v1 ..)` with `v1 = (next v0)`)
@@ -38,8 +38,8 @@ which columns and aggregate a non-spurious program uses: the top-ranked program 
 spurious programs (a `diff` of two entity rows) over short correct ones. A plain `is_correct(answer) ->
 bool` callable works too, without the goal-directed pruning.
 
-The answer checkers live in `nsmcli.data.checkers`; whole splits (`nsm explore`, resumable and parallel)
-are run by `nsmcli.search.runner`.
+The answer checkers live in `nsmcli.worlds.tables.data.checkers`; whole splits (`nsm explore`, resumable and parallel)
+are run by `nsmcli.worlds.tables.search.runner`.
 """
 
 from __future__ import annotations
@@ -51,13 +51,13 @@ from collections.abc import Callable, Collection, Iterable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from nsmcli.data.checkers import AnswerChecker, CallableChecker
-from nsmcli.data.values import Date
 from nsmcli.errors import GrammarError
-from nsmcli.lang import program as P
-from nsmcli.lang.functions import REGISTRY, ExecError, Prop
-from nsmcli.lang.interpreter import Environment, has_unused_result, to_plain
-from nsmcli.lang.spec import LanguageSpec
+from nsmcli.worlds.tables.data.checkers import AnswerChecker, CallableChecker
+from nsmcli.worlds.tables.data.values import Date
+from nsmcli.worlds.tables.lang import program as P
+from nsmcli.worlds.tables.lang.functions import REGISTRY, ExecError, Prop
+from nsmcli.worlds.tables.lang.interpreter import Environment, has_unused_result, to_plain
+from nsmcli.worlds.tables.lang.spec import LanguageSpec
 
 __all__ = [
     "DEFAULT_MAX_PROGRAMS",
@@ -73,28 +73,13 @@ __all__ = [
 #: Consistent programs kept per question (the rest are only counted).
 DEFAULT_MAX_PROGRAMS = 20
 
-#: Filters whose result is `rows & mask(list, column)`: the mask is computed once per (list, column) on
-#: all rows, then intersected with every row set (tests check this against `apply`).
-ROWWISE_FILTERS = frozenset(
-    {
-        "filter_eq",
-        "filter_not_eq",
-        "filter_ge",
-        "filter_greater",
-        "filter_le",
-        "filter_less",
-        "filter_str_contain_any",
-        "filter_str_contain_not_any",
-    }
-)
+#: Filters whose result is `rows & mask(list, column)` (declared by `SearchHints.rowwise`): the mask is
+#: computed once per (list, column) on all rows, then intersected with every row set.
+ROWWISE_FILTERS = frozenset(name for name, fn in REGISTRY.items() if fn.search.rowwise)
 
 _ROW_TYPE = "entity_list"
 _VALUES_OF = {"string_property": "string_list", "num_property": "num_list", "date_property": "date_list"}
 _FULL, _FINAL = 0, 1
-#: functions whose answer is one item, aggregates over numbers, and functions whose answer items are cells
-_ONE_ITEM = frozenset({"maximum", "minimum", "sum", "average"})
-_NUMERIC = frozenset({"sum", "average"})
-_BY_TARGET = frozenset({"hop", "maximum", "minimum", "mode"})
 _ALL_ROWS = -1  # argument code of all_rows; constant i is -(2 + i); computed results are ids >= 0
 _EXEC_ERRORS = (ExecError, ArithmeticError, TypeError, ValueError)
 
@@ -454,7 +439,9 @@ class _Search:
         for f in self.functions:
             fn = REGISTRY.get(f.name)
             if fn is None:
-                raise GrammarError(f"function {f.name!r} has no semantics in nsmcli.lang.functions")
+                raise GrammarError(
+                    f"function {f.name!r} has no semantics in nsmcli.worlds.tables.lang.functions"
+                )
             args = f.args
             if not args or args[0] != _ROW_TYPE:
                 raise GrammarError(f"explore needs an entity_list first argument ({f.name})")
@@ -482,7 +469,7 @@ class _Search:
             mode = self._mode(f.returns, len(deps) + 1)
             if mode is None:
                 continue
-            if mode == _FINAL and name == "count" and rows.bit_count() not in self._counts():
+            if mode == _FINAL and fn.search.row_count and rows.bit_count() not in self._counts():
                 self._tick()
                 continue
             result = self._apply(fn, (rows,))
@@ -534,10 +521,10 @@ class _Search:
         if not rows_ok:
             return
         n_targets = self.checker.n_targets
-        one_item = name in _ONE_ITEM and n_targets is not None and n_targets != 1
-        numeric = name in _NUMERIC
-        by_target = name in _BY_TARGET
-        keep_order = self.checker.ordered and self.spec.keep_duplicates and name == "hop"
+        one_item = fn.search.one_item and n_targets is not None and n_targets != 1
+        numeric = fn.search.numeric
+        by_target = fn.search.by_target
+        keep_order = self.checker.ordered and self.spec.keep_duplicates and fn.search.ordered_cells
         for pcode, prop in self.props:
             if not self.spec.accepts(f.args[1], prop.type):
                 continue
@@ -575,7 +562,7 @@ class _Search:
         """
         name = f.name
         env = self.env
-        rowwise = name in ROWWISE_FILTERS
+        rowwise = fn.search.rowwise
         props = [(c, p) for c, p in self.props if self.spec.accepts(f.args[2], p.type)]
         limit = self._size_limit(f)
         if not props or limit < 1:
@@ -660,7 +647,6 @@ class _Search:
 
     def _pair(self, f, fn, rows_new, rows_old) -> None:
         """(rows, rows, property) functions such as `diff`: pairs with at least one new row set."""
-        name = f.name
         props = [(c, p) for c, p in self.props if self.spec.accepts(f.args[2], p.type)]
         if not props or self._size_limit(f) < 1:
             return
@@ -670,7 +656,7 @@ class _Search:
         firsts = [r for r in rows_new + rows_old if fn.first_arg_ok(self.env, r[2])]
         new_codes = {r[0] for r in rows_new}
         for pcode, prop in props:
-            if cands is not None and name == "diff" and prop.type == "num_property":
+            if cands is not None and fn.search.pair_difference and prop.type == "num_property":
                 self._diff_lookup(f, fn, firsts, new_codes, pcode, prop, cands)
                 continue
             for a in firsts:
@@ -760,7 +746,7 @@ def explore(
     """Find the consistent programs of one question by exhaustive bottom-up search (see the module doc).
 
     `is_correct` takes an answer as `Environment.execute` returns it (`Result.answer`); pass a `WtqChecker`
-    or `WikisqlChecker` (`nsmcli.data.checkers`; a dataset's is `Dataset.answer_checker`) for goal-directed
+    or `WikisqlChecker` (`nsmcli.worlds.tables.data.checkers`; a dataset's is `Dataset.answer_checker`) for goal-directed
     pruning. `allowed_functions` restricts the functions (e.g. the
     trigger-word filter), `budget_seconds` / `max_evaluations` stop the search early (`max_evaluations` is
     deterministic, time is not), `preferred_columns` (property names or column slugs named in the question)

@@ -3,7 +3,7 @@
 Two rule sets, declared once and chosen by name, in the manner of SQL dialects:
 
 * `WtqRules` ("wtq") are the official WikiTableQuestions rules (SEMPRE/CoreNLP as in the tagged files,
-  `nsmcli.data.textnum`). WTQ and WikiSQL data keep them unchanged: the bundled models were trained on
+  `nsmcli.worlds.tables.data.textnum`). WTQ and WikiSQL data keep them unchanged: the bundled models were trained on
   them and the official answers were computed with them. They lose signs (`-3.5` -> 3.5), read `2.5M` as
   2.5 and `Mar. 15, 2024` as the number 0.15, and know no day-first or ISO date-time forms.
 * `UserRules` ("user") read the spreadsheets people bring: signs (ASCII and Unicode minus), accounting
@@ -15,7 +15,7 @@ Two rule sets, declared once and chosen by name, in the manner of SQL dialects:
   stating a full date has no number. Anything else is read as the WTQ rules read it, so tables the model
   was trained on look the same.
 
-Which rules apply is declared per dataset (`nsmcli.data.preprocess.DATASETS`) and carried by the `Table`
+Which rules apply is declared per dataset (`nsmcli.worlds.tables.data.preprocess.dataset_formats`) and carried by the `Table`
 (`Table.value_rules`), so the interpreter, the question annotator and the SQL rendering see one typing.
 Empty cells are missing in every typed view under both rule sets.
 """
@@ -30,9 +30,9 @@ from datetime import datetime
 from functools import lru_cache
 from typing import ClassVar
 
-from nsmcli.data import textnum
-from nsmcli.data.values import Date, normalize
 from nsmcli.errors import DataError
+from nsmcli.worlds.tables.data import textnum
+from nsmcli.worlds.tables.data.values import Date, normalize
 
 #: Cells with this many tokens or more get no number (MAPO's max_n_tokens_for_num_prop).
 MAX_TOKENS_FOR_NUMBER = 10

@@ -9,7 +9,7 @@ Token ids of an environment (its decoder vocabulary):
     question order), then computed results.
 
 `valid_tokens(state)` applies the grammar's types and the execution-guided pruning of
-`nsmcli.lang.functions`; it is cached per token prefix, so replaying a program costs one computation per
+`nsmcli.worlds.tables.lang.functions`; it is cached per token prefix, so replaying a program costs one computation per
 prefix per environment. `step` never raises: a type or value error gives an error state.
 """
 
@@ -20,12 +20,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from nsmcli.data.table import Table
-from nsmcli.data.values import Date
 from nsmcli.errors import GrammarError
-from nsmcli.lang import program as P
-from nsmcli.lang.functions import REGISTRY, ExecError, Prop, rows_of
-from nsmcli.lang.spec import ENTITY_TYPE, PROPERTY_TYPE, LanguageSpec, Limits, get_language
+from nsmcli.worlds.tables.data.table import Table
+from nsmcli.worlds.tables.data.values import Date
+from nsmcli.worlds.tables.lang import program as P
+from nsmcli.worlds.tables.lang.functions import REGISTRY, ExecError, Prop, rows_of
+from nsmcli.worlds.tables.lang.spec import ENTITY_TYPE, PROPERTY_TYPE, LanguageSpec, Limits, get_language
 
 END, OPEN, CLOSE, ALL_ROWS = 0, 1, 2, 3
 FUNC_BASE = 4
@@ -174,6 +174,35 @@ class Environment:
     @property
     def vocab_size(self) -> int:
         return self.var_base + self.limits.max_variables
+
+    # ----- the generic environment protocol (`nsmcli.protocols.Environment`) -----------------------------
+
+    @property
+    def world(self) -> str:
+        return self.spec.name
+
+    @property
+    def n_builtins(self) -> int:
+        return self.var_base
+
+    @property
+    def n_computed(self) -> int:
+        return self.limits.max_expressions
+
+    def written_slot(self, before: State, after: State) -> int:
+        """A finished expression writes its result to the next computed-variable slot."""
+        if len(after.computed) > len(before.computed):
+            return self.var_base + self.n_constants + len(after.computed) - 1
+        return -1
+
+    def unused_work(self, state: State) -> bool:
+        return has_unused_result(state, self)
+
+    def answer(self, state: State) -> list:
+        return self.result(state).answer
+
+    def display(self, tokens: Sequence[int]) -> str:
+        return str(self.decode(tokens))
 
     def token_name(self, token: int) -> str:
         if token < FUNC_BASE:

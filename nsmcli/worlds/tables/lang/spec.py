@@ -46,6 +46,10 @@ class Limits:
     def to_json(self) -> dict:
         return {"max_expressions": self.max_expressions, "max_variables": self.max_variables}
 
+    @classmethod
+    def from_json(cls, record: dict) -> Limits:
+        return cls(int(record["max_expressions"]), int(record["max_variables"]))
+
 
 @dataclass(frozen=True)
 class LanguageSpec:
@@ -75,14 +79,22 @@ class LanguageSpec:
 
 
 def available_languages() -> list[str]:
-    return sorted(p.stem for p in GRAMMAR_DIR.glob("*.toml"))
+    """The typed table languages among the declared grammars (Karel's context-free grammar is not one)."""
+    return sorted(p.stem for p in GRAMMAR_DIR.glob("*.toml") if _is_table_grammar(p))
+
+
+def _is_table_grammar(path: Path) -> bool:
+    try:
+        return "functions" in tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError):
+        return True  # named, so that loading it reports what is wrong
 
 
 @cache
 def get_language(name: str) -> LanguageSpec:
     """Load a declared language by name (`wtq`, `wikisql`) or by path to a grammar file."""
     path = Path(name) if name.endswith(".toml") else GRAMMAR_DIR / f"{name}.toml"
-    if not path.is_file():
+    if not path.is_file() or (not name.endswith(".toml") and name not in available_languages()):
         raise GrammarError(f"unknown language {name!r}; available: {', '.join(available_languages())}")
     try:
         raw = tomllib.loads(path.read_text(encoding="utf-8"))

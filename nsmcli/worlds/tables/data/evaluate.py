@@ -21,7 +21,7 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from nsmcli.data.values import Date, format_number, normalize
+from nsmcli.worlds.tables.data.values import Date, format_number, normalize
 
 __all__ = [
     "Value",

@@ -53,14 +53,14 @@ from typing import Any
 import sqlglot
 from sqlglot import exp
 
-from nsmcli.data.evaluate import prediction_text, wikisql_process_answer, wtq_correct
-from nsmcli.data.table import Column, Table
-from nsmcli.data.values import format_number, normalize
 from nsmcli.errors import GrammarError
-from nsmcli.lang import program as P
-from nsmcli.lang.functions import REGISTRY, SqlForm
-from nsmcli.lang.spec import get_language
-from nsmcli.lang.sqlviews import (
+from nsmcli.worlds.tables.data.evaluate import prediction_text, wikisql_process_answer, wtq_correct
+from nsmcli.worlds.tables.data.table import Column, Table
+from nsmcli.worlds.tables.data.values import format_number, normalize
+from nsmcli.worlds.tables.lang import program as P
+from nsmcli.worlds.tables.lang.functions import REGISTRY, SqlForm
+from nsmcli.worlds.tables.lang.spec import get_language
+from nsmcli.worlds.tables.lang.sqlviews import (
     PLACEHOLDER,
     column_storage,
     contains_note,
