@@ -20,6 +20,7 @@ from typer.testing import CliRunner
 from nsmcli.errors import CheckpointError, DataError
 from nsmcli.fileio import output_lock
 from nsmcli.train import objectives
+from nsmcli.train.buffer import ProgramBuffer
 from nsmcli.train.config import ConfigError, TrainConfig, resolve_config
 from nsmcli.train.evaluate import choose, evaluate, load_run_model
 from nsmcli.train.explore_cache import ExploreCache
@@ -1158,3 +1159,56 @@ def test_resuming_a_run_that_does_not_exist_says_so_and_creates_nothing(tiny, tm
     with pytest.raises(CheckpointError, match="does not exist"):
         train(data, tmp_path / "nope", resume=True, kit=KIT)
     assert not (tmp_path / "nope").exists()
+
+
+def test_actor_critic_learns_with_a_value_head(tiny, tmp_path, without_glove):
+    """--algo actor-critic: REINFORCE against a learned value baseline; the run's model has a value head
+    (others keep their state-dict keys), and the value learns the rewards it is trained against."""
+    torch.set_num_threads(1)
+    data, programs = tiny
+    run = tmp_path / "ac"
+    settings = {**FAST, **REAL_MODEL, **ON_POLICY, "n_steps": 150, "n_policy": 8}
+    train(data, run, algo="actor-critic", overrides=settings)
+    weights = RunDir(run).load_weights("last")[0]
+    assert "value_head.weight" in weights
+    assert RunDir(run).read_config()["model"]["value_head"] is True
+    result = evaluate([run], load_dataset(data), "train", beam=0, weights="last")
+    assert result.accuracy >= 0.5
+    lines = RunDir(run).read_metrics()
+    assert all(math.isfinite(line["loss"]) for line in lines if line["loss"] is not None)
+
+
+def test_graded_rewards_keep_the_best_programs_and_weigh_replays_by_reward(tiny):
+    data, _ = tiny
+    dataset = load_dataset(data)
+    example = dataset.examples("random-split-1-train")[0]
+    env = dataset.bind(example)
+    texts = ["(count all_rows)", "(first all_rows) (hop v0 r.nation-string)", "(last all_rows)"]
+    programs = [tuple(env.encode(t)) for t in texts if env.execute(t).ok]
+    assert len(programs) >= 2
+    buffer = ProgramBuffer()
+    assert buffer.add("q", env, programs[0], 0.3, limit=1)
+    assert not buffer.add("q", env, programs[1], 0.2, limit=1)  # worse than the one kept
+    assert buffer.add("q", env, programs[1], 0.9, limit=1)
+    assert buffer.programs("q") == [programs[1]] and buffer.reward("q", programs[1]) == 0.9
+    assert buffer.graded and buffer.best("q") == (env.display(programs[1]), 0.9)
+    restored = ProgramBuffer()
+    restored.load_records(json.loads(json.dumps(list(buffer.to_records()))), lambda qid: env)
+    assert restored.reward("q", programs[1]) == 0.9
+    q = objectives.QuestionData([programs[1]], [0.0], [], None, [0.9])
+    cfg = TrainConfig()
+    items, _ = objectives.weigh(cfg, [q], torch.Generator().manual_seed(0))
+    assert [round(it.weight, 6) for it in items] == [0.9]  # w = pi_B = 1, times the reward
+
+
+def test_evaluation_budget_ends_the_run_and_is_recorded(tiny, tmp_path):
+    data, programs = tiny
+    result = train(
+        data,
+        tmp_path / "b",
+        programs=programs,
+        overrides={**FAST, "n_steps": 50, "max_evaluations": 30},
+        kit=KIT,
+    )
+    lines = RunDir(tmp_path / "b").read_metrics()
+    assert result.step < 50 and lines[-1]["evaluations"] >= 30 > lines[-2]["evaluations"]

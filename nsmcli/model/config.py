@@ -72,6 +72,8 @@ class ModelConfig:
     `nsmcli.model.pretrained`). Not in the original."""
     encoder_train_layers: int = 0
     """With `minilm`: fine-tune its top this many of 6 layers (0 = frozen, computed once per question)."""
+    value_head: bool = False
+    """A learned value V(problem) from the encoder's final state (the actor-critic baseline)."""
     encoder_cells: bool = False
     """With `minilm`: each column's input also carries the cell the question names, `header | cell` (the
     first cell containing the longest string entity found in the column), as TaBERT and the PyTorch MAPO

@@ -88,6 +88,8 @@ class ProgramModel(nn.Module):
             h, config.n_builtins, config.n_constant_types, config.init_std, config.span_mask_bug
         )
         self.decoder = MemoryDecoder(h, config.n_layers, config.dropout, config.init_std, config.attention)
+        # only when asked for, so that the state dicts of runs without a critic keep their keys
+        self.value_head = nn.Linear(h, 1) if config.value_head else None
 
     @classmethod
     def build(cls, config: ModelConfig, vocab: Vocab) -> ProgramModel:
@@ -116,6 +118,15 @@ class ProgramModel(nn.Module):
         if self._text is None:
             return context
         return replace(context, pretrained=self._text.encode(list(context.words), context.columns))
+
+    def value(self, contexts: Sequence[Context]) -> torch.Tensor:
+        """The value head's estimate [len(contexts)] of each problem's expected reward (actor-critic)."""
+        if self.value_head is None:
+            raise ValueError("this model has no value head (model.value_head=false)")
+        unique, q_of = _dedupe(contexts)
+        batch = self._encode(unique, self.training)
+        top = batch.encoded.state[-1][0]  # [Q, H]: the top layer's final state
+        return self.value_head(top).squeeze(-1)[torch.tensor(q_of, device=top.device)]
 
     # ----- shared pieces ---------------------------------------------------------------------------------
 

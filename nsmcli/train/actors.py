@@ -52,6 +52,8 @@ class ActRequest:
     n_policy: int
     greedy: bool
     max_steps: int
+    min_reward: float = 0.5
+    """A found program joins the buffer when its reward exceeds this (`TrainConfig.buffer_min_reward`)."""
 
 
 @dataclass
@@ -64,6 +66,7 @@ class ActResult:
     """On-policy samples that finished without error, with their reward."""
     greedy_reward: list[float | None] = field(default_factory=list)
     n_samples: int = 0
+    """Programs scored (the run's program evaluations; repeats included)."""
 
 
 def act(
@@ -112,7 +115,7 @@ def act(
                 buf = list(request.buffers[i])
                 known = set(buf)
                 for tokens, r in out.explored[i]:
-                    if r > 0.5 and tokens not in known:
+                    if r > request.min_reward and tokens not in known:
                         buf.append(tokens)
                         known.add(tokens)
                 buffers.append(buf)
@@ -142,6 +145,7 @@ def act(
             if request.greedy:
                 for i, (tokens, _) in enumerate(model.greedy(contexts, envs)):
                     out.greedy_reward[i] = questions[i].score(tuple(tokens))[0]
+                    out.n_samples += 1
     finally:
         model.train(was_training)
     return out

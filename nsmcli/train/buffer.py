@@ -24,6 +24,7 @@ Tokens = tuple[int, ...]
 class QuestionBuffer:
     programs: list[Tokens] = field(default_factory=list)
     texts: list[str] = field(default_factory=list)
+    rewards: list[float] = field(default_factory=list)
 
 
 class ProgramBuffer:
@@ -31,6 +32,8 @@ class ProgramBuffer:
 
     def __init__(self) -> None:
         self._by_id: dict[str, QuestionBuffer] = {}
+        self.graded = False
+        """Whether any program's reward differs from 1 (then the objectives weigh programs by reward)."""
 
     def programs(self, qid: str) -> list[Tokens]:
         entry = self._by_id.get(qid)
@@ -44,15 +47,44 @@ class ProgramBuffer:
         entry = self._by_id.get(qid)
         return bool(entry) and env.display(tokens) in entry.texts
 
-    def add(self, qid: str, env: Environment, tokens: Sequence[int]) -> bool:
-        """Add a (consistent) program; returns whether it was new."""
+    def add(
+        self, qid: str, env: Environment, tokens: Sequence[int], reward: float = 1.0, limit: int = 0
+    ) -> bool:
+        """Add a rewarded program; returns whether it was new (and kept). With `limit`, only the `limit`
+        highest-reward programs stay (ties: the earlier found)."""
         text = env.display(tokens)
         entry = self._by_id.setdefault(qid, QuestionBuffer())
         if text in entry.texts:
             return False
+        if reward != 1.0:
+            self.graded = True
+        if limit and len(entry.programs) >= limit:
+            worst = min(range(len(entry.rewards)), key=lambda i: (entry.rewards[i], -i))
+            if entry.rewards[worst] >= reward:
+                return False
+            self.keep(qid, [i for i in range(len(entry.programs)) if i != worst])
         entry.programs.append(tuple(tokens))
         entry.texts.append(text)
+        entry.rewards.append(float(reward))
         return True
+
+    def reward(self, qid: str, tokens: Sequence[int]) -> float | None:
+        """The reward of a buffer program, or None when it is not in the buffer."""
+        entry = self._by_id.get(qid)
+        if entry is None:
+            return None
+        try:
+            return entry.rewards[entry.programs.index(tuple(tokens))]
+        except ValueError:
+            return None
+
+    def best(self, qid: str) -> tuple[str, float] | None:
+        """The highest-reward program's text and reward (ties: the earlier found)."""
+        entry = self._by_id.get(qid)
+        if not entry or not entry.programs:
+            return None
+        i = max(range(len(entry.rewards)), key=lambda j: (entry.rewards[j], -j))
+        return entry.texts[i], entry.rewards[i]
 
     def keep(self, qid: str, indices: Sequence[int]) -> None:
         """Keep only these programs (permanent truncation, OFF's truncate_replay_buffer_at_n)."""
@@ -62,6 +94,7 @@ class ProgramBuffer:
         order = sorted(set(indices))
         entry.programs = [entry.programs[i] for i in order]
         entry.texts = [entry.texts[i] for i in order]
+        entry.rewards = [entry.rewards[i] for i in order]
 
     def coverage(self, qids: Iterable[str]) -> float:
         """Fraction of these questions with at least one buffer program."""
@@ -75,8 +108,12 @@ class ProgramBuffer:
 
     def to_records(self) -> Iterator[dict]:
         for qid in sorted(self._by_id):
-            if self._by_id[qid].texts:
-                yield {"id": qid, "programs": list(self._by_id[qid].texts)}
+            entry = self._by_id[qid]
+            if entry.texts:
+                record: dict = {"id": qid, "programs": list(entry.texts)}
+                if self.graded:
+                    record["rewards"] = list(entry.rewards)
+                yield record
 
     def load_records(
         self,
@@ -96,7 +133,14 @@ class ProgramBuffer:
             env = env_of(qid)
             if env is None:
                 continue  # a question of another split
-            for text in texts:
+            rewards = record.get("rewards") or [1.0] * len(texts)
+            if (
+                not isinstance(rewards, list)
+                or len(rewards) != len(texts)
+                or not all(isinstance(r, int | float) and not isinstance(r, bool) for r in rewards)
+            ):
+                raise DataError(f"program record {qid!r}: rewards do not match its programs")
+            for text, reward in zip(texts, rewards, strict=True):
                 try:
                     tokens = tuple(env.encode(text))
                 except (GrammarError, ValueError, IndexError):
@@ -105,7 +149,7 @@ class ProgramBuffer:
                 if not _replays(env, tokens) or (check is not None and not check(qid, env, tokens)):
                     skipped += 1
                     continue
-                added += self.add(qid, env, tokens)
+                added += self.add(qid, env, tokens, float(reward))
         return added, skipped
 
 

@@ -19,7 +19,7 @@ from typing import Any
 
 from nsmcli.errors import NsmError
 
-ALGOS = ("mapo", "reinforce", "mml", "iml", "hard-em", "self-critical")
+ALGOS = ("mapo", "reinforce", "actor-critic", "mml", "iml", "hard-em", "self-critical")
 
 
 class ConfigError(NsmError):
@@ -92,7 +92,8 @@ class TrainConfig:
     """Hyper-parameters of one training run. Field docstrings say what each one does and why."""
 
     algo: str = "mapo"
-    """Objective: mapo, reinforce, mml, iml, hard-em or self-critical. All share one loop and one sampler."""
+    """Objective: mapo, reinforce, actor-critic, mml, iml, hard-em or self-critical. All share one loop and
+    one sampler."""
     seed: int = 0
     """Every random draw derives from (seed, step, example ids), so a resumed run repeats an uninterrupted one."""
     n_steps: int = 25000
@@ -158,6 +159,16 @@ class TrainConfig:
     `top_k` (the most probable, weights renormalised), `uniform` (IML)."""
     truncate_buffer_at: int = 0
     """Keep only the top-n buffer programs by model probability, permanently (WikiSQL: 5; 0 = never)."""
+    buffer_min_reward: float = 0.5
+    """A program enters the buffer when its reward exceeds this: the consistent programs of the 0/1 table
+    rewards; any rewarded program where rewards are graded (Karel: 0)."""
+    buffer_size: int = 0
+    """Keep only the N highest-reward programs per problem (graded rewards; 0 = every program)."""
+    max_evaluations: int = 0
+    """Stop after the step at which the training problems' programs scored reach this many (the program-
+    evaluation budget of program-synthesis benchmarks; 0 = no budget)."""
+    value_coeff: float = 0.5
+    """actor-critic: weight of the value head's squared error in the loss."""
     min_replay_weight: float = 0.1
     """MAPO's memory-weight clipping alpha: the in-buffer term is weighted max(pi_B, alpha)."""
     min_replay_weight_start: float = -1.0
@@ -318,6 +329,7 @@ VARIANTS: dict[str, dict[str, Any]] = {
     "iml": {"n_policy": 0, "replay_mode": "uniform", "truncate_buffer_at": 0, "trainer_prob": False},
     "hard-em": {"n_replay": 1, "n_policy": 0, "replay_mode": "top_k", "trainer_prob": False},
     "reinforce": {"n_explore": 0, "n_extra_explore_for_hard": 0, "trainer_prob": False},
+    "actor-critic": {"n_explore": 0, "n_extra_explore_for_hard": 0, "trainer_prob": False},
     "self-critical": {"n_explore": 0, "n_extra_explore_for_hard": 0, "trainer_prob": False},
 }
 

@@ -243,7 +243,8 @@ def _train(
             model_json, vocab_json, limits, initial = _initial_run(init, dataset.world, model_over)
         else:
             model_config = kit.ModelConfig()
-            _model_overrides(model_config, {**world.model_preset, **model_over})
+            critic = {"value_head": True} if config.algo == "actor-critic" else {}
+            _model_overrides(model_config, {**world.model_preset, **critic, **model_over})
             counts = dataset.word_counts(config.train_split)
             vocab_json = plain(kit.Vocab.from_counts(counts, model_config.min_word_count).to_json())
             model_json = plain(model_config.to_json())
@@ -280,6 +281,7 @@ def _train(
     buffer, cache = ProgramBuffer(), ExploreCache()
     metrics: list[dict] = []
     step, best, best_step, seconds = 0, None, None, 0.0
+    evaluations = 0  # programs scored by the actors (the budget unit of program synthesis)
     if ckpt is None:
         if programs_path:
             loaded = buffer.load_records(
@@ -317,6 +319,7 @@ def _train(
                 ckpt.state.get("best_step"),
             )
             seconds = float(ckpt.state.get("seconds", 0.0))
+            evaluations = int(ckpt.state.get("evaluations", 0))
             # checkpoints written before these clocks existed only know the training-loop time: start there
             clock.resume(ckpt.state.get("wall_seconds", seconds), ckpt.state.get("cpu_seconds", seconds))
             metrics = [m for m in rundir.read_metrics() if m.get("step", 0) <= step]
@@ -391,6 +394,7 @@ def _train(
             config.n_policy,
             config.algo == "self-critical",
             config.max_decode_steps,
+            config.buffer_min_reward,
         )
 
     def cpu_state() -> dict:
@@ -408,6 +412,7 @@ def _train(
                     "best_dev": best,
                     "best_step": best_step,
                     "seconds": seconds,
+                    "evaluations": evaluations,
                     **clock.columns(workers),
                     **({"average_start": average.start} if average is not None else {}),
                 },
@@ -442,6 +447,7 @@ def _train(
                     actor_model.load_state_dict(cpu_state())
                 result = act(actor_model, [actor_pool.get(q) for q in req.ids], req)
             ids = batch_ids(train_ids, config.seed, step, config.questions_per_step)
+            evaluations += result.n_samples
 
             # 2. the buffer grows with every new consistent program; the exploration cache with every sample
             new_programs = 0
@@ -450,9 +456,11 @@ def _train(
                 env = train_pool.env(qid)
                 for tokens, r in result.explored[i]:
                     cache.add(qid, env, tokens)
-                    if r > 0.5:
-                        new_programs += buffer.add(qid, env, tokens)
+                    if r > config.buffer_min_reward:
+                        new_programs += buffer.add(qid, env, tokens, r, config.buffer_size)
                 scored = result.scored[i]
+                if config.buffer_size:  # programs the size cap pushed out
+                    scored = [(t, lp) for t, lp in scored if buffer.reward(qid, t) is not None]
                 if config.truncate_buffer_at and len(scored) > config.truncate_buffer_at:
                     scored = sorted(scored, key=lambda s: -s[1])[: config.truncate_buffer_at]
                     buffer.keep(
@@ -464,14 +472,15 @@ def _train(
                         [lp for _, lp in scored],
                         [objectives.Sample(t, r) for t, r in result.policy[i]],
                         result.greedy_reward[i],
+                        [buffer.reward(qid, t) or 0.0 for t, _ in scored] if buffer.graded else None,
                     )
                 )
             if workers is not None and step < config.n_steps:
                 workers.submit(step + 1, model.state_dict(), request(step + 1))  # overlaps with learning
             for i, qid in enumerate(ids):  # after weighting in OFF; the weights below use `questions`
                 for tokens, r in result.policy[i]:
-                    if r > 0.5:
-                        new_programs += buffer.add(qid, train_pool.env(qid), tokens)
+                    if r > config.buffer_min_reward:
+                        new_programs += buffer.add(qid, train_pool.env(qid), tokens, r, config.buffer_size)
 
             # 3. weights
             now = config.at_step(step)  # scheduled settings (alpha) resolved
@@ -502,11 +511,15 @@ def _train(
             if progress:
                 progress.update(task, completed=step, status=f"loss {loss_value:.4f}")
             out_of_time = bool(config.max_minutes) and clock.wall() >= 60.0 * config.max_minutes
+            out_of_time = (
+                out_of_time or bool(config.max_evaluations) and evaluations >= config.max_evaluations
+            )
             last = step == config.n_steps or out_of_time
             line = None
             if step % max(1, config.log_every) == 0 or last or _eval_due(config, step):
                 elapsed = time.perf_counter() - window_start
                 line = _metrics_line(step, window, buffer.coverage(train_ids), len(buffer), elapsed)
+                line["evaluations"] = evaluations
                 window, window_start = [], time.perf_counter()
 
             # 6. evaluate on dev, keep the best weights
@@ -621,6 +634,7 @@ def _learn(
         j
         for j, it in enumerate(items)
         if it.weight != 0.0
+        or it.kind == "critic"
         or (use_entropy and (exact_entropy or it.kind != "replay"))
         or (config.trainer_prob and it.kind == "replay")
     ]
@@ -640,13 +654,18 @@ def _learn(
         if use_entropy:
             on_policy = torch.tensor([it.kind != "replay" for it in chosen], device=logps.device)
             entropy = objectives.entropy_estimate(logps[on_policy])
+    critic = None
     if config.trainer_prob and config.algo == "mapo":
-        weights = objectives.reweigh_with_learner(chosen, logps, config)
+        weights = torch.tensor(objectives.reweigh_with_learner(chosen, logps, config), dtype=logps.dtype)
+    elif any(it.kind == "critic" for it in chosen):
+        values = model.value(contexts)  # the learned baseline V(problem), one per item
+        weights = objectives.advantages(chosen, values)
+        critic = config.value_coeff * objectives.value_loss(chosen, values)
     else:
-        weights = [it.weight for it in chosen]
-    total = objectives.loss(
-        torch.tensor(weights, dtype=logps.dtype, device=logps.device), logps, entropy, config, len(items)
-    )
+        weights = torch.tensor([it.weight for it in chosen], dtype=logps.dtype)
+    total = objectives.loss(weights.to(logps.device), logps, entropy, config, len(items))
+    if critic is not None:
+        total = total + critic
     optimizer.zero_grad(set_to_none=True)
     total.backward()
     if config.max_grad_norm > 0:

@@ -41,6 +41,8 @@ class QuestionData:
     policy: list[Sample] = field(default_factory=list)
     """On-policy samples that finished without error."""
     greedy_reward: float | None = None
+    buffer_rewards: list[float] | None = None
+    """Each buffer program's reward (None: all 1, the table worlds' consistent programs)."""
 
 
 @dataclass
@@ -110,8 +112,11 @@ def _mapo(qi: int, q: QuestionData, cfg: TrainConfig, gen: torch.Generator, stat
         stats.with_buffer += 1
         stats.clipped += pi_b < cfg.min_replay_weight
         stats.pi_b += pi_b
+        rewards = q.buffer_rewards or [1.0] * len(q.buffer)
         for i, share in select_replay(q.buffer_logps, cfg.n_replay, cfg.replay_mode, gen):
-            items.append(Item(qi, q.buffer[i], w * share, "replay", 1.0, w))
+            # graded rewards: the in-buffer expectation of R under pi restricted to the buffer
+            weight = w * share * rewards[i]
+            items.append(Item(qi, q.buffer[i], weight, "replay", rewards[i], w))
     in_buffer = set(q.buffer)
     for s in q.policy:
         if s.tokens in in_buffer:
@@ -144,21 +149,26 @@ def _policy_gradient(baseline: str) -> Callable:
         b = 0.0
         if baseline == "greedy":
             b = q.greedy_reward or 0.0
-        elif cfg.use_baseline:
+        elif baseline == "mean" and cfg.use_baseline:
             b = sum(s.reward for s in q.policy) / len(q.policy)
-        return [Item(qi, s.tokens, s.reward - b, "policy", s.reward) for s in q.policy]
+        # "value": the weight becomes R - V(problem) in the learner, where the value head is evaluated
+        kind = "critic" if baseline == "value" else "policy"
+        return [Item(qi, s.tokens, s.reward - b, kind, s.reward) for s in q.policy]
 
     return objective
 
 
 #: algorithm -> weights of one question's items. MML enumerates/samples in proportion to pi (weight = the
-#: normalised probability), IML uniformly, hard EM takes the most probable buffer program.
+#: normalised probability), IML uniformly, hard EM takes the most probable buffer program. Actor-critic
+#: (Keneshloo et al. 2018's A2C form for sequence generation): REINFORCE with a learned value baseline,
+#: `advantages` below.
 OBJECTIVES: dict[str, Callable[[int, QuestionData, TrainConfig, torch.Generator, Stats], list[Item]]] = {
     "mapo": _mapo,
     "mml": _replay_only(None),
     "iml": _replay_only("uniform"),
     "hard-em": _replay_only("top_k"),
     "reinforce": _policy_gradient("mean"),
+    "actor-critic": _policy_gradient("value"),
     "self-critical": _policy_gradient("greedy"),
 }
 
@@ -200,6 +210,19 @@ def reweigh_with_learner(items: Sequence[Item], logps: torch.Tensor, cfg: TrainC
                 weight *= 1.0 - item.actor_weight
             weights[j] = weight
     return weights
+
+
+def advantages(items: Sequence[Item], values: torch.Tensor) -> torch.Tensor:
+    """actor-critic: each sample's weight R - V, with V the value head's estimate for its problem (no
+    gradient through the weight: the critic learns from `value_loss`)."""
+    rewards = torch.tensor([it.reward for it in items], dtype=values.dtype, device=values.device)
+    return rewards - values.detach()
+
+
+def value_loss(items: Sequence[Item], values: torch.Tensor) -> torch.Tensor:
+    """Mean squared error of the value head against the samples' rewards."""
+    rewards = torch.tensor([it.reward for it in items], dtype=values.dtype, device=values.device)
+    return ((values - rewards) ** 2).mean()
 
 
 # ----- the loss -------------------------------------------------------------------------------------------
