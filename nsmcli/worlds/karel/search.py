@@ -33,7 +33,7 @@ from nsmcli.worlds.karel.dsl import (
     statement_tokens,
 )
 from nsmcli.worlds.karel.env import DEFAULT_MAX_LENGTH, KarelEnvironment
-from nsmcli.worlds.karel.tasks import StateSet, Task, dev_states, get_task, training_states
+from nsmcli.worlds.karel.tasks import StateSet, Task, dev_states, get_task, train_stream
 from nsmcli.worlds.karel.world import ACTIONS, PERCEPTIONS
 
 ALGO = "hill-climbing"
@@ -49,6 +49,12 @@ class SearchConfig:
     budget: int = DEFAULT_BUDGET
     neighbours: int = 250
     sideways: int = 50
+    #: evaluations spent, once a program is perfect, on shortening it without losing score
+    polish: int = 3000
+    #: batches of 10 more training states a perfect program must also solve (see HillClimber)
+    check_batches: int = 8
+    #: the most batches of 10 the objective grows to
+    max_batches: int = 10
     max_length: int = DEFAULT_MAX_LENGTH
     max_depth: int = 4
     leaps_compat: bool = True
@@ -165,14 +171,24 @@ def _blocks(s) -> tuple:
 
 
 class HillClimber:
-    """One seeded climb on one task's training states."""
+    """One seeded climb on one task's training states.
 
-    def __init__(self, config: SearchConfig, states: StateSet | None = None):
+    The objective is the mean score on the training states: the 10 of the run's seed (the problem set's
+    `train` split, on which the LEAPS figure is read) and, once a program is perfect on them, more batches
+    of 10 drawn further along the same seeded stream (never the dev states). A perfect program must also
+    be perfect on `check_batches` fresh batches before the climb stops; the first it fails joins the
+    objective and the climb goes on (up to `max_batches` batches). LEAPS itself drew 10 fresh states every 100
+    CEM iterations; this keeps a 10-state fit from passing for a solution. A program scored on b batches
+    costs b evaluations.
+    """
+
+    def __init__(self, config: SearchConfig):
         self.config = config
         self.task: Task = get_task(config.task)
-        self.states = states or training_states(
-            self.task, config.seed, config.train_states, leaps_compat=config.leaps_compat
-        )
+        self._stream = random.Random(train_stream(self.task, config.seed))
+        self.batches: list[StateSet] = [self._batch()]
+        self.states = self.batches[0]
+        self.objective = self.states
         self.rng = random.Random(f"karel/{self.task.name}/hill-climbing/seed={config.seed}")
         self.sampler = _Sampler(self.rng, config.max_depth)
         self.max_tokens = config.max_length + 1  # DEF included
@@ -180,13 +196,43 @@ class HillClimber:
         self.evaluations = 0
         self.restarts = 0
 
+    def _batch(self) -> StateSet:
+        config = self.config
+        instances = [
+            self.task.instance(self._stream, None, config.leaps_compat) for _ in range(config.train_states)
+        ]
+        return StateSet(self.task, instances, config.leaps_compat)
+
     def evaluate(self, program: Program) -> float:
+        """The program's mean score on the objective's states (cached; a cache hit costs nothing)."""
         key = program_text(program)
         score = self.cache.get(key)
         if score is None:
-            score = self.cache[key] = self.states.score(program)
-            self.evaluations += 1
+            compiled = self.objective.compile(program)
+            scores = [s for batch in self.batches for s in batch.scores(compiled)]
+            score = self.cache[key] = sum(scores) / len(scores)
+            self.evaluations += len(self.batches)
         return score
+
+    def _holds_on_fresh_batches(self, program: Program) -> bool:
+        """Whether a program perfect on the objective is perfect on `check_batches` fresh batches too (each
+        costs 1 evaluation); the first batch it fails joins the objective (up to `max_batches` in all; the
+        cache, scored on fewer states, is dropped)."""
+        config = self.config
+        if len(self.batches) >= config.max_batches:
+            return True
+        for _ in range(config.check_batches):
+            if self.evaluations >= config.budget:
+                return True
+            batch = self._batch()
+            self.evaluations += 1
+            if batch.score(program) < 1.0:
+                self.batches.append(batch)
+                instances = [i for b in self.batches for i in b.instances]
+                self.objective = StateSet(self.task, instances, config.leaps_compat)
+                self.cache.clear()
+                return False
+        return True
 
     def random_program(self) -> Program:
         while True:
@@ -203,28 +249,33 @@ class HillClimber:
         return self.random_program()
 
     def run(self, progress: Any = None) -> tuple[Program, float, list[tuple[int, float]]]:
-        """The best program found, its training score, and the improvements of the best."""
+        """The best program found, its score on the 10 training states, and the improvements of the best
+        (evaluations used, objective score)."""
         config = self.config
         best = current = self.random_program()
         best_score = current_score = self.evaluate(current)
         improvements = [(self.evaluations, best_score)]
         sideways = config.sideways
         attempts = 0
-        while best_score < 1.0 and self.evaluations < config.budget:
+        while self.evaluations < config.budget:
+            if best_score >= 1.0:
+                if self._holds_on_fresh_batches(best):
+                    break
+                best_score = self.evaluate(best)
+                current, current_score = best, best_score
+                improvements.append((self.evaluations, best_score))
+                continue
             moved = False
             for _ in range(config.neighbours):
                 if self.evaluations >= config.budget:
                     break
                 attempts += 1
                 if attempts > 20 * config.budget:  # only programs met before are left near here
-                    return best, best_score, improvements
+                    return best, self.states.score(best), improvements
                 candidate = self.neighbour(current)
                 score = self.evaluate(candidate)
                 if score > current_score or (score == current_score and sideways > 0):
-                    if score == current_score:
-                        sideways -= 1
-                    else:
-                        sideways = config.sideways
+                    sideways = sideways - 1 if score == current_score else config.sideways
                     current, current_score, moved = candidate, score, True
                     break
             if not moved:
@@ -239,7 +290,27 @@ class HillClimber:
                 improvements.append((self.evaluations, best_score))
             if progress is not None:
                 progress(self.evaluations, best_score)
-        return best, best_score, improvements
+        if best_score >= 1.0 and config.polish > 0:
+            best = self.shorten(best, best_score, min(config.budget, self.evaluations + config.polish))
+        return best, self.states.score(best), improvements
+
+    def shorten(self, program: Program, score: float, until: int) -> Program:
+        """Neighbours that keep `score` with fewer tokens, first improvement, until `until` evaluations or
+        `neighbours` tries in a row fail: of programs that fit the training states equally, the shorter
+        tends to hold on fresh ones."""
+        size = program_size(program)
+        failures = 0
+        while self.evaluations < until and failures < self.config.neighbours:
+            candidate = self.neighbour(program)
+            candidate_size = program_size(candidate)
+            if candidate_size >= size:
+                failures += 1
+                continue
+            if self.evaluate(candidate) >= score:
+                program, size, failures = candidate, candidate_size, 0
+            else:
+                failures += 1
+        return program
 
 
 def hill_climb(config: SearchConfig, progress: Any = None, honest: bool = True) -> SearchResult:

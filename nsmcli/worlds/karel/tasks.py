@@ -390,11 +390,16 @@ def training_states(task: Task | str, seed: int, count: int = TRAIN_STATES, size
                     leaps_compat)  # fmt: skip
 
 
-def dev_states(task: Task | str, count: int = DEV_STATES, size: int | None = None,
-               leaps_compat: bool = True) -> StateSet:  # fmt: skip
+def dev_states(
+    task: Task | str,
+    count: int = DEV_STATES,
+    size: int | None = None,
+    leaps_compat: bool = True,
+    max_calls: int = DEFAULT_MAX_CALLS,
+) -> StateSet:
     task = get_task(task) if isinstance(task, str) else task
-    return StateSet(task, sample_instances(task, dev_stream(task, size), count, size, leaps_compat),
-                    leaps_compat)  # fmt: skip
+    instances = sample_instances(task, dev_stream(task, size), count, size, leaps_compat)
+    return StateSet(task, instances, leaps_compat, max_calls)
 
 
 def leaps_reward(text: str, states: StateSet) -> float:
