@@ -166,6 +166,25 @@ def table(
     return "".join(lines)
 
 
+def interpreter_speed(programs: int) -> str:
+    """Program evaluations per second (one random program on a task's 10 training states): programs drawn
+    by the hill climber's sampler with a fixed seed, compiled and run once each."""
+    from nsmcli.worlds.karel.search import HillClimber
+
+    lines = ["| task | programs | evaluations/s (compile + 10 states) | mean actions per state |\n",
+             "|---|---|---|---|\n"]  # fmt: skip
+    for task in ORDER:
+        climber = HillClimber(SearchConfig(task, seed=0))
+        sample = [climber.random_program() for _ in range(programs)]
+        started = time.perf_counter()
+        for program in sample:
+            climber.states.score(program)
+        seconds = time.perf_counter() - started
+        actions = statistics.fmean(run.actions for p in sample[:200] for _, run in climber.states.runs(p))
+        lines.append(f"| {TASKS[task].title} | {programs:,} | {programs / seconds:,.0f} | {actions:.1f} |\n")
+    return "".join(lines)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -174,14 +193,23 @@ def main() -> None:
     parser.add_argument("--seeds", default="1-5", help="e.g. 1-5 or 1,3")
     parser.add_argument("--budget", type=int, default=DEFAULT_BUDGET, help="program evaluations per run")
     parser.add_argument("--algo", default="hill-climbing", help="hill-climbing, or an nsm train --algo")
-    parser.add_argument("--out", type=Path, required=True, help="a directory for the runs (TASK-seedS)")
+    parser.add_argument("--out", type=Path, default=None, help="a directory for the runs (TASK-seedS)")
     parser.add_argument(
         "--big-states", type=int, default=100, help="100x100 states per zero-shot test (0: skip)"
     )
     parser.add_argument("--big-calls", type=int, default=220, help="call budget of the 100x100 test")
     parser.add_argument("--timeout", type=float, default=3600, help="seconds per train or eval command")
     parser.add_argument("--name", default=None, help="bench/results/NAME.md (default karel-ALGO)")
+    parser.add_argument("--speed", type=int, default=0, help="only time the interpreter on N random programs")
     args = parser.parse_args()
+    if args.speed:
+        command = "python bench/karel.py " + " ".join(sys.argv[1:])
+        markdown = header("Karel interpreter speed", command) + interpreter_speed(args.speed)
+        print(markdown)
+        print(f"written to {write_result('karel-interpreter', markdown)}", file=sys.stderr)
+        return
+    if args.out is None:
+        parser.error("--out is required (a directory for the runs)")
     tasks = [t.strip().lower() for t in args.tasks.split(",") if t.strip()]
     unknown = [t for t in tasks if t not in TASKS]
     if unknown:

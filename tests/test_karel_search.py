@@ -82,3 +82,12 @@ def test_run_program_bad_input_is_one_line_and_exit_2(tmp_path):
     ):
         code, stdout, stderr = run_cli(args)
         assert code == 2 and stdout == "" and len(stderr.strip().splitlines()) == 1, (args, stderr)
+
+
+def test_explore_karel_writes_the_run_and_reports_json(tmp_path, capsys):
+    from nsmcli.cli.karel import explore_karel
+
+    payload = explore_karel("karel:maze", tmp_path / "maze", seed=1, budget=500, json=True, quiet=True)
+    printed = json.loads(capsys.readouterr().out)
+    assert printed["evaluations"] == payload["evaluations"] <= 500
+    assert json.loads((tmp_path / "maze" / "best_program.json").read_text())["program"] == payload["program"]

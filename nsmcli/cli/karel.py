@@ -52,8 +52,8 @@ def run_program(
     Examples:
 
     \b
-      nsm run-program "WHILE c( noMarkersPresent c) w( turnLeft move turnRight move w)" \\
-          --env karel:stairclimber
+      nsm run-program --env karel:stairclimber \\
+          "WHILE c( noMarkersPresent c) w( turnLeft move turnRight move w)"
       nsm run-program runs/harvester-1 --gif harvester.gif
     """
     from nsmcli.fileio import check_output_file
