@@ -3,7 +3,7 @@
 Splits: `train` is one problem, the task's 10 training states drawn from the run's seed (LEAPS's
 num_demo_per_program, fixed for the whole run as MAPO needs a deterministic reward); `dev` is one problem
 with 1,000 fresh states, and `dev-100x100` (tasks whose generator takes a grid size) the same on 100x100
-grids for LEAPS's zero-shot test (§4.2). The dev states come from one seed string per task and size
+grids for LEAPS's zero-shot test (§4.2), with 100 states by default. The dev states come from one seed string per task and size
 (`tasks.dev_stream`, e.g. `karel/harvester/dev`), which no training stream (`karel/harvester/train/seed=N`)
 equals, and are shared by all seeds, so every run is judged on the same states.
 
@@ -40,8 +40,10 @@ from nsmcli.worlds.karel.tasks import (
 
 WORLD = "karel"
 _SIZED_SPLIT = re.compile(r"^dev-(\d+)x(\d+)$")
-#: The zero-shot split LEAPS reports (its Table 9).
+#: The zero-shot split LEAPS reports (its Table 9), and its number of states (a 100x100 maze takes a while
+#: to grow, and 100 states already tell 0.2 from 1.0).
 BIG_SPLIT = "dev-100x100"
+BIG_STATES = 100
 
 
 def parse_spec(spec: str) -> Task:
@@ -73,6 +75,7 @@ class KarelProblemSet:
         leaps_compat: bool = True,
         train_states: int = TRAIN_STATES,
         dev_count: int = DEV_STATES,
+        big_count: int = BIG_STATES,
         max_length: int = DEFAULT_MAX_LENGTH,
     ):
         self.task = parse_spec(spec)
@@ -80,6 +83,7 @@ class KarelProblemSet:
         self.leaps_compat = leaps_compat
         self.train_count = train_states
         self.dev_count = dev_count
+        self.big_count = big_count
         self.max_length = max_length
         self._env = KarelEnvironment(max_length=max_length)
         self._examples: dict[str, list[KarelProblem]] = {}
@@ -108,6 +112,7 @@ class KarelProblemSet:
             "leaps_compat": self.leaps_compat,
             "train_states": self.train_count,
             "dev_states": self.dev_count,
+            "big_states": self.big_count,
             "max_length": self.max_length,
             "max_calls": DEFAULT_MAX_CALLS,
             "train_stream": train_stream(self.task, self.seed),
@@ -134,7 +139,7 @@ class KarelProblemSet:
                     f"karel:{self.task.name} has no split {split!r}; choose {', '.join(self.splits)}"
                 )
             size = int(match.group(1))
-            states = dev_states(self.task, self.dev_count, size=size, leaps_compat=self.leaps_compat)
+            states = dev_states(self.task, self.big_count, size=size, leaps_compat=self.leaps_compat)
         suffix = f"/seed={self.seed}" if split == "train" else ""
         return KarelProblem(f"{self.task.name}/{split}{suffix}", self.task.name, split, states)
 
