@@ -22,6 +22,7 @@ import statistics
 import subprocess
 import sys
 import time
+from dataclasses import asdict
 from pathlib import Path
 
 from common import header, write_result
@@ -55,8 +56,12 @@ def seed_list(text: str) -> list[int]:
     return out
 
 
-def run_hill_climbing(task: str, seed: int, budget: int, out: Path) -> dict:
+def run_hill_climbing(task: str, seed: int, budget: int, out: Path, reuse: bool = False) -> dict:
     config = SearchConfig(task, seed=seed, budget=budget)
+    if reuse and (out / "best_program.json").is_file() and (out / "config.json").is_file():
+        saved = json.loads((out / "config.json").read_text(encoding="utf-8"))
+        if saved == {"algo": "hill-climbing", "env": f"karel:{task}", **asdict(config)}:
+            return json.loads((out / "best_program.json").read_text(encoding="utf-8"))
     result = hill_climb(config)
     write_run(out, result, config)
     return result.to_json()
@@ -200,6 +205,7 @@ def main() -> None:
     parser.add_argument("--big-calls", type=int, default=220, help="call budget of the 100x100 test")
     parser.add_argument("--timeout", type=float, default=3600, help="seconds per train or eval command")
     parser.add_argument("--name", default=None, help="bench/results/NAME.md (default karel-ALGO)")
+    parser.add_argument("--reuse", action="store_true", help="keep runs already in --out with these settings")
     parser.add_argument("--speed", type=int, default=0, help="only time the interpreter on N random programs")
     args = parser.parse_args()
     if args.speed:
@@ -222,7 +228,7 @@ def main() -> None:
             out = args.out / f"{task}-seed{seed}"
             try:
                 if args.algo == "hill-climbing":
-                    record = run_hill_climbing(task, seed, args.budget, out)
+                    record = run_hill_climbing(task, seed, args.budget, out, args.reuse)
                 else:
                     record = run_trainer(task, seed, args.algo, out, args.timeout)
                 if args.big_states and record.get("program"):

@@ -139,3 +139,19 @@ def test_bad_specs_are_data_errors(spec):
 
     with pytest.raises(DataError):
         KarelProblemSet(spec)
+
+
+def test_the_grammar_file_is_checked(tmp_path):
+    from nsmcli.errors import GrammarError
+    from nsmcli.worlds.karel.dsl import Grammar
+
+    path = tmp_path / "g.toml"
+    path.write_text('name = "g"\nstart = "S"\ntokens = ["a"]\n[productions]\nS = [["a"], ["a", "S"]]\n')
+    with pytest.raises(GrammarError, match="not LL"):
+        Grammar(path)
+    path.write_text('name = "g"\nstart = "S"\ntokens = ["a"]\n[productions]\nS = [["b"]]\n')
+    with pytest.raises(GrammarError, match="undeclared"):
+        Grammar(path)
+    path.write_text('name = "g"\n')
+    with pytest.raises(GrammarError, match="lacks"):
+        Grammar(path)

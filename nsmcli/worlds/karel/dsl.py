@@ -37,6 +37,9 @@ class Grammar:
             spec = tomllib.loads(path.read_text(encoding="utf-8"))
         except (OSError, tomllib.TOMLDecodeError) as exc:
             raise GrammarError(f"cannot read grammar {path}: {exc}") from None
+        missing = [key for key in ("name", "tokens", "start", "productions") if key not in spec]
+        if missing:
+            raise GrammarError(f"grammar {path} lacks {', '.join(missing)}")
         self.name: str = spec["name"]
         self.tokens: tuple[str, ...] = tuple(spec["tokens"])
         self.token_index = {token: i for i, token in enumerate(self.tokens)}
