@@ -18,6 +18,7 @@ from nsmcli import __version__
 from nsmcli.cli import evaluate as evaluate_cmd
 from nsmcli.cli import execute as execute_cmd
 from nsmcli.cli import explore as explore_cmd
+from nsmcli.cli import karel as karel_cmd
 from nsmcli.cli import parse as parse_cmd
 from nsmcli.cli import plot as plot_cmd
 from nsmcli.cli import preprocess as preprocess_cmd
@@ -76,6 +77,10 @@ COMMANDS = {
     "eval": (evaluate_cmd.eval_, "Accuracy of a trained run or ensemble on a split."),
     "parse": (parse_cmd.parse, "Answer a question about a table with a trained model."),
     "execute": (execute_cmd.execute, "Run a program over a table, step by step, with its SQL."),
+    "run-program": (
+        karel_cmd.run_program,
+        "Run a Karel program on a task's state: the world before and after.",
+    ),
     "plot": (plot_cmd.plot, "Draw training curves of runs (dev accuracy, reward, coverage)."),
 }
 for _name, (_function, _summary) in COMMANDS.items():
