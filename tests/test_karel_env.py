@@ -129,7 +129,7 @@ def test_splits_and_seeds():
     assert dev_stream(task) not in {train_stream(task, seed) for seed in range(100)}
     [big] = KarelProblemSet("karel:harvester", big_count=3).examples("dev-100x100")
     assert len(big.states) == 3 and big.states.instances[0].world.height == 100
-    assert "cleanhouse" in KarelProblemSet("karel:cleanhouse").describe()
+    assert KarelProblemSet("karel:cleanhouse").source == "karel:cleanhouse"
     assert KarelProblemSet("karel:cleanhouse").splits == ["train", "dev"]
 
 

@@ -57,6 +57,7 @@ def test_every_registered_world_loads_and_names_itself():
 def test_unknown_world_is_one_clear_error():
     with pytest.raises(DataError, match="unknown world 'chess'"):
         get_world("chess")
+    assert split_source("karel:harvester") == ("karel", "harvester")
     assert split_source("data/wtq") is None and split_source("wtq:x") is None
 
 

@@ -20,7 +20,9 @@ def eval_(
     more_runs: list[Path] = typer.Argument(
         None, metavar="[RUN2 RUN3 ...]", help="With --ensemble: the other runs of the ensemble."
     ),
-    data: Path = typer.Option(..., "--data", help="The preprocessed dataset directory."),
+    data: Path = typer.Option(
+        None, "--data", help="The preprocessed dataset directory (default: the one the run was trained on)."
+    ),
     split: str = typer.Option("dev", "--split", help="Split to evaluate; dev/train mean the run's splits."),
     beam: int = typer.Option(
         5, "--beam", min=0, max=MAX_BEAM, help=f"Beam size (0: greedy; at most {MAX_BEAM})."
@@ -64,16 +66,32 @@ def eval_(
       nsm eval runs/mapo-1 --data data/wtq --split dev --beam 5 \\
           --out predictions.jsonl
       nsm eval runs/mapo-1 --data data/wtq --ensemble runs/mapo-2 runs/mapo-3
+      nsm eval runs/harvester-1 --json
     """
     from nsmcli.parser import find_model
     from nsmcli.train.evaluate import check_vote, evaluate
     from nsmcli.train.rundir import RunDir
+    from nsmcli.worlds import get_world
 
     if more_runs and not ensemble:
         raise DataError("several run directories given: add --ensemble to evaluate them as an ensemble")
     runs = [find_model(r) or r for r in (run, *(more_runs or []))]  # else read_config says it is missing
-    for r in runs:
-        RunDir(r).read_config()  # fail fast, one line, before loading data
+    records = [RunDir(r).read_config() for r in runs]  # fail fast, one line, before loading data
+    world = get_world(records[0]["language"])
+    if world.report is not None:  # a world with figures of its own (Karel: LEAPS's and the honest one)
+        if len(runs) > 1:
+            raise DataError(f"{world.name} runs are evaluated one at a time")
+        payload = world.report(runs[0], records[0])
+        if json_out:
+            print_json(payload)
+        else:
+            stdout.print(" ".join(f"{k} {v}" for k, v in payload.items() if k != "program"))
+            stdout.print(safe(str(payload.get("program", ""))))
+        return
+    if data is None:
+        data = Path((records[0].get("dataset") or {}).get("path") or "")
+        if not str(data):
+            raise DataError("give --data: the run does not record its dataset")
     check_vote(vote, "--vote")
     if out is not None:
         check_output_file(out)  # before the evaluation, not after it

@@ -12,7 +12,10 @@ from nsmcli.train.config import ALGOS, ConfigError
 
 def train(
     preprocessed: Path = typer.Argument(
-        ..., metavar="PREPROCESSED", help="A directory written by nsm preprocess."
+        None, metavar="[PREPROCESSED]", help="A directory written by nsm preprocess (or give --env)."
+    ),
+    env: str = typer.Option(
+        None, "--env", help="A generated world instead of a dataset: karel:TASK (e.g. karel:harvester)."
     ),
     programs: Path = typer.Option(
         None, "--programs", help="Programs found by nsm explore (JSONL); they pre-fill the buffer."
@@ -46,7 +49,8 @@ def train(
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar or progress lines."),
     json_out: bool = typer.Option(False, "--json", help="Print the summary as JSON."),
 ) -> None:
-    """Train a semantic parser with MAPO (or a variant) from question-answer pairs and explored programs.
+    """Train a program synthesiser with MAPO (or a variant): a semantic parser from question-answer pairs and
+    explored programs, or a Karel program from a task's reward (--env).
 
     Hyper-parameters follow the published ones for the dataset's language; --set changes any of them. The
     original's bugs are fixed by default; --set entropy_sign=official, squared_nonreplay_weight=true and
@@ -64,10 +68,20 @@ def train(
       nsm train data/wtq --out runs/mapo-1 --resume
       nsm train data/own --programs own-programs.jsonl --out runs/own \\
           --init wtq --steps 200
+      nsm train --env karel:harvester --out runs/harvester-1 --seed 1
     """
     from nsmcli.parser import resolve_model
     from nsmcli.train.loop import train as run_training
 
+    if (preprocessed is None) == (env is None):
+        raise ConfigError(
+            "give either a preprocessed dataset directory or --env (e.g. --env karel:harvester); see nsm train -h"
+        )
+    if env is not None:
+        from nsmcli.worlds import split_source
+
+        if split_source(env) is None:
+            raise ConfigError(f"--env takes a world and a task, such as karel:harvester, not {env!r}")
     if mapo and algo != "mapo":
         raise ConfigError(f"--mapo contradicts --algo {algo}")
     if device not in ("cpu", "cuda") and not device.startswith("cuda:"):
@@ -89,7 +103,7 @@ def train(
     start = resolve_model(init) if init is not None else None
     with progress_bar(quiet) as progress:
         result = run_training(
-            preprocessed,
+            env if env is not None else preprocessed,
             out,
             programs=programs,
             algo=algo,

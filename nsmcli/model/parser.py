@@ -217,7 +217,7 @@ class ProgramModel(nn.Module):
                     writes[t].append((i, slot - first[i]))
         first_t = torch.tensor(first).unsqueeze(1)
         result_in = (targets >= first_t) & live  # the token reads a computed result
-        result_k = (targets - first_t).clamp(0, n_slots - 1)
+        result_k = (targets - first_t).clamp(0, max(n_slots, 1) - 1)
         valid_rows, valid_cols = [], []
         for i, (valids, _) in enumerate(walks):
             for t, v in enumerate(valids):
@@ -247,16 +247,22 @@ class ProgramModel(nn.Module):
                 w_slots = torch.tensor([k for _, k in writes[t]], device=device)
                 out = self.decoder.attend(top[w_rows], att_keys[w_rows], att_values[w_rows], att_mask[w_rows])
                 results = results.index_put((w_rows, w_slots), out)
-            x = torch.where(result_in[:, t : t + 1], results[rows, result_k[:, t]], fixed_inputs[:, t])
+            if n_slots:
+                x = torch.where(result_in[:, t : t + 1], results[rows, result_k[:, t]], fixed_inputs[:, t])
+            else:  # a world that writes no memory (Karel)
+                x = fixed_inputs[:, t]
         # Scores of all steps at once: the keys of built-ins and constants never change, and a result's key is
         # only valid (unmasked) after it was written.
         out = self._attend_all(torch.stack(tops, dim=1), att_keys, att_values, att_mask)  # [N, T, H]
         logits = torch.bmm(out, batch.memory[q].transpose(1, 2))
         logits = logits + self.decoder.feature_weight * batch.features[q].unsqueeze(1)
-        result_pos = torch.tensor(first, device=device).unsqueeze(1) + torch.arange(n_slots, device=device)
-        logits = logits.scatter(
-            2, result_pos.unsqueeze(1).expand(n, steps, n_slots), torch.bmm(out, results.transpose(1, 2))
-        )
+        if n_slots:
+            result_pos = torch.tensor(first, device=device).unsqueeze(1) + torch.arange(
+                n_slots, device=device
+            )
+            logits = logits.scatter(
+                2, result_pos.unsqueeze(1).expand(n, steps, n_slots), torch.bmm(out, results.transpose(1, 2))
+            )
         logp = torch.log_softmax(logits.masked_fill(~valid, float("-inf")), dim=-1)
         logp = logp.gather(2, targets.unsqueeze(-1)).squeeze(-1)
         return torch.where(live, logp, torch.zeros_like(logp)).sum(dim=1)

@@ -24,9 +24,9 @@ from nsmcli.protocols import Environment, ProblemSet
 
 #: registry name -> "module:attribute" of its `World`.
 WORLDS: dict[str, str] = {
-    "wtq": "nsmcli.worlds.tables.world:WTQ",
-    "wikisql": "nsmcli.worlds.tables.world:WIKISQL",
-    # "karel": "nsmcli.worlds.karel.world:KAREL",  (lands with the Karel world)
+    "wtq": "nsmcli.worlds.tables.entry:WTQ",
+    "wikisql": "nsmcli.worlds.tables.entry:WIKISQL",
+    "karel": "nsmcli.worlds.karel.entry:KAREL",
 }
 
 
@@ -51,6 +51,9 @@ class World:
     explore: Callable[..., Any] | None = None
     readers: Mapping[str, Any] = field(default_factory=dict)
     """Release formats `nsm preprocess` reads into this world's problems, by name."""
+    report: Callable[[Any, dict[str, Any]], dict[str, Any]] | None = None
+    """`nsm eval` of one of this world's runs, when the world reports more than accuracy (Karel's two
+    figures); given the run directory and its config."""
 
 
 def available_worlds() -> list[str]:
@@ -89,6 +92,6 @@ def open_problems(source: Any, seed: int = 1) -> ProblemSet:
     spec = split_source(str(source))
     if spec is not None:
         return get_world(spec[0]).open(str(source), seed=seed)
-    from nsmcli.worlds.tables.world import open_dataset
+    from nsmcli.worlds.tables.entry import open_dataset
 
     return open_dataset(source)

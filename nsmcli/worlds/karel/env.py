@@ -46,6 +46,10 @@ class KarelEnvironment:
         self._initial = KarelState((), False, None, self.grammar.start_stack())
 
     @property
+    def world(self) -> str:
+        return "karel"
+
+    @property
     def n_builtins(self) -> int:
         return len(self.names)
 
@@ -107,13 +111,19 @@ class KarelEnvironment:
     def unused_work(self, state: KarelState) -> bool:
         return False
 
+    def answer(self, state: KarelState) -> None:
+        return None  # a Karel program has no answer besides its reward
+
     def token_name(self, token: int) -> str:
         return self.names[token]
 
-    def encode(self, program: Program | Sequence[str]) -> tuple[int, ...]:
-        """The ids of a program (an AST or DSL token names), `<END>` last."""
-        from nsmcli.worlds.karel.dsl import program_tokens
+    def encode(self, program: Program | Sequence[str] | str) -> tuple[int, ...]:
+        """The ids of a program (its text, as `display` writes it; an AST; or DSL token names), `<END>`
+        last. GrammarError for text that is no program."""
+        from nsmcli.worlds.karel.dsl import parse, program_tokens
 
+        if isinstance(program, str):
+            program = parse(program, self.grammar)
         names = program_tokens(program) if isinstance(program, Program) else list(program)
         return (*(self.ids[n] for n in names), END)
 

@@ -119,7 +119,8 @@ class KarelProblemSet:
             "dev_stream": dev_stream(self.task),
         }
 
-    def describe(self) -> str:
+    @property
+    def source(self) -> str:
         return f"{WORLD}:{self.task.name}"
 
     def examples(self, split: str) -> list[KarelProblem]:
@@ -146,6 +147,8 @@ class KarelProblemSet:
     def bind(self, example: KarelProblem, limits: Any = None) -> KarelEnvironment:
         """The token reader; `limits` may give another length budget (an int, or an object with
         `max_length`), else the set's own."""
+        if isinstance(limits, dict):  # a run's recorded limits
+            limits = limits.get("max_length")
         max_length = limits if isinstance(limits, int) else getattr(limits, "max_length", None)
         if max_length is None or max_length == self.max_length:
             return self._env
@@ -181,3 +184,13 @@ class KarelProblemSet:
 
     def words(self, example: KarelProblem) -> Sequence[str]:
         return list(self.task.words)
+
+    def credit(self, example: KarelProblem, env: KarelEnvironment, tokens: Sequence[int]) -> float:
+        """The reward on the problem's states (the mean task score, clipped at 0)."""
+        return self.scorer(example, env)(tokens)[0]
+
+    def text(self, example: KarelProblem) -> str:
+        return f"{self.task.title} ({example.split}, {len(example.states)} states)"
+
+    def word_counts(self, split: str) -> dict[str, int]:
+        return dict(Counter(self.task.words))

@@ -2,5 +2,5 @@
 
 Its stages, in data-flow order: `data/` (files -> tables and annotated questions), `lang/` (the declared
 languages, their interpreter and SQL rendering), `search/` (the systematic program search), `context.py`
-(the model's view of a question), `world.py` (the registry entries).
+(the model's view of a question), `entry.py` (the registry entries).
 """
