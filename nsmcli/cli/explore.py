@@ -12,8 +12,12 @@ from nsmcli.fileio import check_output_file
 
 def explore(
     preprocessed: Path = typer.Argument(
-        ..., metavar="PREPROCESSED", help="A directory written by nsm preprocess."
+        None, metavar="[PREPROCESSED]", help="A directory written by nsm preprocess (or give --env)."
     ),
+    env: str = typer.Option(
+        None, "--env", help="Search a generated world instead: karel:TASK (program-space hill climbing)."
+    ),
+    seed: int = typer.Option(1, "--seed", help="With --env: the seed of the training states and the search."),
     split: str = typer.Option(
         "train", "--split", help="Split to explore; 'train'/'dev' also match e.g. random-split-1-train."
     ),
@@ -29,9 +33,10 @@ def explore(
         help="Wall-clock cap per question. Off by default: the evaluation cap keeps output deterministic.",
     ),
     max_evaluations: int = typer.Option(
-        500_000,
+        None,
         "--max-evaluations",
-        help="Expressions evaluated per question at most (deterministic budget).",
+        help="Deterministic budget: expressions evaluated per question (default 500,000); with --env, "
+        "programs evaluated on the training states (default 65,000).",
     ),
     max_programs: int = typer.Option(
         20,
@@ -64,11 +69,24 @@ def explore(
           --out data/wtq-programs.jsonl --workers 2
       nsm explore data/wtq --split random-split-1-dev \\
           --out data/wtq-dev-oracle.jsonl
+      nsm explore --env karel:maze --out runs/maze-hc-1 --seed 1
     """
+    from nsmcli.errors import DataError
     from nsmcli.train.evaluate import resolve_split
+    from nsmcli.worlds import get_world, split_source
     from nsmcli.worlds.tables.data.preprocess import load_dataset
     from nsmcli.worlds.tables.search.runner import run_exploration
 
+    if (preprocessed is None) == (env is None):
+        raise DataError("give either a preprocessed dataset directory or --env (e.g. --env karel:maze)")
+    if env is not None:
+        spec = split_source(env)
+        world = get_world(spec[0]) if spec else None
+        if world is None or world.explore is None:
+            raise DataError(f"--env takes a world with a program search, such as karel:maze, not {env!r}")
+        world.explore(env, out, seed=seed, budget=max_evaluations or 65_000, json=json_out, quiet=quiet)
+        return
+    max_evaluations = 500_000 if max_evaluations is None else max_evaluations
     check_output_file(out)
     split = resolve_split(load_dataset(preprocessed), split)
     report = run_exploration(
