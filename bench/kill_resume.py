@@ -155,14 +155,23 @@ class Tally:
         self.notes: list[str] = []
 
 
-def disturbed_run(first, resume_for, out: Path, rng: random.Random, horizon: float, tally: Tally) -> bool:
-    """Run `first`, killing it (and each resume) at random moments within `horizon` seconds, up to
-    MAX_KILLS_PER_RUN times; True when the run finished with exit 0."""
+def disturbed_run(
+    first, resume_for, out: Path, rng: random.Random, horizon: float, started, tally: Tally
+) -> bool:
+    """Run `first`, killing it (and each resume) at random moments, up to MAX_KILLS_PER_RUN times; True when
+    the run finished with exit 0. Half the moments fall anywhere within `horizon` seconds of the start
+    (start-up included), half within `horizon / 2` seconds of the moment `started(out)` holds (the work
+    under way), so that not every kill lands in Python's and torch's start-up."""
     command, kills = first, 0
     while True:
         proc = subprocess.Popen(command, env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         delay = rng.uniform(0.0, horizon) if kills < MAX_KILLS_PER_RUN else None
         seen: set[int] = set()
+        if delay is not None and rng.random() < 0.5:
+            while proc.poll() is None and not started(out):
+                seen |= _children(proc.pid)
+                time.sleep(0.01)
+            delay /= 2
         deadline = time.monotonic() + (delay if delay is not None else 1e9)
         while proc.poll() is None and time.monotonic() < deadline:
             seen |= _children(proc.pid)
@@ -199,11 +208,13 @@ def disturbed_run(first, resume_for, out: Path, rng: random.Random, horizon: flo
         return True
 
 
-def campaign(name, reference, make_run, fingerprint, kills_wanted, rng, horizon, tally: Tally) -> None:
+def campaign(
+    name, reference, make_run, fingerprint, kills_wanted, rng, horizon, started, tally: Tally
+) -> None:
     while tally.kills < kills_wanted:
         tally.runs += 1
         out, first, resume_for = make_run(tally.runs)
-        if disturbed_run(first, resume_for, out, rng, horizon, tally):
+        if disturbed_run(first, resume_for, out, rng, horizon, started, tally):
             got = fingerprint(out)
             if got != reference:
                 tally.mismatches += 1
@@ -242,7 +253,13 @@ def main() -> None:
             return out, first, lambda o: (resume, True) if (o / "config.json").is_file() else (first, False)
 
         tally = Tally()
-        campaign("train", reference, make_train, train_fingerprint, args.kills, rng, seconds * 1.1, tally)
+
+        def training(out: Path) -> bool:  # past start-up: the first metrics are written
+            return (out / "metrics.jsonl").is_file()
+
+        campaign(
+            "train", reference, make_train, train_fingerprint, args.kills, rng, seconds * 1.1, training, tally
+        )
         rows.append(("`nsm train`", seconds, tally))
     if "explore" in args.targets.split(","):
         seconds = timed(explore_command(many, work / "explore-ref.jsonl"))
@@ -254,8 +271,20 @@ def main() -> None:
             return out, command, lambda o: (command, True)  # the same command continues a killed run
 
         tally = Tally()
+
+        def exploring(out: Path) -> bool:  # past start-up: the first questions are written
+            return out.with_name(out.name + ".partial").is_file()
+
         campaign(
-            "explore", reference, make_explore, explore_fingerprint, args.kills, rng, seconds * 1.1, tally
+            "explore",
+            reference,
+            make_explore,
+            explore_fingerprint,
+            args.kills,
+            rng,
+            seconds * 1.1,
+            exploring,
+            tally,
         )
         rows.append(("`nsm explore --workers 2`", seconds, tally))
     load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
