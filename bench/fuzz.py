@@ -1,5 +1,6 @@
-"""Fuzzing at scale (issue 20): the targets of tests/test_fuzz.py (table readers, annotator, interpreter,
-`Parser.parse`, the CLI's parse and execute in-process) over many more hostile inputs, counted per target.
+"""Fuzzing at scale (issue 20): the targets of tests/test_fuzz.py (table readers on files, standard input
+and loopback URLs, annotator, interpreter, `Parser.parse`, the CLI's parse and execute in-process) over
+many more hostile inputs, counted per target.
 
 Target: 0 internal errors and 0 tracebacks over at least 10,000 examples.
 """
@@ -21,7 +22,15 @@ from nsmcli.parser import Parser  # noqa: E402
 from tests import fuzzing  # noqa: E402
 
 #: Share of the examples each target gets: the parser and the CLI load and decode, so they get fewer.
-SHARES = {"readers": 0.25, "annotator": 0.2, "interpreter": 0.25, "parser": 0.15, "cli": 0.15}
+SHARES = {
+    "readers": 0.15,
+    "stdin": 0.05,
+    "url": 0.05,
+    "annotator": 0.2,
+    "interpreter": 0.25,
+    "parser": 0.15,
+    "cli": 0.15,
+}
 SHOWN_FAULTS = 3
 
 
@@ -63,6 +72,8 @@ def main() -> None:
     model = Parser.load("wtq") if "parser" in targets else None
     checks = {
         "readers": fuzzing.check_reader,
+        "stdin": fuzzing.check_stdin_reader,
+        "url": fuzzing.check_url_reader,  # served by a loopback server on 127.0.0.1
         "annotator": fuzzing.check_annotator,
         "interpreter": fuzzing.check_interpreter,
         "parser": lambda case: fuzzing.check_parser(model, case),

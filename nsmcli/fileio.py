@@ -11,6 +11,7 @@ import fcntl
 import json
 import os
 import shutil
+import stat
 import tempfile
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -34,6 +35,29 @@ def check_output_file(path: Path | str) -> None:
         raise DataError(f"cannot write output {path}: its folder is not writable")
 
 
+def _umask() -> int:
+    """The process's umask, read without changing it where Linux tells it (/proc), else by setting and
+    restoring it."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("Umask:"):
+                return int(line.split()[1], 8)
+    except (OSError, ValueError):
+        pass
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def _mode_for(path: Path, fresh: int) -> int:
+    """The permission bits a plain open() or mkdir() would leave `path` with: an existing file's own, else
+    `fresh` less the umask (mkstemp and mkdtemp make their files private, 0600 and 0700)."""
+    try:
+        return stat.S_IMODE(path.stat().st_mode)
+    except OSError:
+        return fresh & ~_umask()
+
+
 @contextmanager
 def atomic_open(path: Path | str, mode: str = "w") -> Iterator[IO]:
     """Open a temporary sibling of `path` for writing; on success it is flushed, synced and renamed over
@@ -42,6 +66,7 @@ def atomic_open(path: Path | str, mode: str = "w") -> Iterator[IO]:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
+        os.fchmod(fd, _mode_for(path, 0o666))
         with os.fdopen(fd, mode, **({} if "b" in mode else {"encoding": "utf-8"})) as f:
             yield f
             f.flush()
@@ -90,6 +115,7 @@ def staged_directory(target: Path | str) -> Iterator[Path]:
     target.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".partial", dir=target.parent))
     try:
+        staging.chmod(_mode_for(target, 0o777))
         yield staging
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)

@@ -10,6 +10,7 @@ import contextlib
 import io
 import json
 import re
+import sys
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -201,6 +202,150 @@ def check_reader(case: tuple[str, bytes]) -> str:
         return _api(lambda: load_table(path))
 
 
+# ----- standard input and URLs --------------------------------------------------------------------------
+
+
+class _Stdin(io.TextIOWrapper):
+    """Standard input holding `data`, as a pipe gives it: bytes under `buffer`, never a terminal."""
+
+    def __init__(self, data: bytes):
+        super().__init__(io.BytesIO(data), encoding="utf-8", errors="surrogateescape")
+
+    def isatty(self) -> bool:
+        return False
+
+
+@contextlib.contextmanager
+def piped_stdin(data: bytes):
+    old = sys.stdin
+    sys.stdin = _Stdin(data)
+    try:
+        yield
+    finally:
+        sys.stdin = old
+
+
+@st.composite
+def stdin_table(draw) -> tuple[str | None, bytes]:
+    """(--format or None to sniff, bytes piped in): a table file's bytes, named or not by its format."""
+    ext, data = draw(table_file())
+    fmt = draw(st.sampled_from([None, ext.lstrip("."), "csv", "json", "jsonl", "tsv", "xlsx", "parquet"]))
+    return fmt, data
+
+
+def check_stdin_reader(case: tuple[str | None, bytes]) -> str:
+    fmt, data = case
+    with piped_stdin(data):
+        return _api(lambda: load_table("-", format=fmt))
+
+
+class _Reply:
+    """What the loopback server answers for one path: a status, headers and a body, or a hang-up."""
+
+    def __init__(self, status: int, headers: dict[str, str], body: bytes, hang_up: bool = False):
+        self.status, self.headers, self.body, self.hang_up = status, headers, body, hang_up
+
+    def __repr__(self) -> str:
+        return f"_Reply({self.status}, {self.headers!r}, {self.body[:200]!r}, hang_up={self.hang_up})"
+
+
+class LoopbackServer:
+    """An HTTP server on 127.0.0.1 that answers each registered path as told (`serve`): hostile statuses,
+    content types, charsets and lengths, redirects and dropped connections. Started on first use."""
+
+    def __init__(self) -> None:
+        import http.server
+        import threading
+
+        replies = self._replies = {}
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_GET(self) -> None:  # noqa: N802 - the http.server hook's name
+                reply = replies.get(self.path.split("?")[0].split("#")[0])
+                if reply is None:
+                    self.send_error(404)
+                    return
+                if reply.hang_up:  # close before any response line
+                    self.close_connection = True
+                    return
+                self.send_response(reply.status)
+                for name, value in reply.headers.items():
+                    self.send_header(name, value)
+                self.end_headers()
+                self.wfile.write(reply.body)
+
+            def log_message(self, format: str, *args: object) -> None:  # noqa: A002
+                pass
+
+        self._server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._server.daemon_threads = True
+        threading.Thread(
+            target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+        ).start()
+        self.base = f"http://127.0.0.1:{self._server.server_address[1]}"
+        self._count = 0
+
+    def serve(self, name: str, reply: _Reply) -> str:
+        """The URL at which `reply` is now served (a fresh path each time, ending in `name`)."""
+        self._count += 1
+        path = f"/{self._count}/{name}"
+        self._replies[path] = reply
+        return self.base + path
+
+    def close(self) -> None:
+        self._server.shutdown()
+        self._server.server_close()
+
+
+_LOOPBACK: list[LoopbackServer] = []
+
+
+def loopback() -> LoopbackServer:
+    """The one loopback server of this process (started on first use, stopped at exit)."""
+    if not _LOOPBACK:
+        import atexit
+
+        _LOOPBACK.append(LoopbackServer())
+        atexit.register(_LOOPBACK[0].close)
+    return _LOOPBACK[0]
+
+
+_CONTENT_TYPES = [
+    None, "text/csv", "text/csv; charset=utf-8", "text/csv; charset=latin-1", "text/plain; charset=utf-16",
+    "text/csv; charset=bogus", "text/csv; charset=", "application/json", "application/octet-stream",
+    "text/html; charset=\u00e9",
+]  # fmt: skip
+
+
+@st.composite
+def url_reply(draw) -> tuple[str, _Reply, str | None]:
+    """(the URL path's last part, what the server answers, --format or None)."""
+    ext, data = draw(table_file())
+    name = draw(st.sampled_from(["table" + ext, "table", "export?x=1", "t%20able" + ext, "book.xlsx#Sheet1"]))
+    status = draw(st.sampled_from([200, 200, 200, 200, 204, 301, 404, 500, 503]))
+    headers: dict[str, str] = {}
+    content_type = draw(st.sampled_from(_CONTENT_TYPES))
+    if content_type is not None:
+        headers["Content-Type"] = content_type
+    length = draw(st.sampled_from(["exact", "exact", "none", "longer", "shorter"]))
+    if length != "none":
+        extra = {"exact": 0, "longer": 50, "shorter": -min(len(data), 5)}[length]
+        headers["Content-Length"] = str(len(data) + extra)
+    if status == 301:
+        headers["Location"] = draw(st.sampled_from(["/nowhere", "http://127.0.0.1:9/x.csv", "", "/1/loop"]))
+    if draw(st.integers(0, 9)) == 0:
+        headers["Content-Encoding"] = "gzip"  # urllib does not decompress: the body reads as junk
+    hang_up = draw(st.integers(0, 19)) == 0
+    fmt = draw(st.sampled_from([None, None, ext.lstrip("."), "csv", "json", "xlsx"]))
+    return name, _Reply(status, headers, data, hang_up), fmt
+
+
+def check_url_reader(case: tuple[str, _Reply, str | None]) -> str:
+    name, reply, fmt = case
+    url = loopback().serve(name, reply)
+    return _api(lambda: load_table(url, format=fmt))
+
+
 def check_annotator(case: tuple[str, list[list[str]] | None]) -> str:
     question, rows = case
 
@@ -262,11 +407,11 @@ def strict_loads(text: str):
     return json.loads(text, parse_constant=_reject_constant)
 
 
-def run_cli(args: list[str], stdin: str = "") -> tuple[int, str, str]:
-    """`nsm ARGS` in this process: (exit code, stdout, stderr)."""
+def run_cli(args: list[str], stdin: bytes = b"") -> tuple[int, str, str]:
+    """`nsm ARGS` in this process, with `stdin` piped in: (exit code, stdout, stderr)."""
     out, err = io.StringIO(), io.StringIO()
     code = 0
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err), piped_stdin(stdin):
         try:
             main(args)
         except SystemExit as exc:
@@ -280,6 +425,9 @@ def cli_args(draw) -> tuple[list[str], tuple[str, bytes] | None, str | None]:
     are put in when the files are written."""
     command = draw(st.sampled_from(["parse", "execute", "questions"]))
     table = draw(st.none() | table_file())
+    if table is not None and command != "questions":  # the table as a file, piped in as `-`, or a URL
+        source = draw(st.sampled_from(["file", "file", "stdin", "url"]))
+        table = (source, *table)
     if command == "questions":  # `nsm parse --questions FILE`: FILE's lines name the table as {table}
         lines = draw(st.lists(st.tuples(question_text(), st.none() | hostile_text), max_size=4))
         header = draw(
@@ -318,23 +466,33 @@ def cli_args(draw) -> tuple[list[str], tuple[str, bytes] | None, str | None]:
         args.append(option)
         if option in values:  # options the other command lacks are usage errors, which is fine
             args.append(draw(values[option]))
+    if table is not None and table[0] == "stdin" and draw(st.booleans()):
+        args += ["--format", draw(st.sampled_from([table[1].lstrip("."), "csv", "json", "jsonl"]))]
     return args, table, None
 
 
-def check_cli(case: tuple[list[str], tuple[str, bytes] | None, str | None]) -> str:
+def check_cli(case: tuple[list[str], tuple | None, str | None]) -> str:
+    """`case`: (arguments, the table (`(ext, bytes)`, or `(source, ext, bytes)` with source file, stdin or
+    url) or None for the medals table, question file text or None)."""
     args, table, questions = case
+    stdin = b""
     with tempfile.TemporaryDirectory() as tmp:
         path = str(MEDALS)
         if table is not None:
-            ext, data = table
-            path = str(Path(tmp) / f"table{ext}")
-            Path(path).write_bytes(data)
+            source, ext, data = table if len(table) == 3 else ("file", *table)
+            if source == "stdin":
+                path, stdin = "-", data
+            elif source == "url":
+                path = loopback().serve(f"table{ext}", _Reply(200, {}, data))
+            else:
+                path = str(Path(tmp) / f"table{ext}")
+                Path(path).write_bytes(data)
         if questions is not None:
             question_file = Path(tmp) / "questions.tsv"
             question_file.write_bytes(questions.replace("{table}", path).encode("utf-8", "surrogateescape"))
             args = [str(question_file) if a == "{questions}" else a for a in args]
         args = [path if a == "{table}" else a for a in args]
-        code, out, err = run_cli(args)
+        code, out, err = run_cli(args, stdin)
     if "Traceback" in err or "Traceback" in out:
         raise Fault(f"traceback on stderr: {err[-300:]!r}")
     if code == 0:
@@ -355,6 +513,8 @@ def check_cli(case: tuple[list[str], tuple[str, bytes] | None, str | None]) -> s
 optional_rows = st.none() | table_rows()
 STRATEGIES = {
     "readers": table_file(),
+    "stdin": stdin_table(),
+    "url": url_reply(),
     "annotator": st.tuples(question_text(), optional_rows),
     "interpreter": st.tuples(program_text(), optional_rows),
     "parser": st.tuples(question_text(), optional_rows, st.integers(0, 3)),

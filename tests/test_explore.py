@@ -508,9 +508,14 @@ def _alive(pid: int) -> bool:
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc to find the worker processes")
-def test_explore_killed_with_sigkill_leaves_no_worker_behind(tmp_path):
-    """kill -9 of `nsm explore --workers 2` mid-run: its workers end with it, silently (no broken-pipe
-    tracebacks). Resuming after a kill is `test_run_exploration_resumes_after_a_kill`."""
+@pytest.mark.parametrize("seed", [None, 1, 2])
+def test_explore_killed_with_sigkill_leaves_no_worker_behind(tmp_path, seed):
+    """kill -9 of `nsm explore --workers 2` mid-run (after 20 questions, or at a seeded random point: a
+    random number of questions written, then a random delay): its workers end with it, silently (no
+    broken-pipe tracebacks), and the same command then finishes with the output of an undisturbed run,
+    byte for byte (bench/kill_resume.py kills many more times)."""
+    rng = random.Random(seed)
+    kill_at, delay = (20, 0.0) if seed is None else (rng.randint(1, 60), rng.uniform(0.0, 0.1))
     own = Path(__file__).resolve().parents[1] / "examples" / "own-data"
     data = tmp_path / "questions"
     data.mkdir()
@@ -519,18 +524,34 @@ def test_explore_killed_with_sigkill_leaves_no_worker_behind(tmp_path):
     (data / "train.tsv").write_text("\n".join([header, *rows * 25]) + "\n", encoding="utf-8")
     pre, out = tmp_path / "pre", tmp_path / "programs.jsonl"
     preprocess("tables", data, pre)
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "nsmcli", "explore", str(pre), "--split", "train", "--out", str(out)]
-        + ["--workers", "2", "--quiet"],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        env={**os.environ, "OMP_NUM_THREADS": "1"},
-    )
+    env = {**os.environ, "OMP_NUM_THREADS": "1"}
+
+    def command(output: Path, workers: int) -> list[str]:
+        options = [
+            "--split",
+            "train",
+            "--out",
+            str(output),
+            "--workers",
+            str(workers),
+            "--limit",
+            "150",
+            "-q",
+        ]
+        return [sys.executable, "-m", "nsmcli", "explore", str(pre), *options]
+
+    reference = tmp_path / "reference.jsonl"
+    subprocess.run(command(reference, 1), env=env, check=True)
+    proc = subprocess.Popen(command(out, 2), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
     partial = out.with_name(out.name + ".partial")
     workers: set[int] = set()
-    while proc.poll() is None and not (partial.exists() and partial.read_bytes().count(b"\n") >= 20):
+    while proc.poll() is None and not (partial.exists() and partial.read_bytes().count(b"\n") >= kill_at):
         workers |= _children(proc.pid)
-        time.sleep(0.05)
+        time.sleep(0.02)
+    deadline = time.monotonic() + delay
+    while proc.poll() is None and time.monotonic() < deadline:
+        workers |= _children(proc.pid)
+        time.sleep(0.01)
     workers |= _children(proc.pid)
     assert proc.poll() is None, "exploration finished before it could be killed; give it more questions"
     assert workers, "no worker processes were seen"
@@ -542,3 +563,5 @@ def test_explore_killed_with_sigkill_leaves_no_worker_behind(tmp_path):
         time.sleep(0.05)
     assert not [(pid, _command(pid)) for pid in workers if _alive(pid)]
     assert "Traceback" not in stderr and "BrokenPipe" not in stderr
+    subprocess.run(command(out, 2), env=env, check=True, stdout=subprocess.DEVNULL)
+    assert out.read_bytes() == reference.read_bytes()

@@ -32,6 +32,19 @@ def test_table_readers_fail_cleanly(case):
 
 
 @FUZZ
+@given(fuzzing.STRATEGIES["stdin"])
+def test_table_readers_fail_cleanly_on_standard_input(case):
+    fuzzing.check_stdin_reader(case)
+
+
+@FUZZ
+@given(fuzzing.STRATEGIES["url"])
+def test_table_readers_fail_cleanly_on_urls(case):
+    """Served by a loopback server this process starts: hostile statuses, types, charsets and lengths."""
+    fuzzing.check_url_reader(case)
+
+
+@FUZZ
 @given(fuzzing.STRATEGIES["annotator"])
 def test_annotator_fails_cleanly(case):
     fuzzing.check_annotator(case)

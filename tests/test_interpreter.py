@@ -297,3 +297,23 @@ def test_parse_program_raises_grammar_error_for_unreadable_string_literals():
     for text in ['(hop "\\u12")', '(hop "x\\q")', '(hop "tab\there")', '(hop ["a" "\\x"])']:
         with pytest.raises(GrammarError, match="bad string literal"):
             parse_program(text)
+
+
+def _binding_peak_bytes(n_rows: int) -> int:
+    import tracemalloc
+
+    rows = [[f"w{i:06d}x", str(i * 3), f"2000-01-{i % 28 + 1:02d}"] for i in range(n_rows)]
+    table = Table.from_rows("t", ["name", "score", "day"], rows, value_rules="user")
+    tracemalloc.start()
+    try:
+        bind("wtq", table, [])
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def test_binding_memory_grows_linearly_with_the_rows():
+    """Issue 20: a column of n distinct values held n masks of up to n bits (a 100,000 x 10 table of unique
+    cells reached 13 GB). Four times the rows must cost about four times the memory, not sixteen."""
+    small, large = _binding_peak_bytes(4_000), _binding_peak_bytes(16_000)
+    assert large < 6 * small, (small, large)

@@ -629,3 +629,18 @@ def test_tables_past_the_shape_caps_are_refused_in_one_line(tmp_path, text: str,
     path.write_text(text, encoding="utf-8")
     with pytest.raises(DataError, match=message):
         load_table(path)
+
+
+def test_a_reply_cut_short_or_dropped_is_one_clean_error() -> None:
+    """Found by fuzzing URLs (issue 20): a body shorter than its Content-Length raised IncompleteRead, or
+    was read as a shorter table."""
+    from tests.fuzzing import _Reply, loopback
+
+    server = loopback()
+    short = server.serve("t.csv", _Reply(200, {"Content-Length": "99"}, b"a,b\n1,2\n"))
+    with pytest.raises(DataError, match=r"cannot fetch: the reply was cut short \(8 of 99 bytes\)") as info:
+        load_table(short)
+    assert "\n" not in str(info.value)
+    dropped = server.serve("t.csv", _Reply(200, {}, b"", hang_up=True))
+    with pytest.raises(DataError, match="cannot fetch"):
+        load_table(dropped)

@@ -14,7 +14,9 @@ from nsmcli.errors import CheckpointError
 from nsmcli.train.evaluate import load_run_model
 from nsmcli.train.questions import default_kit
 
-BUNDLED = Path(__file__).resolve().parents[1] / "examples" / "models" / "wtq"
+ROOT = Path(__file__).resolve().parents[1]
+BUNDLED = ROOT / "examples" / "models" / "wtq"
+MEDALS = ROOT / "examples" / "tables" / "medals.csv"
 
 
 @pytest.fixture()
@@ -53,12 +55,32 @@ def test_the_bundled_model_passes_validation(run: Path) -> None:
         (lambda c: c.update(language="wikisql"), "trained on wtq data"),
         (lambda c: c["limits"].update(max_variables=10**9), "limits.max_variables"),
         (lambda c: c["limits"].update(max_expressions="3"), "limits.max_expressions"),
+        (lambda c: c.update(lanugage="wtq"), "unknown key 'lanugage'; a run config holds"),
+        (lambda c: c.update({f"k{i}": 0 for i in range(9)}), "unknown keys 'k0', .* and 4 more"),
+        (lambda c: c["train"].update(learning_rat=0.1), "in 'train': unknown hyper-parameter 'learning_rat'"),
+        (lambda c: c["model"].update(hiden_size=8), "unknown model config keys: hiden_size"),
+        (lambda c: c["limits"].update(max_variable=8), "unknown limits 'max_variable'; known"),
     ],
 )
 def test_a_damaged_config_is_refused_before_anything_is_built(run: Path, edit, message: str) -> None:
     _edit_config(run, edit)
     with pytest.raises(CheckpointError, match=message):
         _load(run)
+
+
+def test_an_unknown_key_is_one_line_and_exit_2_on_the_command_line(run: Path) -> None:
+    import subprocess
+    import sys
+
+    _edit_config(run, lambda c: c.update(extra=1))
+    done = subprocess.run(
+        [sys.executable, "-m", "nsmcli", "parse", "--model", str(run), "how many?", str(MEDALS)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.strip().count("\n") == 0 and "unknown key 'extra'" in done.stderr
 
 
 def test_a_deeply_nested_config_is_refused(run: Path) -> None:
@@ -95,9 +117,8 @@ def test_an_absurd_beam_is_refused_before_decoding() -> None:
     from nsmcli.errors import DataError
     from nsmcli.parser import Parser
 
-    medals = Path(__file__).resolve().parents[1] / "examples" / "tables" / "medals.csv"
     with pytest.raises(DataError, match="too wide"):
-        Parser.load("wtq").parse("how many nations are there?", medals, beam=100_000)
+        Parser.load("wtq").parse("how many nations are there?", MEDALS, beam=100_000)
 
 
 def test_random_bytes_as_weights_are_called_damaged_not_malicious(run: Path) -> None:

@@ -486,15 +486,17 @@ def _strip_timing(lines: list[dict]) -> list[dict]:
     return [{k: v for k, v in line.items() if k not in timing} for line in lines]
 
 
-@pytest.mark.parametrize("average_decay", [0.0, 0.9])
-def test_killed_and_resumed_run_matches_an_uninterrupted_one(tiny, tmp_path, average_decay):
-    """Also with a weight average (`average_decay`), which the checkpoint must carry."""
+@pytest.mark.parametrize(("average_decay", "log_every"), [(0.0, 1), (0.9, 1), (0.0, 3)])
+def test_killed_and_resumed_run_matches_an_uninterrupted_one(tiny, tmp_path, average_decay, log_every):
+    """Also with a weight average (`average_decay`), which the checkpoint must carry, and with a metrics
+    line every 3 steps, whose window a checkpoint at step 4 cuts (found by bench/kill_resume.py: the first
+    line after a resume averaged only the steps since the resume)."""
     data, programs = tiny
     settings = {**FAST, "n_steps": 12, "checkpoint_every": 4, "eval_every": 5, "questions_per_step": 4}
-    settings["average_decay"] = average_decay
+    settings.update(average_decay=average_decay, log_every=log_every)
     full = train(data, tmp_path / "full", programs=programs, overrides=settings, kit=KIT)
     killed = train(data, tmp_path / "resumed", programs=programs, overrides=settings, kit=KIT, stop_after=7)
-    assert killed.stopped_early and len(RunDir(tmp_path / "resumed").read_metrics()) == 4
+    assert killed.stopped_early and RunDir(tmp_path / "resumed").read_metrics()[-1]["step"] <= 4
     resumed = train(data, tmp_path / "resumed", resume=True, kit=KIT)
     assert resumed.step == full.step == 12
     a, b = RunDir(tmp_path / "full"), RunDir(tmp_path / "resumed")
@@ -1092,18 +1094,24 @@ def test_init_starts_a_new_run_from_a_trained_one(tiny, tmp_path):
         train(data, tmp_path / "y", programs=programs, overrides=FAST, kit=KIT, init=other)
 
 
-@pytest.mark.parametrize("kill_after", [0, 7])
-def test_train_killed_with_sigkill_resumes_to_the_same_end(tiny, tmp_path, kill_after):
-    """A real `nsm train` process killed with SIGKILL (once its checkpoint has passed `kill_after` steps:
-    at step 0, before any training, and mid-run) and then resumed ends exactly where an uninterrupted run
-    does: same metrics, same weights."""
+@pytest.mark.parametrize("kill_point", [("step", 0), ("step", 7), ("random", 1), ("random", 2)])
+def test_train_killed_with_sigkill_resumes_to_the_same_end(tiny, tmp_path, kill_point):
+    """A real `nsm train` process killed with SIGKILL and then resumed ends exactly where an uninterrupted
+    run does: same metrics, same weights. Killed once its checkpoint has passed a step (0, before any
+    training; 7, mid-run), or at a seeded random point: a random step, then a random delay that lands
+    anywhere in a step, a metrics window, an evaluation or a checkpoint write (bench/kill_resume.py kills
+    many more times)."""
     import os
+    import random
     import signal
     import subprocess
     import sys
 
+    kind, value = kill_point
+    rng = random.Random(value)
+    kill_after, delay = (value, 0.0) if kind == "step" else (rng.randint(0, 10), rng.uniform(0.0, 0.2))
     data, programs = tiny
-    settings = {**FAST, "n_steps": 16, "checkpoint_every": 3, "eval_every": 8, "eval_beam": 2}
+    settings = {**FAST, "n_steps": 16, "checkpoint_every": 3, "eval_every": 8, "eval_beam": 2, "log_every": 2}
     model = {
         "model.hidden_size": 16,
         "model.embedding_size": 8,
@@ -1143,6 +1151,7 @@ def test_train_killed_with_sigkill_resumes_to_the_same_end(tiny, tmp_path, kill_
         except (OSError, ValueError, KeyError):
             pass
         time.sleep(0.01)
+    time.sleep(delay)
     assert proc.poll() is None, "the run finished before it could be killed"
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait()

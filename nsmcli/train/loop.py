@@ -415,6 +415,8 @@ def _train(
                     "evaluations": evaluations,
                     **clock.columns(workers),
                     **({"average_start": average.start} if average is not None else {}),
+                    # the steps since the last metrics line: a resume logs the same averages
+                    "log_window": window,
                 },
                 list(buffer.to_records()),
                 list(cache.to_records()),
@@ -426,7 +428,9 @@ def _train(
     task = progress.add_task("training", total=config.n_steps, status="") if progress else None
     if progress:
         progress.update(task, completed=step)
-    window: list[dict] = []
+    window: list[dict] = list(ckpt.state.get("log_window", [])) if ckpt is not None else []
+    if not all(isinstance(w, dict) and set(w) == set(_WINDOW_KEYS) for w in window):
+        raise CheckpointError(f"{rundir.checkpoint_dir / 'state.json'} is corrupt: a bad log_window")
     window_start = time.perf_counter()
     stopped = out_of_time = False
     try:
@@ -673,6 +677,10 @@ def _learn(
     optimizer.step()
     value = float(total.detach())
     return value if math.isfinite(value) else float("nan")
+
+
+#: What each step adds to the metrics window (`_metrics_line` averages or sums them).
+_WINDOW_KEYS = ("loss", "reward", "new_programs", "samples", "clip_frac", "pi_b", "questions")
 
 
 def _metrics_line(step: int, window: list[dict], coverage: float, n_programs: int, elapsed: float) -> dict:

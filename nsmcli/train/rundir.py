@@ -160,6 +160,11 @@ class RunDir:
         for key in ("train", "model", "limits", "language"):
             if key not in record:
                 raise CheckpointError(f"{self.config_path} is corrupt: no {key!r}")
+        if unknown := sorted(set(record) - CONFIG_KEYS, key=str):
+            raise CheckpointError(
+                f"{self.config_path}: unknown key{'s' * (len(unknown) > 1)} {_names(unknown)}; "
+                f"a run config holds {', '.join(sorted(CONFIG_KEYS))}"
+            )
         _check_record(record, self.config_path)
         return record
 
@@ -263,6 +268,29 @@ class RunDir:
         return weights, {"weights": "average" if which == "average" else "last", "step": state.get("step")}
 
 
+#: The top-level keys of a run's config.json: what `train` writes (nsmcli/train/loop.py), `resumes` after
+#: a resume included. Anything else is damage or a typo and is refused; a key train starts writing is added
+#: here, and old runs, which wrote a subset, still load.
+CONFIG_KEYS = frozenset(
+    {
+        "format",
+        "run_version",
+        "train",
+        "model",
+        "limits",
+        "language",
+        "dataset",
+        "programs",
+        "programs_loaded",
+        "init",
+        "model_class",
+        "code",
+        "runtime",
+        "created",
+        "resumes",
+    }
+)
+
 #: What a new run writes before its config: a directory holding only these (and hidden partial files) was
 #: killed while starting.
 _STARTED_FILES = frozenset({"vocab.json"})
@@ -286,6 +314,12 @@ def _read_json(path: Path, what: str) -> Any:
 
 #: A run's JSON files are a few MiB at most (a WTQ vocabulary is well under one).
 MAX_JSON_BYTES = 64 * 2**20
+
+
+def _names(keys: list[str], most: int = 5) -> str:
+    """Up to `most` keys quoted and cut to 40 characters each: a hostile file's names stay one short line."""
+    shown = [repr(k) if len(k) <= 40 else repr(k[:40]) + "..." for k in keys[:most]]
+    return ", ".join(shown) + (f" and {len(keys) - most} more" if len(keys) > most else "")
 
 
 def _check_record(record: dict, path: Path) -> None:
@@ -312,9 +346,7 @@ def _check_record(record: dict, path: Path) -> None:
     try:
         TrainConfig.from_json(record["train"])
     except ConfigError as exc:
-        raise CheckpointError(
-            f"{path}: train.{exc}" if str(exc)[:1].islower() else f"{path}: {exc}"
-        ) from None
+        raise CheckpointError(f"{path}: in 'train': {exc}") from None
     limits = record["limits"]
     for key, (low, high) in bounds.items():
         value = limits.get(key)
@@ -323,4 +355,4 @@ def _check_record(record: dict, path: Path) -> None:
                 f"{path}: limits.{key} must be an integer from {low} to {high}, got {value!r}"
             )
     if unknown := sorted(set(limits) - set(bounds)):
-        raise CheckpointError(f"{path}: unknown limits {', '.join(unknown)}")
+        raise CheckpointError(f"{path}: unknown limits {_names(unknown)}; known: {', '.join(bounds)}")

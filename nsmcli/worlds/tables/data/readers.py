@@ -322,6 +322,7 @@ def _read_stdin(fmt: str | None) -> _Input:
 def _fetch_url(url: str, fmt: str | None) -> _Input:
     """A URL's body, read like a file (same limits, formats and encodings); the format comes from the
     URL's path when it has a known extension, else from the bytes."""
+    import http.client
     import urllib.error
     import urllib.parse
     import urllib.request
@@ -333,13 +334,28 @@ def _fetch_url(url: str, fmt: str | None) -> _Input:
     request = urllib.request.Request(url, headers={"User-Agent": f"nsmcli/{__version__}"})
     try:
         with urllib.request.urlopen(request, timeout=_FETCH_TIMEOUT_S) as response:
-            data = response.read(MAX_FILE_BYTES + 1)
+            # read to the end (one read may return part of the body) and compare with Content-Length: a
+            # dropped connection must not pass for a shorter table
+            chunks, size = [], 0
+            while size <= MAX_FILE_BYTES:
+                chunk = response.read(MAX_FILE_BYTES + 1 - size)
+                if not chunk:
+                    break
+                chunks.append(chunk)
+                size += len(chunk)
+            data = b"".join(chunks)
+            missing = getattr(response, "length", None)  # what Content-Length promised and did not come
             charset = response.headers.get_content_charset()
+        if missing and size <= MAX_FILE_BYTES:
+            raise DataError(
+                f"{url}: cannot fetch: the reply was cut short ({size:,} of {size + missing:,} bytes)"
+            )
     except urllib.error.HTTPError as e:
         raise DataError(f"{url}: cannot fetch: HTTP {e.code} {e.reason}") from None
     except urllib.error.URLError as e:
         raise DataError(f"{url}: cannot fetch: {brief(e.reason)}") from None
-    except (OSError, ValueError) as e:  # timeouts, dropped connections, malformed URLs
+    except (OSError, ValueError, http.client.HTTPException) as e:
+        # timeouts, dropped connections, malformed URLs, and replies cut short or malformed (IncompleteRead)
         raise DataError(f"{url}: cannot fetch: {brief(e)}") from None
     if len(data) > MAX_FILE_BYTES:
         raise _too_large(url, None)

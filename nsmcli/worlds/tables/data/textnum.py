@@ -600,9 +600,44 @@ def _number_at(low: list[str], i: int) -> tuple[float, int] | None:
 _WHOLE_NUMBER_KINDS = ("NUMBER", "ORDINAL", "PERCENT", "MONEY")
 
 
+#: The words a quantity without digits is made of: a mention with no digit names a month (`_date_at`) or is
+#: a number or ordinal in words; weekdays, "of", "and", magnitudes and currency only extend one.
+_QUANTITY_WORDS = (*MONTHS, *_UNITS, *_TENS, *_ORDINAL_WORDS, *_ORDINAL_TENS)
+# A token only ever ends between two letters before the clitic "n't" (`_split_clitic`), so a quantity word
+# as a token is never preceded by a letter, and followed by none unless "n't" follows.
+# Matched without case over the text itself: that finds every word `t.lower()` of a token would (and a
+# few more, such as "ſept", which the tokenizer then rejects). A digit: `\d` and `unicodedata.decimal` both
+# mean Unicode category Nd.
+_DIGIT_OR_QUANTITY_WORD = re.compile(
+    rf"\d|(?<![a-z])(?:{'|'.join(sorted(_QUANTITY_WORDS, key=len, reverse=True))})(?:(?![a-z])|(?=n['’]t))",
+    re.IGNORECASE,
+)
+
+
+def may_hold_quantity(text: str) -> bool:
+    """False when `text` can hold no number or date mention at all (no digit and no quantity word): the
+    cheap test that spares most text cells the tokenizer and the tagger."""
+    return _DIGIT_OR_QUANTITY_WORD.search(text) is not None
+
+
+#: A numeral with no sign, grouping or exponent: its own only token, which `find_quantities` tags as a year
+#: or a number.
+_PLAIN_NUMERAL = re.compile(r"[0-9]+(?:\.[0-9]+)?")
+
+
 @lru_cache(maxsize=65536)
 def _whole_span(text: str) -> Quantity | None:
     """The single quantity that spans every token of `text`, if any (SEMPRE's language-analyzer rule)."""
+    if not may_hold_quantity(text):
+        return None
+    plain = _PLAIN_NUMERAL.fullmatch(text.strip())
+    if plain:  # one numeral token, the commonest cell: a year or a number, as the tagger below reads it
+        year = _is_year(plain.group())
+        return (
+            Quantity("DATE", 0, 1, (Date(year, -1, -1),))
+            if year
+            else Quantity("NUMBER", 0, 1, (float(plain.group()),))
+        )
     tokens = ptb_tokenize(text)
     if not tokens:
         return None
@@ -642,6 +677,8 @@ def _merge_dates(found: list[Quantity], tokens: list[str]) -> list[Quantity]:
 def parse_cell_numbers(text: str) -> tuple[float | None, float | None]:
     """(number, num2) of a table cell as in the WTQ tagged files: the first number anywhere in the cell
     ("$2,000 ft." -> 2000, "Eleven" -> 11) and the number after it ("3–1" -> 1)."""
+    if not may_hold_quantity(text):  # no digit for the lenient readers, no words for the tagger
+        return None, None
     number = parse_number_lenient(text)
     if number is None:
         q = _whole_span(text)
@@ -653,6 +690,8 @@ def parse_cell_numbers(text: str) -> tuple[float | None, float | None]:
 def parse_cell_date(text: str) -> Date | None:
     """The date a table cell states, as in the WTQ tagged files: a `yyyy[-mm[-dd]]` or `Mon d, yyyy` cell,
     else a cell that is one CoreNLP-style date ("19 September 1984", "April 1991", "May")."""
+    if not may_hold_quantity(text):
+        return None
     date = parse_date_strict(text)
     if date is not None:
         return date

@@ -52,6 +52,12 @@ class CellValues:
 
 def parse_cell(raw: str) -> CellValues:
     """Type one cell by the WTQ rules. The number views apply only to short cells."""
+    if not textnum.may_hold_quantity(raw):  # words alone: the readers below find no number and no date
+        return CellValues(normalize(raw))
+    return _parse_cell_in_full(raw)
+
+
+def _parse_cell_in_full(raw: str) -> CellValues:
     number = num2 = None
     if len(raw.split()) < MAX_TOKENS_FOR_NUMBER:
         number, num2 = textnum.parse_cell_numbers(raw)
@@ -161,6 +167,8 @@ _NUMERIC_DATE = re.compile(
     rf"|(?P<dot>\.)(?P<b2>\d{{1,2}})\.(?P<y2>\d{{4}})){_TIME}\s*"
 )
 _YEAR = re.compile(r"\s*(\d{4})\s*")
+_PLAIN_NUMERAL = re.compile(r"[0-9]+(?:\.[0-9]+)?")
+_ANY_DIGIT = re.compile(r"\d")
 _MONTH_WORDS = "|".join(sorted(textnum.MONTHS, key=len, reverse=True))
 _WEEKDAY_WORDS = (
     "monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun"
@@ -257,6 +265,8 @@ class ColumnLayout:
         most numeric dates are written with points (`15.03.2024`, the German habit)."""
         eu = us = first_over = second_over = dotted = numeric_dates = 0
         for text in raw:
+            if not _ANY_DIGIT.search(text):  # no numeric date and no number: no evidence either way
+                continue
             fields = _numeric_date(text)
             if fields:
                 first, second, _ = fields
@@ -290,6 +300,15 @@ class UserRules(ValueRules):
 
     def cell(self, raw: str, layout: ColumnLayout) -> CellValues:
         """One cell read with its column's layout."""
+        # The two commonest cells, read as `_cell_in_full` reads them without its dozen patterns: words
+        # alone (no number, no date), and a plain numeral that cannot be a year or a European number.
+        if not textnum.may_hold_quantity(raw):
+            return CellValues(normalize(raw))
+        if not layout.european and _PLAIN_NUMERAL.fullmatch(raw) and not _YEAR.fullmatch(raw):
+            return CellValues(normalize(raw), float(raw))
+        return self._cell_in_full(raw, layout)
+
+    def _cell_in_full(self, raw: str, layout: ColumnLayout) -> CellValues:
         string = normalize(raw)
         if not raw.strip():
             return CellValues(string)

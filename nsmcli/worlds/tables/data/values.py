@@ -20,9 +20,24 @@ _OUTER_QUOTES = re.compile(r'^"([^"]*)"$')
 _SPACES = re.compile(r"\s+")
 
 
+#: ASCII text with none of the characters the substitutions below act on: only its ends, a final period,
+#: spacing and case change.
+_PLAIN = re.compile(r"[^`\[\]*#+()\"\x80-\U0010ffff]*")
+
+
 def normalize(text: str) -> str:
     """The official WTQ normalisation: no diacritics, ASCII quotes and dashes, no trailing citations,
     parenthesised details, outer quotes or final period; lower case; single spaces."""
+    if _PLAIN.fullmatch(text):  # most cells: the same result without the Unicode and citation passes
+        text = text.strip()
+        if text and text[-1] == ".":
+            text = text[:-1]
+        return " ".join(text.split()).lower()  # str.split and `\s` know the same whitespace
+    return _normalize_any(text)
+
+
+def _normalize_any(text: str) -> str:
+    """`normalize` for any text, the official passes in order."""
     text = "".join(c for c in unicodedata.normalize("NFKD", text) if unicodedata.category(c) != "Mn")
     text = _QUOTES.sub("'", text)
     text = _DQUOTES.sub('"', text)
