@@ -5,10 +5,11 @@ statement, a run of statements a sequence node covers, a condition, a REPEAT cou
 one of the same kind, within the length budget (45 tokens after DEF, as decoding). Up to `neighbours`
 neighbours are tried in turn and the climb moves to the first that scores higher on the training states
 (first improvement; equal scores are taken too while `sideways` moves remain, which crosses the flat
-regions of the sparse tasks); when none does, it restarts from a new random program. It stops at a perfect
-score or when `budget` program evaluations (one program on the 10 training states = 1; a program met again
-is not run again and costs nothing) are spent. Everything is drawn from one seeded `random.Random`, so a
-seed gives the same programs in the same order.
+regions of the sparse tasks); when none does, it restarts from a new random program. It stops at a
+perfect score that also holds on fresh training batches (see `HillClimber`), then tries to shorten the
+program, or when `budget` program evaluations (one program on 10 states = 1; a program met again is not
+run again and costs nothing) are spent. Everything is drawn from seeded `random.Random`s, so a seed gives
+the same programs in the same order.
 """
 
 from __future__ import annotations
