@@ -91,3 +91,13 @@ def test_explore_karel_writes_the_run_and_reports_json(tmp_path, capsys):
     printed = json.loads(capsys.readouterr().out)
     assert printed["evaluations"] == payload["evaluations"] <= 500
     assert json.loads((tmp_path / "maze" / "best_program.json").read_text())["program"] == payload["program"]
+
+
+def test_growing_objective_stays_within_the_budget():
+    climber = HillClimber(SearchConfig("cleanhouse", seed=2, budget=403, grow_every=50))
+    climber.run()
+    assert len(climber.batches) > 2  # fresh training batches joined the objective
+    assert climber.evaluations <= 403
+    fixed = HillClimber(SearchConfig("harvester", seed=2, budget=150, grow_every=50))
+    fixed.run()
+    assert len(fixed.batches) == 1  # one fixed initial state: nothing to draw

@@ -5,10 +5,11 @@ statement, a run of statements a sequence node covers, a condition, a REPEAT cou
 one of the same kind, within the length budget (45 tokens after DEF, as decoding). Up to `neighbours`
 neighbours are tried in turn and the climb moves to the first that scores higher on the training states
 (first improvement; equal scores are taken too while `sideways` moves remain, which crosses the flat
-regions of the sparse tasks); when none does, it restarts from a new random program. It stops at a perfect
-score or when `budget` program evaluations (one program on the 10 training states = 1; a program met again
-is not run again and costs nothing) are spent. Everything is drawn from one seeded `random.Random`, so a
-seed gives the same programs in the same order.
+regions of the sparse tasks); when none does, it restarts from a new random program. It stops at a
+perfect score that also holds on fresh training batches (see `HillClimber`), then tries to shorten the
+program, or when `budget` program evaluations (one program on 10 states = 1; a program met again is not
+run again and costs nothing) are spent. Everything is drawn from seeded `random.Random`s, so a seed gives
+the same programs in the same order.
 """
 
 from __future__ import annotations
@@ -53,8 +54,9 @@ class SearchConfig:
     polish: int = 3000
     #: batches of 10 more training states a perfect program must also solve (see HillClimber)
     check_batches: int = 8
-    #: the most batches of 10 the objective grows to
+    #: the most batches of 10 the objective grows to, and the evaluations between two scheduled batches
     max_batches: int = 10
+    grow_every: int = 10_000
     max_length: int = DEFAULT_MAX_LENGTH
     max_depth: int = 4
     leaps_compat: bool = True
@@ -174,12 +176,13 @@ class HillClimber:
     """One seeded climb on one task's training states.
 
     The objective is the mean score on the training states: the 10 of the run's seed (the problem set's
-    `train` split, on which the LEAPS figure is read) and, once a program is perfect on them, more batches
-    of 10 drawn further along the same seeded stream (never the dev states). A perfect program must also
-    be perfect on `check_batches` fresh batches before the climb stops; the first it fails joins the
-    objective and the climb goes on (up to `max_batches` batches). LEAPS itself drew 10 fresh states every 100
-    CEM iterations; this keeps a 10-state fit from passing for a solution. A program scored on b batches
-    costs b evaluations.
+    `train` split, on which the LEAPS figure is read) and more batches of 10 drawn further along the same
+    seeded stream (never the dev states). A batch joins the objective every `grow_every` evaluations, and
+    whenever a program perfect on the objective fails one of the `check_batches` fresh batches it must also
+    solve before the climb stops (up to `max_batches` batches in all). LEAPS itself drew 10 fresh states
+    every 100 CEM iterations; this keeps a fit to 10 particular states from passing for a solution. A
+    program scored on b batches costs b evaluations. Tasks with one fixed initial state (FOURCORNER,
+    HARVESTER) keep their single batch.
     """
 
     def __init__(self, config: SearchConfig):
@@ -214,12 +217,21 @@ class HillClimber:
             self.evaluations += len(self.batches)
         return score
 
+    def _can_grow(self) -> bool:
+        return not self.task.fixed_start and len(self.batches) < self.config.max_batches
+
+    def _join(self, batch: StateSet) -> None:
+        """Add a batch to the objective; the cache, scored on fewer states, is dropped."""
+        self.batches.append(batch)
+        instances = [i for b in self.batches for i in b.instances]
+        self.objective = StateSet(self.task, instances, self.config.leaps_compat)
+        self.cache.clear()
+
     def _holds_on_fresh_batches(self, program: Program) -> bool:
         """Whether a program perfect on the objective is perfect on `check_batches` fresh batches too (each
-        costs 1 evaluation); the first batch it fails joins the objective (up to `max_batches` in all; the
-        cache, scored on fewer states, is dropped)."""
+        costs 1 evaluation); the first batch it fails joins the objective."""
         config = self.config
-        if len(self.batches) >= config.max_batches:
+        if not self._can_grow():
             return True
         for _ in range(config.check_batches):
             if self.evaluations >= config.budget:
@@ -227,10 +239,7 @@ class HillClimber:
             batch = self._batch()
             self.evaluations += 1
             if batch.score(program) < 1.0:
-                self.batches.append(batch)
-                instances = [i for b in self.batches for i in b.instances]
-                self.objective = StateSet(self.task, instances, config.leaps_compat)
-                self.cache.clear()
+                self._join(batch)
                 return False
         return True
 
@@ -248,6 +257,10 @@ class HillClimber:
                 return mutated
         return self.random_program()
 
+    def _affordable(self, programs: int = 1) -> bool:
+        """Whether scoring `programs` more programs on the objective stays within the budget."""
+        return self.evaluations + programs * len(self.batches) <= self.config.budget
+
     def run(self, progress: Any = None) -> tuple[Program, float, list[tuple[int, float]]]:
         """The best program found, its score on the 10 training states, and the improvements of the best
         (evaluations used, objective score)."""
@@ -257,9 +270,18 @@ class HillClimber:
         improvements = [(self.evaluations, best_score)]
         sideways = config.sideways
         attempts = 0
-        while self.evaluations < config.budget:
+        while self._affordable():
+            if (
+                config.grow_every
+                and self.evaluations >= config.grow_every * len(self.batches)
+                and self._can_grow()
+                and self.evaluations + 2 * (len(self.batches) + 1) <= config.budget
+            ):
+                self._join(self._batch())
+                current_score, best_score = self.evaluate(current), self.evaluate(best)
+                improvements.append((self.evaluations, best_score))
             if best_score >= 1.0:
-                if self._holds_on_fresh_batches(best):
+                if self._holds_on_fresh_batches(best) or not self._affordable():
                     break
                 best_score = self.evaluate(best)
                 current, current_score = best, best_score
@@ -267,7 +289,7 @@ class HillClimber:
                 continue
             moved = False
             for _ in range(config.neighbours):
-                if self.evaluations >= config.budget:
+                if not self._affordable():
                     break
                 attempts += 1
                 if attempts > 20 * config.budget:  # only programs met before are left near here
@@ -279,7 +301,7 @@ class HillClimber:
                     current, current_score, moved = candidate, score, True
                     break
             if not moved:
-                if self.evaluations >= config.budget:
+                if not self._affordable():
                     break
                 self.restarts += 1
                 current = self.random_program()
@@ -300,7 +322,7 @@ class HillClimber:
         tends to hold on fresh ones."""
         size = program_size(program)
         failures = 0
-        while self.evaluations < until and failures < self.config.neighbours:
+        while self.evaluations + len(self.batches) <= until and failures < self.config.neighbours:
             candidate = self.neighbour(program)
             candidate_size = program_size(candidate)
             if candidate_size >= size:

@@ -62,6 +62,8 @@ class Task:
     value: Callable[[Instance, Start, bool], Value] = field(repr=False)
     #: the cell whose first arrival the value times (STAIRCLIMBER's marker)
     watches_target: bool = False
+    #: whether every initial state is the same one (FOURCORNER, HARVESTER)
+    fixed_start: bool = False
 
     def instance(self, rng: random.Random, size: int | None = None, leaps_compat: bool = True) -> Instance:
         if size is not None and size != self.size[0] and not self.resizable:
@@ -280,12 +282,13 @@ TASKS: dict[str, Task] = {
         Task("stairclimber", "STAIRCLIMBER", ("stair", "climber"), (12, 12), True, _sample_stairclimber,
              _value_stairclimber, watches_target=True),
         Task("fourcorner", "FOURCORNER", ("four", "corner"), (12, 12), True, _sample_fourcorner,
-             _value_fourcorner),
+             _value_fourcorner, fixed_start=True),
         Task("topoff", "TOPOFF", ("top", "off"), (12, 12), True, _sample_topoff, _value_topoff),
         Task("maze", "MAZE", ("maze",), (8, 8), True, _sample_maze, _value_maze),
         Task("cleanhouse", "CLEANHOUSE", ("clean", "house"), (14, 22), False, _sample_cleanhouse,
              _value_cleanhouse),
-        Task("harvester", "HARVESTER", ("harvester",), (8, 8), True, _sample_harvester, _value_harvester),
+        Task("harvester", "HARVESTER", ("harvester",), (8, 8), True, _sample_harvester, _value_harvester,
+             fixed_start=True),
     )
 }  # fmt: skip
 
