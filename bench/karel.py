@@ -67,11 +67,14 @@ def run_hill_climbing(task: str, seed: int, budget: int, out: Path, reuse: bool 
     return result.to_json()
 
 
-def run_trainer(task: str, seed: int, algo: str, out: Path, timeout: float) -> dict:
+def run_trainer(
+    task: str, seed: int, algo: str, out: Path, timeout: float, budget: int = 65_000, minutes: float = 15.0
+) -> dict:
     """Train and evaluate through the CLI; the eval JSON is expected to carry the two figures."""
     started = time.perf_counter()
     train = [sys.executable, "-m", "nsmcli", "train", "--env", f"karel:{task}", "--algo", algo, "--seed",
-             str(seed), "--out", str(out), "--quiet"]  # fmt: skip
+             str(seed), "--out", str(out), "--quiet", "--minutes", str(minutes),
+             "--set", f"max_evaluations={budget}"]  # fmt: skip
     done = subprocess.run(train, capture_output=True, text=True, timeout=timeout)
     if done.returncode != 0:
         raise RuntimeError(f"train exit {done.returncode}: {(done.stderr or done.stdout).strip()[-300:]}")
@@ -204,6 +207,7 @@ def main() -> None:
     )
     parser.add_argument("--big-calls", type=int, default=220, help="call budget of the 100x100 test")
     parser.add_argument("--timeout", type=float, default=3600, help="seconds per train or eval command")
+    parser.add_argument("--minutes", type=float, default=15.0, help="wall-clock limit per training run")
     parser.add_argument("--name", default=None, help="bench/results/NAME.md (default karel-ALGO)")
     parser.add_argument("--reuse", action="store_true", help="keep runs already in --out with these settings")
     parser.add_argument("--speed", type=int, default=0, help="only time the interpreter on N random programs")
@@ -230,7 +234,7 @@ def main() -> None:
                 if args.algo == "hill-climbing":
                     record = run_hill_climbing(task, seed, args.budget, out, args.reuse)
                 else:
-                    record = run_trainer(task, seed, args.algo, out, args.timeout)
+                    record = run_trainer(task, seed, args.algo, out, args.timeout, args.budget, args.minutes)
                 if args.big_states and record.get("program"):
                     record["big_score"] = big_score(task, record["program"], args.big_states, args.big_calls)
             except Exception as exc:  # a failed run is a row of the report, not the end of the benchmark

@@ -441,10 +441,14 @@ class ProgramModel(nn.Module):
 
     @torch.no_grad()
     def greedy(
-        self, contexts: Sequence[Context], envs: Sequence[Environment], keep_unused: bool = False
+        self,
+        contexts: Sequence[Context],
+        envs: Sequence[Environment],
+        keep_unused: bool = False,
+        max_steps: int = 30,
     ) -> list[Scored]:
         """The most likely token at each step; `((), -inf)` for a question whose greedy path dead-ends."""
-        found = self.beam_search(contexts, envs, 1, keep_unused=keep_unused)
+        found = self.beam_search(contexts, envs, 1, keep_unused=keep_unused, max_steps=max_steps)
         return [f[0] if f else ((), float("-inf")) for f in found]
 
 

@@ -143,7 +143,7 @@ def act(
                             out.policy[i].append((tokens, r))
             # 4. the greedy decode's reward (self-critical baseline)
             if request.greedy:
-                for i, (tokens, _) in enumerate(model.greedy(contexts, envs)):
+                for i, (tokens, _) in enumerate(model.greedy(contexts, envs, max_steps=request.max_steps)):
                     out.greedy_reward[i] = questions[i].score(tuple(tokens))[0]
                     out.n_samples += 1
     finally:

@@ -167,6 +167,9 @@ class TrainConfig:
     max_evaluations: int = 0
     """Stop after the step at which the training problems' programs scored reach this many (the program-
     evaluation budget of program-synthesis benchmarks; 0 = no budget)."""
+    stop_at_reward: float = 0.0
+    """Stop once some training problem's buffer holds a program of this reward (a single-problem world
+    solved: Karel at 1.0 on its training states; 0 = never)."""
     value_coeff: float = 0.5
     """actor-critic: weight of the value head's squared error in the loss."""
     min_replay_weight: float = 0.1

@@ -109,7 +109,7 @@ def choose(totals: dict[str, float], answers: dict[str, Sequence[Any]], vote: st
 
 
 def decode(
-    model: Any, questions: Sequence[QuestionEnv], beam: int, keep_unused: bool = False
+    model: Any, questions: Sequence[QuestionEnv], beam: int, keep_unused: bool = False, max_steps: int = 30
 ) -> list[list[tuple[Tokens, float, list]]]:
     """Finished programs per question as (tokens, probability renormalised over what the decoder returned,
     answer), in the decoder's order (`keep_unused`: see `ProgramModel.beam_search`). Each program is
@@ -122,10 +122,12 @@ def decode(
         if beam <= 0:
             raw = [
                 [g] if g is not None and g[0] is not None else []
-                for g in model.greedy(contexts, envs, keep_unused=keep_unused)
+                for g in model.greedy(contexts, envs, keep_unused=keep_unused, max_steps=max_steps)
             ]
         else:
-            raw = model.beam_search(contexts, envs, beam_size=beam, keep_unused=keep_unused)
+            raw = model.beam_search(
+                contexts, envs, beam_size=beam, keep_unused=keep_unused, max_steps=max_steps
+            )
     out = []
     for q, hyps in zip(questions, raw, strict=True):
         kept = []
@@ -149,6 +151,7 @@ def accuracy(
     beam: int,
     batch_size: int = 50,
     vote: str = "answer",
+    max_steps: int = 30,
 ) -> float:
     """Dev accuracy of one model (the trainer's periodic evaluation)."""
     was_training = model.training
@@ -157,7 +160,7 @@ def accuracy(
     try:
         for s in range(0, len(ids), batch_size):
             questions = [pool.get(q) for q in ids[s : s + batch_size]]
-            for q, hyps in zip(questions, decode(model, questions, beam), strict=True):
+            for q, hyps in zip(questions, decode(model, questions, beam, max_steps=max_steps), strict=True):
                 if hyps:
                     totals = {tokens: p for tokens, p, _ in hyps}
                     answers = {tokens: answer for tokens, _, answer in hyps}
@@ -275,6 +278,7 @@ def evaluate(
         elif split_name != resolved:
             raise DataError(f"{run} resolves split {split!r} to {split_name}, the first run to {resolved}")
         pool = QuestionPool(dataset, examples, config["limits"], model)
+        max_steps = int((config.get("train") or {}).get("max_decode_steps", 30))
         ids = pool.order
         task = (
             progress.add_task(f"decoding ({Path(run).name})", total=len(ids), status="") if progress else None
@@ -282,7 +286,9 @@ def evaluate(
         for s in range(0, len(ids), batch_size):
             chunk = ids[s : s + batch_size]
             for qid, hyps in zip(
-                chunk, decode(model, [pool.get(q) for q in chunk], beam, keep_unused), strict=True
+                chunk,
+                decode(model, [pool.get(q) for q in chunk], beam, keep_unused, max_steps),
+                strict=True,
             ):
                 slot = totals.setdefault(qid, {})
                 for tokens, prob, answer in hyps:

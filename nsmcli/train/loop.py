@@ -530,7 +530,13 @@ def _train(
             if _eval_due(config, step) or out_of_time:
                 with average.applied(model) if average is not None else contextlib.nullcontext():
                     acc = accuracy(
-                        model, dev_pool, dev_ids, config.eval_beam, config.eval_batch_size, config.eval_vote
+                        model,
+                        dev_pool,
+                        dev_ids,
+                        config.eval_beam,
+                        config.eval_batch_size,
+                        config.eval_vote,
+                        config.max_decode_steps,
                     )
                     if best is None or acc > best:
                         best, best_step = acc, step
