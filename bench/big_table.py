@@ -19,7 +19,7 @@ import sys
 import time
 from pathlib import Path
 
-from common import ROOT, code_version
+from common import ROOT, code_version, write_result
 
 QUESTION = "which col1 has the largest col0?"
 
@@ -89,8 +89,16 @@ def main() -> None:
         profile(table)
         return
     code, cpu, wall, peak = measure(table)
-    load = os.getloadavg()[0]
-    print(f"exit {code}; CPU {cpu:.1f} s; wall {wall:.1f} s; peak resident {peak:.2f} GiB; load {load:.2f}")
+    load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
+    line = f"exit {code}; CPU {cpu:.1f} s; wall {wall:.1f} s; peak resident {peak:.2f} GiB"
+    print(f"{line}; load {load}")
+    markdown = (
+        f"## nsm parse on a {args.rows:,} x {args.cols} table of unique cells\n\n"
+        f"- command: `python bench/big_table.py --rows {args.rows} --cols {args.cols} --seed {args.seed}`\n"
+        f"- date: {time.strftime('%Y-%m-%d %H:%M %Z')}\n- code: {code_version()}\n"
+        f"- load average at the end (1, 5, 15 min): {load}\n- question: {QUESTION!r}\n\n{line}\n"
+    )
+    write_result(f"big-table-{args.rows}x{args.cols}", markdown)
 
 
 if __name__ == "__main__":
