@@ -78,6 +78,10 @@ class ProgramBuffer:
         except ValueError:
             return None
 
+    def max_reward(self) -> float:
+        """The highest reward of any buffer program (0 when empty)."""
+        return max((max(e.rewards) for e in self._by_id.values() if e.rewards), default=0.0)
+
     def best(self, qid: str) -> tuple[str, float] | None:
         """The highest-reward program's text and reward (ties: the earlier found)."""
         entry = self._by_id.get(qid)

@@ -518,6 +518,9 @@ def _train(
             out_of_time = (
                 out_of_time or bool(config.max_evaluations) and evaluations >= config.max_evaluations
             )
+            out_of_time = (
+                out_of_time or bool(config.stop_at_reward) and buffer.max_reward() >= config.stop_at_reward
+            )
             last = step == config.n_steps or out_of_time
             line = None
             if step % max(1, config.log_every) == 0 or last or _eval_due(config, step):
