@@ -157,8 +157,9 @@ class StubModel(torch.nn.Module):
         return results
 
     @torch.no_grad()
-    def greedy(self, contexts, envs, keep_unused=False):
-        return [f[0] if f else ((), float("-inf")) for f in self.beam_search(contexts, envs, 1)]
+    def greedy(self, contexts, envs, keep_unused=False, max_steps=30):
+        found = self.beam_search(contexts, envs, 1, max_steps=max_steps)
+        return [f[0] if f else ((), float("-inf")) for f in found]
 
 
 KIT = ModelKit(StubConfig, StubVocab, StubModel)
