@@ -84,7 +84,8 @@ def explore(
         world = get_world(spec[0]) if spec else None
         if world is None or world.explore is None:
             raise DataError(f"--env takes a world with a program search, such as karel:maze, not {env!r}")
-        world.explore(env, out, seed=seed, budget=max_evaluations or 65_000, json=json_out, quiet=quiet)
+        budget = 65_000 if max_evaluations is None else max_evaluations
+        world.explore(env, out, seed=seed, budget=budget, json=json_out, quiet=quiet)
         return
     max_evaluations = 500_000 if max_evaluations is None else max_evaluations
     check_output_file(out)

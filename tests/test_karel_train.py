@@ -1,0 +1,86 @@
+"""Karel through the same commands as the tables: nsm train --env, nsm eval, nsm run-program."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+import torch
+from typer.testing import CliRunner
+
+from nsmcli.cli.main import app, main
+from nsmcli.train.loop import train
+from nsmcli.train.rundir import RunDir
+from nsmcli.worlds import get_world, open_problems
+
+FAST = {"n_steps": 12, "eval_every": 6, "checkpoint_every": 6, "log_every": 3, "max_minutes": 0.0}
+
+
+def _cli(*args: str):
+    return CliRunner().invoke(app, list(args))
+
+
+@pytest.mark.parametrize("algo", ["mapo", "reinforce", "actor-critic"])
+def test_every_algorithm_trains_on_a_karel_task(tmp_path, algo):
+    torch.set_num_threads(1)
+    run = tmp_path / algo
+    result = train("karel:maze", run, algo=algo, overrides={**FAST, "seed": 3})
+    assert result.step == 12
+    record = RunDir(run).read_config()
+    assert record["language"] == "karel" and record["dataset"]["path"] == "karel:maze"
+    lines = RunDir(run).read_metrics()
+    assert lines[-1]["evaluations"] > 0 and "dev_accuracy" in lines[-1]
+    assert record["train"]["dev_split"] == "train"  # model selection never sees the fresh states
+
+
+def test_eval_reports_both_figures_and_run_program_reads_the_run(tmp_path):
+    torch.set_num_threads(1)
+    run = tmp_path / "run"
+    train("karel:maze", run, overrides={**FAST, "seed": 1})
+    out = _cli("eval", str(run), "--json")
+    assert out.exit_code == 0, out.output
+    report = json.loads(out.output)
+    assert 0.0 <= report["leaps_score"] <= 1.0 and 0.0 <= report["honest_score"] <= 1.0
+    assert report["dev_states"] == 1000 and report["evaluations"] > 0
+    # the program it reports is the run's best: its training score is the best buffer reward
+    ckpt = RunDir(run).load_checkpoint()
+    best = max(r for entry in ckpt.buffer for r in entry.get("rewards", [1.0] * len(entry["programs"])))
+    assert report["leaps_score"] == pytest.approx(best, abs=1e-6)
+    shown = _cli("run-program", str(run), "--quiet")
+    assert shown.exit_code == 0, shown.output
+
+
+def test_a_resumed_karel_run_matches_an_uninterrupted_one(tmp_path):
+    torch.set_num_threads(1)
+    full = train("karel:stairclimber", tmp_path / "full", overrides={**FAST, "seed": 2})
+    train("karel:stairclimber", tmp_path / "cut", overrides={**FAST, "seed": 2}, stop_after=7)
+    resumed = train("karel:stairclimber", tmp_path / "cut", resume=True)
+    assert resumed.step == full.step
+    strip = ("questions_per_second", "wall_seconds", "cpu_seconds")
+    a = [{k: v for k, v in m.items() if k not in strip} for m in RunDir(tmp_path / "full").read_metrics()]
+    b = [{k: v for k, v in m.items() if k not in strip} for m in RunDir(tmp_path / "cut").read_metrics()]
+    assert a == b
+
+
+def _error(capsys, *args: str) -> str:
+    with pytest.raises(SystemExit) as exited:
+        main(list(args))
+    err = capsys.readouterr().err.strip().splitlines()
+    assert exited.value.code == 2 and len(err) == 1 and err[0].startswith("error: "), err
+    return err[0]
+
+
+def test_karel_cli_errors_are_one_line(capsys, tmp_path):
+    assert "chess" in _error(capsys, "train", "--env", "karel:chess", "--out", str(tmp_path / "r"))
+    assert "karel:harvester" in _error(capsys, "train", "--env", "tables:x", "--out", str(tmp_path / "r"))
+    assert "budget" in _error(
+        capsys, "explore", "--env", "karel:maze", "--out", str(tmp_path / "e"), "--max-evaluations", "0"
+    )
+    assert not (tmp_path / "r").exists()
+
+
+def test_the_karel_preset_is_the_world_s():
+    world = get_world("karel")
+    problems = open_problems("karel:harvester", seed=4)
+    assert problems.world == "karel" and problems.meta["seed"] == 4
+    assert world.train_preset["max_evaluations"] == 65_000 and world.limits() == {"max_length": 45}
