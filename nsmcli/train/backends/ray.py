@@ -46,7 +46,7 @@ class RaySession:
         self.started = False
         if self.ray.is_initialized():
             return
-        options: dict[str, Any] = {"logging_level": logging.WARNING, "log_to_driver": True}
+        options: dict[str, Any] = {"logging_level": logging.ERROR, "log_to_driver": True}
         if address is None:
             options.update(num_cpus=max(1, num_cpus), include_dashboard=False, _node_ip_address="127.0.0.1")
         try:
