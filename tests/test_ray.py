@@ -169,3 +169,31 @@ def test_explore_report_says_which_backend_ran(tiny, tmp_path):  # noqa: F811
     report = run_exploration(data, "random-split-1-dev", tmp_path / "dev.jsonl", workers=1, quiet=True)
     assert report["backend"] == "inline"
     assert json.loads((tmp_path / "dev.report.json").read_text())["backend"] == "inline"
+
+
+@pytest.mark.parametrize(
+    ("command", "message"),
+    [
+        (
+            ["explore", "--split", "train", "--out", "{tmp}/p.jsonl", "--address", "auto"],
+            "needs --backend ray",
+        ),
+        (
+            ["eval", "{tmp}/run", "--data", "{data}", "--backend", "ray", "--address", "head:1"],
+            "ray://HOST:PORT",
+        ),
+        (["train", "{data}", "--out", "{tmp}/run", "--backend", "inline", "--actors", "2"], "drop --actors"),
+    ],
+)
+def test_cli_refuses_bad_backend_options_in_one_line(tiny, tmp_path, monkeypatch, capsys, command, message):  # noqa: F811
+    data, _ = tiny
+    args = [a.format(tmp=tmp_path, data=data) for a in command]
+    if args[0] == "explore":
+        args.insert(1, str(data))
+    if args[0] == "eval":
+        train(data, tmp_path / "run", overrides={**RUN, "n_steps": 1}, kit=KIT)
+    monkeypatch.setattr(sys, "argv", ["nsm", *args])
+    with pytest.raises(SystemExit) as exit_:
+        main()
+    err = capsys.readouterr().err.strip()
+    assert exit_.value.code == 2 and message in err and len(err.splitlines()) == 1, err
