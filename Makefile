@@ -13,7 +13,7 @@ DEMO_OUT := $(or $(TMPDIR),/tmp)/nsm-demo
 $(STAMP): setup.cfg pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --disable-pip-version-check torch==2.13.0
-	$(BIN)/pip install --quiet --disable-pip-version-check -e '.[dev,tables,plot,encoder]'
+	$(BIN)/pip install --quiet --disable-pip-version-check -e '.[dev,tables,plot,encoder,ray]'
 	touch $(STAMP)
 
 install: $(STAMP)

@@ -27,9 +27,15 @@ from common import ROOT, header, write_result
 
 
 def measure(
-    data: Path, programs: Path, steps: int, actors: int, attention: str, encoder: str = "lstm"
+    data: Path,
+    programs: Path,
+    steps: int,
+    actors: int,
+    attention: str = "additive",
+    encoder: str = "lstm",
+    backend: str | None = None,
 ) -> tuple[float, float]:
-    """(questions/s after the first window, wall seconds of the whole command)."""
+    """(questions/s after the first window, wall seconds of the whole command); `backend`: --backend."""
     with tempfile.TemporaryDirectory() as tmp:
         run = Path(tmp) / "run"
         command = [
@@ -38,6 +44,8 @@ def measure(
             "--set", "eval_every=0", "--set", "eval_max_questions=1", "--set", "log_every=20",
             "--set", f"model.attention={attention}", "--set", f"model.encoder={encoder}",
         ]  # fmt: skip
+        if backend is not None:
+            command += ["--backend", backend]
         env = {**os.environ, "OMP_NUM_THREADS": "1"}
         start = time.perf_counter()
         proc = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, check=False)

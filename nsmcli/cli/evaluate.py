@@ -55,6 +55,17 @@ def eval_(
         "--out",
         help="Write predictions (JSONL: question, program, answer, correct); missing folders are created.",
     ),
+    backend: str = typer.Option(
+        None,
+        "--backend",
+        help="inline (one process; the default for one worker), processes or ray (tasks over shards).",
+    ),
+    workers: int = typer.Option(1, "--workers", min=1, help="Worker processes or Ray workers that decode."),
+    address: str = typer.Option(
+        None,
+        "--address",
+        help="With --backend ray: auto (this machine's cluster) or ray://HOST:PORT (default: a local Ray).",
+    ),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar or progress lines."),
     json_out: bool = typer.Option(False, "--json", help="Print the summary as JSON."),
 ) -> None:
@@ -67,8 +78,11 @@ def eval_(
           --out predictions.jsonl
       nsm eval runs/mapo-1 --data data/wtq --ensemble runs/mapo-2 runs/mapo-3
       nsm eval runs/harvester-1 --json
+      nsm eval runs/mapo-1 --data data/wtq --backend ray --workers 16 \\
+          --address auto
     """
     from nsmcli.parser import find_model
+    from nsmcli.train.backends import check_address, choose_shard_backend
     from nsmcli.train.evaluate import check_vote, evaluate
     from nsmcli.train.rundir import RunDir
     from nsmcli.worlds import get_world
@@ -93,13 +107,24 @@ def eval_(
         if not str(data):
             raise DataError("give --data: the run does not record its dataset")
     check_vote(vote, "--vote")
+    check_address(address, choose_shard_backend(backend, workers))  # before any data is read
     if out is not None:
         check_output_file(out)  # before the evaluation, not after it
     dataset = load_dataset(data)
     _ = dataset.tables  # read (and checked) before the progress bar starts, so an error stands alone
     with progress_bar(quiet) as progress:
         result = evaluate(
-            runs, dataset, split, beam, weights=weights, progress=progress, keep_unused=keep_unused, vote=vote
+            runs,
+            dataset,
+            split,
+            beam,
+            weights=weights,
+            progress=progress,
+            keep_unused=keep_unused,
+            vote=vote,
+            backend=backend,
+            workers=workers,
+            address=address,
         )
     if out is not None:
         atomic_write_jsonl(out, result.prediction_records())

@@ -26,7 +26,19 @@ def explore(
         "--out",
         help="Output JSONL (one line per question); a report is written beside it as <name>.report.json.",
     ),
-    workers: int = typer.Option(2, "--workers", min=1, help="Worker processes (questions are independent)."),
+    workers: int = typer.Option(
+        2, "--workers", min=1, help="Worker processes or Ray workers (questions are independent)."
+    ),
+    backend: str = typer.Option(
+        None,
+        "--backend",
+        help="inline (one process), processes (the default for --workers > 1) or ray (tasks over shards).",
+    ),
+    address: str = typer.Option(
+        None,
+        "--address",
+        help="With --backend ray: auto (this machine's cluster) or ray://HOST:PORT (default: a local Ray).",
+    ),
     budget_seconds: float = typer.Option(
         None,
         "--budget-seconds-per-question",
@@ -69,9 +81,12 @@ def explore(
           --out data/wtq-programs.jsonl --workers 2
       nsm explore data/wtq --split random-split-1-dev \\
           --out data/wtq-dev-oracle.jsonl
+      nsm explore data/wtq --split random-split-1-train \\
+          --out data/wtq-programs.jsonl --backend ray --workers 64 --address auto
       nsm explore --env karel:maze --out runs/maze-hc-1 --seed 1
     """
     from nsmcli.errors import DataError
+    from nsmcli.train.backends import check_address, choose_shard_backend
     from nsmcli.train.evaluate import resolve_split
     from nsmcli.worlds import get_world, split_source
     from nsmcli.worlds.tables.data.preprocess import load_dataset
@@ -89,6 +104,7 @@ def explore(
         return
     max_evaluations = 500_000 if max_evaluations is None else max_evaluations
     check_output_file(out)
+    check_address(address, choose_shard_backend(backend, workers))  # before any data is read
     split = resolve_split(load_dataset(preprocessed), split)
     report = run_exploration(
         preprocessed,
@@ -102,6 +118,8 @@ def explore(
         limit=limit,
         quiet=quiet,
         overwrite=overwrite,
+        backend=backend,
+        address=address,
     )
     if json_out:
         print_json(report)

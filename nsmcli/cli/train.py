@@ -33,7 +33,17 @@ def train(
     device: str = typer.Option(
         "cpu", "--device", help="Learner device: cpu or cuda (sampling stays on CPU)."
     ),
-    actors: int = typer.Option(0, "--actors", help="Sample in N worker processes (0: one process)."),
+    actors: int = typer.Option(0, "--actors", help="Sample in N actors (0: in the learner's process)."),
+    backend: str = typer.Option(
+        None,
+        "--backend",
+        help="Where actors sample: inline, processes or ray (default: inline without --actors, else processes).",
+    ),
+    address: str = typer.Option(
+        None,
+        "--address",
+        help="With --backend ray: auto (this machine's cluster) or ray://HOST:PORT (default: a local Ray).",
+    ),
     resume: bool = typer.Option(
         False, "--resume", help="Continue the run in --out from its last checkpoint."
     ),
@@ -69,6 +79,8 @@ def train(
       nsm train data/own --programs own-programs.jsonl --out runs/own \\
           --init wtq --steps 200
       nsm train --env karel:harvester --out runs/harvester-1 --seed 1
+      nsm train data/wtq --programs programs.jsonl --out runs/ray-1 \\
+          --backend ray --actors 8 --address ray://head:10001
     """
     from nsmcli.parser import resolve_model
     from nsmcli.train.loop import train as run_training
@@ -111,6 +123,8 @@ def train(
             resume=resume,
             device=device,
             actors=actors,
+            backend=backend,
+            address=address,
             progress=progress,
             init=start,
         )

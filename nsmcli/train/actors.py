@@ -1,9 +1,10 @@
-"""The actor: (weights, example ids) -> samples. One process calls it inline; `--actors N` runs it in workers.
+"""The actor: (weights, example ids) -> samples. Where it runs is a sampling backend's business
+(`nsmcli.train.backends`: inline, worker processes or Ray actors).
 
 For each question of a batch the actor draws exploration samples (from the policy, hiding what the
 exploration cache says is explored), scores every buffer program (including the ones it just found) with the
 model, draws on-policy samples, and for self-critical decodes greedily. It returns token ids and numbers only,
-so the learner process and the workers exchange nothing but weights, example ids and token ids (torchbeast's
+so the learner and the actors exchange nothing but weights, example ids and token ids (torchbeast's
 shape; mapo.md §5.2 steps 1-3).
 
 Randomness comes from a generator seeded by (seed, step, example ids), so a batch's samples are a function
@@ -13,19 +14,13 @@ of the weights and the batch alone.
 from __future__ import annotations
 
 import hashlib
-import os
-import queue as queue_mod
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import torch
 
-from nsmcli.errors import NsmError
-from nsmcli.process import die_with_parent
 from nsmcli.train.questions import QuestionEnv
-from nsmcli.train.rundir import cpu_copy
 
 Tokens = tuple[int, ...]
 
@@ -149,123 +144,3 @@ def act(
     finally:
         model.train(was_training)
     return out
-
-
-# ----- worker processes -----------------------------------------------------------------------------------
-
-
-@dataclass
-class WorkerSpec:
-    """Everything a worker needs to rebuild the model and the environments (classes travel by reference)."""
-
-    kit: Any
-    model_config: dict
-    vocab: dict
-    source: str
-    """The problems' source, which `nsmcli.worlds.open_problems` reopens (a directory, `karel:harvester`)."""
-    split: str
-    limits: dict
-    seed: int = 1
-
-
-def _worker(rank: int, spec: WorkerSpec, inbox: Any, outbox: Any, parent_pid: int) -> None:
-    die_with_parent(parent_pid)
-    torch.set_num_threads(1)
-    try:
-        from nsmcli.train.questions import QuestionPool, build_model
-
-        model = build_model(spec.kit, spec.model_config, spec.vocab, pretrained=False)
-        pool = QuestionPool.open(spec.source, spec.split, spec.limits, model, spec.seed)
-        while True:
-            message = inbox.get()
-            if message is None:
-                break
-            tag, state_dict, request = message
-            model.load_state_dict(state_dict)
-            result = act(model, [pool.get(q) for q in request.ids], request)
-            outbox.put((tag, rank, result, None, time.process_time()))
-    except Exception as exc:  # reported to the learner, which raises it as one line
-        outbox.put((None, rank, None, f"{type(exc).__name__}: {exc}", 0.0))
-
-
-class ActorPool:
-    """N worker processes; each batch is split into N contiguous chunks, one per worker."""
-
-    def __init__(self, n: int, spec: WorkerSpec):
-        import torch.multiprocessing as mp
-
-        ctx = mp.get_context("spawn")
-        self.n = n
-        self.outbox = ctx.Queue()
-        self.inboxes = [ctx.Queue() for _ in range(n)]
-        self.procs = [
-            ctx.Process(
-                target=_worker, args=(r, spec, self.inboxes[r], self.outbox, os.getpid()), daemon=True
-            )
-            for r in range(n)
-        ]
-        for p in self.procs:
-            p.start()
-        self.pending: dict[Any, list[tuple[int, int]]] = {}
-        self.worker_cpu = [0.0] * n
-
-    def cpu_seconds(self) -> float:
-        """CPU time the workers have used so far (start-up included), as of their latest answers."""
-        return sum(self.worker_cpu)
-
-    def submit(self, tag: Any, state_dict: dict, request: ActRequest) -> None:
-        """Send one batch out; weights are cloned so the learner may keep updating its own in place."""
-        snapshot = cpu_copy(state_dict)
-        size = len(request.ids)
-        bounds = [(size * r // self.n, size * (r + 1) // self.n) for r in range(self.n)]
-        self.pending[tag] = bounds
-        for r, (a, b) in enumerate(bounds):
-            part = ActRequest(
-                request.step,
-                request.seed,
-                request.ids[a:b],
-                request.buffers[a:b],
-                request.explored[a:b],
-                request.n_explore[a:b],
-                request.n_policy,
-                request.greedy,
-                request.max_steps,
-            )
-            self.inboxes[r].put((tag, snapshot, part))
-
-    def collect(self, tag: Any, timeout: float = 5.0) -> ActResult:
-        parts: dict[int, ActResult] = {}
-        while len(parts) < self.n:
-            try:
-                got_tag, rank, result, failure, cpu = self.outbox.get(timeout=timeout)
-            except queue_mod.Empty:
-                dead = [r for r, p in enumerate(self.procs) if not p.is_alive()]
-                if dead:
-                    raise NsmError(
-                        f"actor process {dead[0]} died (exit code {self.procs[dead[0]].exitcode})"
-                    ) from None
-                continue
-            if failure is not None:
-                raise NsmError(f"actor process {rank} failed: {failure}")
-            if got_tag != tag:
-                raise NsmError(f"actor process {rank} answered batch {got_tag}, expected {tag}")
-            parts[rank] = result
-            self.worker_cpu[rank] = cpu
-        del self.pending[tag]
-        merged = ActResult()
-        for r in range(self.n):
-            part = parts[r]
-            merged.explored += part.explored
-            merged.scored += part.scored
-            merged.policy += part.policy
-            merged.greedy_reward += part.greedy_reward
-            merged.n_samples += part.n_samples
-        return merged
-
-    def close(self) -> None:
-        for box in self.inboxes:
-            box.put(None)
-        for p in self.procs:
-            p.join(timeout=5)
-            if p.is_alive():
-                p.terminate()

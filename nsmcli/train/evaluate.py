@@ -12,13 +12,17 @@ agreeing on an answer outweigh one slightly more probable program alone. Measure
 
 Ensembling (§6.4) sums, per question, the renormalised probabilities of identical programs (canonical text)
 across models, then chooses as above.
+
+Decoding runs in this process (`inline`), or over shards of the split in worker processes or Ray tasks
+(`nsmcli.train.backends.map_shards`); shards start at multiples of the batch size, so every backend decodes
+the same batches and predicts the same.
 """
 
 from __future__ import annotations
 
 import gc
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -241,6 +245,71 @@ def load_run_model(run: Path | str, kit: ModelKit, weights: str = "best") -> tup
     return model, config, info
 
 
+#: Per question of a batch: (id, [(program text, probability, answer)]) in the decoder's order.
+Decoded = list[tuple[str, list[tuple[str, float, list]]]]
+
+
+def _decode_batches(
+    model: Any,
+    pool: QuestionPool,
+    ids: Sequence[str],
+    beam: int,
+    keep_unused: bool,
+    batch_size: int,
+    max_steps: int = 30,
+) -> Iterator[Decoded]:
+    for s in range(0, len(ids), batch_size):
+        chunk = ids[s : s + batch_size]
+        hyps = decode(model, [pool.get(q) for q in chunk], beam, keep_unused, max_steps)
+        yield [
+            (qid, [(pool.env(qid).display(t), p, answer) for t, p, answer in found])
+            for qid, found in zip(chunk, hyps, strict=True)
+        ]
+
+
+@dataclass
+class _DecodeJob:
+    """What a worker decoding shards of a split is sent once: the model and the split's data."""
+
+    kit: ModelKit
+    model_config: dict
+    vocab: dict
+    state: dict
+    limits: dict
+    dataset: ProblemSet
+    examples: list
+    beam: int
+    keep_unused: bool
+    batch_size: int
+    max_steps: int = 30
+
+
+#: The job a worker process decodes for, with its model and pool (kept across its shards).
+_DECODER: list = []
+
+
+def _decode_shard(job: _DecodeJob, bounds: tuple[int, int]) -> Decoded:
+    if not _DECODER or _DECODER[0] is not job:
+        model = build_model(job.kit, job.model_config, job.vocab, pretrained=False)
+        model.load_state_dict(job.state)
+        model.eval()
+        torch.set_num_threads(1)
+        _DECODER[:] = [
+            job,
+            model,
+            QuestionPool(job.dataset, job.examples, job.limits, model),
+        ]
+    _, model, pool = _DECODER
+    ids = pool.order[bounds[0] : bounds[1]]
+    return [
+        q
+        for batch in _decode_batches(
+            model, pool, ids, job.beam, job.keep_unused, job.batch_size, job.max_steps
+        )
+        for q in batch
+    ]
+
+
 def evaluate(
     run_dirs: Sequence[Path | str],
     dataset: ProblemSet,
@@ -252,15 +321,23 @@ def evaluate(
     progress: Any = None,
     keep_unused: bool = False,
     vote: str = "answer",
+    backend: str | None = None,
+    workers: int = 1,
+    address: str | None = None,
 ) -> EvalResult:
     """Accuracy of one run, or of an ensemble of runs, on a split, with one prediction per question.
     `keep_unused` keeps beam programs that leave a result unused, as the original's evaluator did; `vote`
-    says which program answers (`choose`)."""
+    says which program answers (`choose`). `backend` decodes in this process (`inline`, the default for one
+    worker), in `workers` processes (`processes`) or Ray tasks (`ray`, on the cluster at `address`)."""
+    from nsmcli.train.backends import check_address, choose_shard_backend, map_shards, shard_bounds
+
     if not run_dirs:
         raise CheckpointError("no run directory given")
+    backend = choose_shard_backend(backend, workers)
+    check_address(address, backend)
     kit = kit or default_kit()
     totals: dict[str, dict[str, float]] = {}
-    answers: dict[tuple[str, str], tuple] = {}  # (question, program text) -> (env, tokens, answer)
+    answers: dict[tuple[str, str], tuple] = {}  # (question, program text) -> (env, answer)
     examples: list = []
     infos: list[dict] = []
     resolved = ""
@@ -283,20 +360,41 @@ def evaluate(
         task = (
             progress.add_task(f"decoding ({Path(run).name})", total=len(ids), status="") if progress else None
         )
-        for s in range(0, len(ids), batch_size):
-            chunk = ids[s : s + batch_size]
-            for qid, hyps in zip(
-                chunk,
-                decode(model, [pool.get(q) for q in chunk], beam, keep_unused, max_steps),
-                strict=True,
-            ):
+        if backend == "inline":
+            batches: Iterator[Decoded] = _decode_batches(
+                model, pool, ids, beam, keep_unused, batch_size, max_steps
+            )
+        else:
+            dataset.load()  # shipped with the job
+            job = _DecodeJob(
+                kit,
+                config["model"],
+                RunDir(run).read_vocab(),
+                model.state_dict(),
+                config["limits"],
+                dataset,
+                examples,
+                beam,
+                keep_unused,
+                batch_size,
+                max_steps,
+            )
+            n_batches = -(-len(ids) // batch_size)
+            shards = [
+                (a * batch_size, b * batch_size)
+                for a, b in shard_bounds(n_batches, min(n_batches, 4 * workers))
+            ]
+            batches = (
+                decoded for _, decoded in map_shards(backend, _decode_shard, job, shards, workers, address)
+            )
+        for batch in batches:
+            for qid, hyps in batch:  # each question in one batch: the order of batches does not matter
                 slot = totals.setdefault(qid, {})
-                for tokens, prob, answer in hyps:
-                    text = pool.env(qid).display(tokens)
+                for text, prob, answer in hyps:
                     slot[text] = slot.get(text, 0.0) + prob
-                    answers.setdefault((qid, text), (pool.env(qid), tokens, answer))
+                    answers.setdefault((qid, text), (pool.env(qid), answer))
             if progress:
-                progress.advance(task, len(chunk))
+                progress.advance(task, len(batch))
         del model, pool
         gc.collect()
     result = EvalResult(
@@ -307,9 +405,9 @@ def evaluate(
         if not slot:
             result.predictions.append(Prediction(example.id, dataset.text(example), None, [], False, 0.0))
             continue
-        text = choose(slot, {t: answers[example.id, t][2] for t in slot}, vote)  # ties: model, beam order
-        env, tokens, answer = answers[example.id, text]
-        credit = dataset.credit(example, env, tokens)
+        text = choose(slot, {t: answers[example.id, t][1] for t in slot}, vote)  # ties: model, beam order
+        env, answer = answers[example.id, text]
+        credit = dataset.credit(example, env, tuple(env.encode(text)))
         result.n_correct += credit >= 1.0
         result.total_credit += credit
         prob = slot[text] / len(run_dirs)

@@ -6,8 +6,9 @@
 By default one process alternates actor and learner, which is exactly on-policy and deterministic: every
 random draw derives from (seed, step, example ids) -- the batch order, the samples, the replay choice and
 the dropout masks -- so a run resumed from its last checkpoint ends where an uninterrupted one does.
-With `actors=N` the same actor function runs in N worker processes on one-step-old weights while the main
-process learns (deterministic for a given N, but not equal to the one-process run).
+With `actors=N` the same actor function runs in N worker processes (or Ray actors, `backend="ray"`) on
+one-step-old weights while the main process learns (deterministic for a given N, the same for both backends,
+but not equal to the one-process run).
 """
 
 from __future__ import annotations
@@ -30,8 +31,9 @@ from nsmcli.errors import CheckpointError, DataError
 from nsmcli.fileio import LOCK_NAME, output_lock, remove_stale_partials
 from nsmcli.protocols import ProblemSet
 from nsmcli.train import objectives
-from nsmcli.train.actors import ActorPool, ActRequest, WorkerSpec, act, derive_seed, generator
+from nsmcli.train.actors import ActRequest, derive_seed, generator
 from nsmcli.train.average import WeightAverage
+from nsmcli.train.backends import SamplingBackend, WorkerSpec, check_address, choose_backend, open_backend
 from nsmcli.train.buffer import ProgramBuffer, read_program_file
 from nsmcli.train.config import ConfigError, TrainConfig, resolve_config, set_field
 from nsmcli.train.evaluate import accuracy, resolve_split, weights_mismatch
@@ -185,6 +187,8 @@ def _train(
     resume: bool = False,
     device: str = "cpu",
     actors: int = 0,
+    backend: str | None = None,
+    address: str | None = None,
     kit: ModelKit | None = None,
     progress: Any = None,
     stop_after: int | None = None,
@@ -194,8 +198,12 @@ def _train(
     """Train (or resume) a run in `out` on a preprocessed dataset. `overrides` are TrainConfig fields, or
     `model.<field>` for the model config; on resume only the `RESUMABLE` settings may change. `stop_after` ends the call
     after that step without writing anything more (what a kill does; tests use it). `init` names a trained
-    run whose model settings, vocabulary, limits and best weights a new run starts from (fine-tuning)."""
+    run whose model settings, vocabulary, limits and best weights a new run starts from (fine-tuning).
+    `backend` says where the actors sample (`nsmcli.train.backends`; default: inline without actors, else
+    processes) and `address` which Ray cluster `backend="ray"` joins (default: a local instance)."""
     clock = _Clock()
+    backend = choose_backend(backend, actors)
+    check_address(address, backend)
     kit = kit or default_kit()
     dataset = open_problems(data, _problem_seed(RunDir(out), resume, overrides))
     world = get_world(dataset.world)
@@ -304,7 +312,7 @@ def _train(
                 "init": initial.record if initial is not None else None,
                 "model_class": f"{kit.ProgramModel.__module__}.{kit.ProgramModel.__qualname__}",
                 "code": code_version(),
-                "runtime": _runtime(device, actors),
+                "runtime": _runtime(device, actors, backend),
                 "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
             }
         )
@@ -327,7 +335,7 @@ def _train(
         # step, code version and RESUMABLE settings, so a run continued by newer code says so
         resumed = {"step": step, "code": code_version(), "date": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
         resumed.update({key: getattr(config, key) for key in RESUMABLE})
-        resumed["runtime"] = _runtime(device, actors)
+        resumed["runtime"] = _runtime(device, actors, backend)
         rundir.write_config(
             {**record, "train": config.to_json(), "resumes": [*record.get("resumes", []), resumed]}
         )
@@ -360,21 +368,8 @@ def _train(
                 average.load(ckpt.average)
             except ValueError as exc:
                 raise CheckpointError(f"{rundir.path}: {exc}") from None
-    # the actor samples on the CPU: the learner's own model, or a CPU copy when the learner is on a GPU
-    actor_model = model
-    if device != "cpu" and actors == 0:
-        actor_model = build_model(kit, model_json, vocab_json)
-    actor_pool = (
-        train_pool
-        if actor_model is model
-        else QuestionPool(dataset, dataset.examples(config.train_split), limits, actor_model)
-    )
-    workers = None
-    if actors > 0:
-        spec = WorkerSpec(
-            kit, model_json, vocab_json, dataset.source, config.train_split, limits, config.seed
-        )
-        workers = ActorPool(actors, spec)
+    spec = WorkerSpec(kit, model_json, vocab_json, dataset.source, config.train_split, limits, config.seed)
+    workers = open_backend(backend, actors, spec, train_pool, device, address)
 
     def request(at: int) -> ActRequest:
         ids = batch_ids(train_ids, config.seed, at, config.questions_per_step)
@@ -436,20 +431,17 @@ def _train(
     try:
         if ckpt is None:
             save_checkpoint()  # step 0: a run killed from here on resumes (`--resume`) instead of starting over
-        if workers is not None and step < config.n_steps:
+        if workers.overlaps and step < config.n_steps:
             workers.submit(step + 1, model.state_dict(), request(step + 1))
         while step < config.n_steps:
             step += 1
             t0 = time.perf_counter()
 
-            # 1. act: exploration samples, buffer scores, on-policy samples (weights as of the last step)
-            if workers is not None:
-                result = workers.collect(step)
-            else:
-                req = request(step)
-                if actor_model is not model:
-                    actor_model.load_state_dict(cpu_state())
-                result = act(actor_model, [actor_pool.get(q) for q in req.ids], req)
+            # 1. act: exploration samples, buffer scores, on-policy samples (weights as of the last step with
+            # actors that overlap the learner, else the current ones)
+            if not workers.overlaps:
+                workers.submit(step, model.state_dict(), request(step))
+            result = workers.collect(step)
             ids = batch_ids(train_ids, config.seed, step, config.questions_per_step)
             evaluations += result.n_samples
 
@@ -479,7 +471,7 @@ def _train(
                         [buffer.reward(qid, t) or 0.0 for t, _ in scored] if buffer.graded else None,
                     )
                 )
-            if workers is not None and step < config.n_steps:
+            if workers.overlaps and step < config.n_steps:
                 workers.submit(step + 1, model.state_dict(), request(step + 1))  # overlaps with learning
             for i, qid in enumerate(ids):  # after weighting in OFF; the weights below use `questions`
                 for tokens, r in result.policy[i]:
@@ -565,8 +557,7 @@ def _train(
             if out_of_time:
                 break
     finally:
-        if workers is not None:
-            workers.close()
+        workers.close()
     n_questions = sum(m.get("questions", 0) for m in metrics)
     return TrainResult(
         str(rundir.path),
@@ -589,12 +580,13 @@ def _train(
 RESUMABLE = ("n_steps", "max_minutes", "average_decay")
 
 
-def _runtime(device: str, actors: int) -> dict[str, Any]:
-    """How the run is executed: not hyper-parameters, but actor processes change which (slightly stale)
-    policy samples, and the rest explains its speed."""
+def _runtime(device: str, actors: int, backend: str) -> dict[str, Any]:
+    """How the run is executed: not hyper-parameters, but actors change which (slightly stale) policy
+    samples, and the rest explains its speed."""
     return {
         "device": device,
         "actors": actors,
+        "backend": backend,
         "torch_threads": torch.get_num_threads(),
         "cpus": os.cpu_count(),
         "host": platform.node(),
@@ -617,7 +609,7 @@ class _Clock:
     def wall(self) -> float:
         return self.wall_before + time.perf_counter() - self.wall0
 
-    def columns(self, actors: ActorPool | None = None) -> dict[str, float]:
+    def columns(self, actors: SamplingBackend | None = None) -> dict[str, float]:
         workers = actors.cpu_seconds() if actors is not None else 0.0
         return {
             "wall_seconds": round(self.wall(), 3),

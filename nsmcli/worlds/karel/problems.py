@@ -123,6 +123,9 @@ class KarelProblemSet:
     def source(self) -> str:
         return f"{WORLD}:{self.task.name}"
 
+    def load(self) -> None:
+        """Nothing to read: the states are generated from the seed wherever the set goes."""
+
     def examples(self, split: str) -> list[KarelProblem]:
         if split not in self._examples:
             self._examples[split] = [self._problem(split)]

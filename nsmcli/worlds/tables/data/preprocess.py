@@ -504,6 +504,9 @@ class Dataset:
     def source(self) -> str:
         return str(self.path.resolve())
 
+    def load(self) -> None:
+        _ = self.tables
+
     def bind(self, example: Example, limits: dict | Limits | None = None) -> Environment:
         """The example's question bound to its table, with a run's interpreter limits (JSON or `Limits`;
         None: the language's own)."""

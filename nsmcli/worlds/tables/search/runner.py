@@ -3,8 +3,8 @@ processes, resumably, and write the programs found and a coverage report.
 
 Each question is searched with its dataset's answer checker (`Dataset.answer_checker`: the fast, goal-
 directed checker the dataset declares, else its `is_correct`). The output depends only on the dataset and
-the settings (`ExploreSettings`), never on the number of workers or on interruptions, unless a wall-time
-budget stops a search.
+the settings (`ExploreSettings`), never on the number of workers, the backend (worker processes, or Ray
+tasks over shards of the questions) or on interruptions, unless a wall-time budget stops a search.
 """
 
 from __future__ import annotations
@@ -100,6 +100,19 @@ def _work(index: int) -> tuple[int, dict, float]:
     return index, record, seconds
 
 
+def _explore_shard(shared: tuple[Any, list, ExploreSettings], indices: list[int]) -> list[tuple[dict, float]]:
+    """A Ray task's work: the questions at `indices` of the shipped (dataset, examples, settings)."""
+    dataset, examples, settings = shared
+    return [explore_example(dataset, examples[i], settings) for i in indices]
+
+
+def _shards(todo: list[int], workers: int) -> list[list[int]]:
+    """Consecutive runs of the questions to do: a few per worker (for balance), at most 32 questions each
+    (so a killed run loses little)."""
+    size = max(1, min(32, -(-len(todo) // (8 * max(1, workers)))))
+    return [todo[s : s + size] for s in range(0, len(todo), size)]
+
+
 def _paths(out_path: Path) -> tuple[Path, Path, Path]:
     """(partial output, its settings, report) beside the output file."""
     stem = out_path.name[: -len(".jsonl")] if out_path.name.endswith(".jsonl") else out_path.name
@@ -156,6 +169,8 @@ def _run_exploration(
     limit: int | None = None,
     quiet: bool = False,
     overwrite: bool = False,
+    backend: str | None = None,
+    address: str | None = None,
 ) -> dict:
     """Explore every question of a split of a preprocessed dataset; write one JSON line per question.
 
@@ -168,7 +183,13 @@ def _run_exploration(
     deterministic `max_evaluations_per_question`. A different setting on resume is refused unless
     `overwrite`. Returns the coverage report, also written to `<out stem>.report.json`; on a split that is
     not a training split its coverage is the oracle coverage (questions whose answer some program reaches).
+    `backend`: `inline` (one process), `processes` (the default with several workers) or `ray` (tasks over
+    shards of the questions on a local Ray instance, or the cluster at `address`).
     """
+    from nsmcli.train.backends import check_address, choose_shard_backend
+
+    backend = choose_shard_backend(backend, workers)
+    check_address(address, backend)
 
     start = time.perf_counter()
     out_path = Path(out_path)
@@ -242,7 +263,18 @@ def _run_exploration(
                 progress.update(task, advance=1, status=f"coverage {_pct(n_covered, len(done))}")
 
         try:
-            if workers <= 1 or len(todo) <= 1:
+            if backend == "ray" and todo:
+                from nsmcli.train.backends.ray import ray_map
+
+                shared = (dataset, examples, settings)
+                _ = dataset.tables  # shipped with the dataset, not read again by every worker
+                for _, done_shard in ray_map(
+                    _explore_shard, shared, _shards(todo, workers), workers, address
+                ):
+                    for record, seconds in done_shard:
+                        explore_seconds += seconds
+                        write(record)
+            elif backend == "inline" or len(todo) <= 1:
                 for i in todo:
                     record, seconds = explore_example(dataset, examples[i], settings)
                     explore_seconds += seconds
@@ -275,6 +307,7 @@ def _run_exploration(
         settings,
         dataset.format.name,
         workers,
+        backend,
         time.perf_counter() - start,
         explore_seconds,
         len(todo),
@@ -295,6 +328,7 @@ def _report(
     settings: ExploreSettings,
     dataset: str,
     workers: int,
+    backend: str,
     seconds: float,
     explore_seconds: float,
     n_explored: int,
@@ -318,6 +352,7 @@ def _report(
         "seconds": round(seconds, 1),
         "explore_cpu_seconds_this_run": round(explore_seconds, 1),
         "workers": workers,
+        "backend": backend,
         "settings": settings.to_json(),
     }
     if "train" not in settings.split:
