@@ -197,3 +197,44 @@ def test_cli_refuses_bad_backend_options_in_one_line(tiny, tmp_path, monkeypatch
         main()
     err = capsys.readouterr().err.strip()
     assert exit_.value.code == 2 and message in err and len(err.splitlines()) == 1, err
+
+
+def test_every_backend_samples_the_same_for_the_same_requests_two_batches_in_flight(local_ray, tiny):  # noqa: F811
+    """The backend contract: N actors return, per batch, what the actor returns inline on each of the N
+    shards, also when a second batch is submitted before the first is collected (a worker may answer it
+    first). (A shard's randomness derives from its own ids, so it differs from the unsharded batch's.)"""
+    from nsmcli.lang.spec import get_language
+    from nsmcli.train.actors import ActRequest
+    from nsmcli.train.backends import WorkerSpec, merge_results, open_backend, split_request
+    from nsmcli.train.questions import QuestionPool, build_model, limits_from_json
+    from tests.test_train import StubConfig
+
+    data, _ = tiny
+    dataset, split = load_dataset(data), "random-split-1-train"
+    limits = get_language(dataset.language).limits.to_json()
+    spec = WorkerSpec(KIT, StubConfig().to_json(), {"words": []}, str(data), split, limits)
+    model = build_model(KIT, spec.model_config, spec.vocab)
+    pool = QuestionPool(dataset, dataset.examples(split), limits_from_json(limits), model)
+    ids = pool.order
+    requests = {
+        step: ActRequest(step, 0, ids, [[] for _ in ids], [{} for _ in ids], [3] * len(ids), 2, True, 8)
+        for step in (1, 2)
+    }
+    inline = open_backend("inline", 0, spec, pool)
+    expected = {}
+    for step, request in requests.items():
+        parts = []
+        for k, part in enumerate(split_request(request, 2)):
+            inline.submit(k, model.state_dict(), part)
+            parts.append(inline.collect(k))
+        expected[step] = merge_results(parts)
+    assert expected[1].n_samples > 0 and expected[1] != expected[2]
+    for name in ("processes", "ray"):
+        sampler = open_backend(name, 2, spec, pool)
+        try:
+            for step, request in requests.items():
+                sampler.submit(step, model.state_dict(), request)
+            got = {step: sampler.collect(step) for step in requests}
+        finally:
+            sampler.close()
+        assert got == expected, name

@@ -55,6 +55,8 @@ class ActorPool:
         for p in self.procs:
             p.start()
         self.worker_cpu = [0.0] * n
+        self.pending: set[int] = set()
+        self.early: dict[tuple[int, int], ActResult] = {}  # (tag, rank): answers to a later batch
 
     def cpu_seconds(self) -> float:
         """CPU time the workers have used so far (start-up included), as of their latest answers."""
@@ -63,11 +65,12 @@ class ActorPool:
     def submit(self, tag: int, state_dict: dict, request: ActRequest) -> None:
         """Send one batch out; weights are cloned so the learner may keep updating its own in place."""
         snapshot = cpu_copy(state_dict)
+        self.pending.add(tag)
         for r, part in enumerate(split_request(request, self.n)):
             self.inboxes[r].put((tag, snapshot, part))
 
     def collect(self, tag: int, timeout: float = 5.0) -> ActResult:
-        parts: dict[int, ActResult] = {}
+        parts = {r: self.early.pop((tag, r)) for r in range(self.n) if (tag, r) in self.early}
         while len(parts) < self.n:
             try:
                 got_tag, rank, result, failure, cpu = self.outbox.get(timeout=timeout)
@@ -80,10 +83,14 @@ class ActorPool:
                 continue
             if failure is not None:
                 raise NsmError(f"actor process {rank} failed: {failure}")
-            if got_tag != tag:
-                raise NsmError(f"actor process {rank} answered batch {got_tag}, expected {tag}")
-            parts[rank] = result
             self.worker_cpu[rank] = cpu
+            if got_tag == tag:
+                parts[rank] = result
+            elif got_tag in self.pending:  # a worker already done with this batch answers the next one
+                self.early[got_tag, rank] = result
+            else:
+                raise NsmError(f"actor process {rank} answered batch {got_tag}, which was not submitted")
+        self.pending.discard(tag)
         return merge_results([parts[r] for r in range(self.n)])
 
     def close(self) -> None:
