@@ -203,10 +203,10 @@ def test_every_backend_samples_the_same_for_the_same_requests_two_batches_in_fli
     """The backend contract: N actors return, per batch, what the actor returns inline on each of the N
     shards, also when a second batch is submitted before the first is collected (a worker may answer it
     first). (A shard's randomness derives from its own ids, so it differs from the unsharded batch's.)"""
-    from nsmcli.lang.spec import get_language
     from nsmcli.train.actors import ActRequest
     from nsmcli.train.backends import WorkerSpec, merge_results, open_backend, split_request
-    from nsmcli.train.questions import QuestionPool, build_model, limits_from_json
+    from nsmcli.train.questions import QuestionPool, build_model
+    from nsmcli.worlds.tables.lang.spec import get_language
     from tests.test_train import StubConfig
 
     data, _ = tiny
@@ -214,7 +214,7 @@ def test_every_backend_samples_the_same_for_the_same_requests_two_batches_in_fli
     limits = get_language(dataset.language).limits.to_json()
     spec = WorkerSpec(KIT, StubConfig().to_json(), {"words": []}, str(data), split, limits)
     model = build_model(KIT, spec.model_config, spec.vocab)
-    pool = QuestionPool(dataset, dataset.examples(split), limits_from_json(limits), model)
+    pool = QuestionPool(dataset, dataset.examples(split), limits, model)
     ids = pool.order
     requests = {
         step: ActRequest(step, 0, ids, [[] for _ in ids], [{} for _ in ids], [3] * len(ids), 2, True, 8)
