@@ -84,3 +84,9 @@ def test_the_karel_preset_is_the_world_s():
     problems = open_problems("karel:harvester", seed=4)
     assert problems.world == "karel" and problems.meta["seed"] == 4
     assert world.train_preset["max_evaluations"] == 65_000 and world.limits() == {"max_length": 45}
+
+
+def test_more_actors_than_problems_per_step(tmp_path):
+    """One Karel problem per step and two actor processes: one actor gets an empty shard."""
+    result = train("karel:maze", tmp_path / "a2", actors=2, overrides={**FAST, "n_steps": 4, "seed": 1})
+    assert result.step == 4 and RunDir(tmp_path / "a2").read_metrics()[-1]["evaluations"] > 0

@@ -68,6 +68,8 @@ def act(
     model: Any, questions: Sequence[QuestionEnv], request: ActRequest, score_chunk: int = 512
 ) -> ActResult:
     """Sample for one batch with the model's current weights (no gradient, dropout off)."""
+    if not questions:  # an actor's empty shard (more actors than questions in a step)
+        return ActResult()
     gen = generator(request.seed, request.step, "act", *request.ids)
     n = len(questions)
     contexts = [q.context for q in questions]
