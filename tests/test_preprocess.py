@@ -12,12 +12,12 @@ from nsmcli.worlds.tables.data.preprocess import load_dataset, preprocess
 from nsmcli.worlds.tables.lang.program import parse_program
 
 
-def wtq_slice(data_dir: Path, dest: Path, n: int = 40) -> Path:
-    """A miniature WTQ release: the first `n` questions of random-split-1-train and their tables."""
+def wtq_slice(data_dir: Path, dest: Path, n: int = 40, split: str = "random-split-1-train") -> Path:
+    """A miniature WTQ release: the first `n` questions of `split` and their tables."""
     source = data_dir / "wtq"
-    lines = (source / "data" / "random-split-1-train.tsv").read_text(encoding="utf-8").splitlines()[: n + 1]
+    lines = (source / "data" / f"{split}.tsv").read_text(encoding="utf-8").splitlines()[: n + 1]
     (dest / "data").mkdir(parents=True)
-    (dest / "data" / "random-split-1-train.tsv").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    (dest / "data" / f"{split}.tsv").write_text("\n".join(lines) + "\n", encoding="utf-8")
     for line in lines[1:]:
         context = line.split("\t")[2]
         target = dest / context

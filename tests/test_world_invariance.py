@@ -7,7 +7,6 @@ both bundled models (beam 5) and the exploration output, on slices of the real d
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import subprocess
@@ -16,9 +15,12 @@ from pathlib import Path
 
 import pytest
 
+from tests.test_preprocess import wikisql_slice, wtq_slice
+
 ROOT = Path(__file__).resolve().parents[1]
 GOLDEN = ROOT / "tests" / "fixtures" / "golden"
 WRITE = os.environ.get("NSM_WRITE_GOLDEN") == "1"
+DEV = "random-split-1-dev"
 
 
 def _nsm(*args: str) -> None:
@@ -26,29 +28,6 @@ def _nsm(*args: str) -> None:
         [sys.executable, "-m", "nsmcli", *args, "--quiet"], capture_output=True, text=True, cwd=ROOT
     )
     assert proc.returncode == 0, proc.stderr
-
-
-def _wtq_dev_slice(data_dir: Path, dest: Path, n: int) -> Path:
-    source = data_dir / "wtq"
-    lines = (source / "data" / "random-split-1-dev.tsv").read_text(encoding="utf-8").splitlines()[: n + 1]
-    (dest / "data").mkdir(parents=True)
-    (dest / "data" / "random-split-1-dev.tsv").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    for line in lines[1:]:
-        context = line.split("\t")[2]
-        (dest / context).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy(source / context, dest / context)
-    return dest
-
-
-def _wikisql_dev_slice(data_dir: Path, dest: Path, n: int) -> Path:
-    source = data_dir / "wikisql"
-    questions = (source / "dev.jsonl").read_text(encoding="utf-8").splitlines()[:n]
-    wanted = {json.loads(q)["table_id"] for q in questions}
-    dest.mkdir(parents=True)
-    (dest / "dev.jsonl").write_text("\n".join(questions) + "\n", encoding="utf-8")
-    with open(source / "dev.tables.jsonl", encoding="utf-8") as f:
-        (dest / "dev.tables.jsonl").write_text("".join(x for x in f if json.loads(x)["id"] in wanted))
-    return dest
 
 
 def _check(produced: Path, name: str) -> None:
@@ -63,9 +42,9 @@ def _check(produced: Path, name: str) -> None:
 @pytest.mark.parametrize("dataset", ["wtq", "wikisql"])
 def test_bundled_model_dev_predictions_are_unchanged(data_dir, tmp_path, dataset):
     if dataset == "wtq":
-        release, split = _wtq_dev_slice(data_dir, tmp_path / "release", 120), "random-split-1-dev"
+        release, split = wtq_slice(data_dir, tmp_path / "release", 120, DEV), "random-split-1-dev"
     else:
-        release, split = _wikisql_dev_slice(data_dir, tmp_path / "release", 120), "dev"
+        release, split = wikisql_slice(data_dir, tmp_path / "release", 120), "dev"
     _nsm("preprocess", dataset, "--data-dir", str(release), "--out", str(tmp_path / "data"))
     out = tmp_path / "predictions.jsonl"
     _nsm(
@@ -75,7 +54,7 @@ def test_bundled_model_dev_predictions_are_unchanged(data_dir, tmp_path, dataset
 
 
 def test_exploration_output_is_unchanged(data_dir, tmp_path):
-    release = _wtq_dev_slice(data_dir, tmp_path / "release", 40)
+    release = wtq_slice(data_dir, tmp_path / "release", 40, DEV)
     _nsm("preprocess", "wtq", "--data-dir", str(release), "--out", str(tmp_path / "data"))
     out = tmp_path / "programs.jsonl"
     _nsm(
