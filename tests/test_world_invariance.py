@@ -24,8 +24,10 @@ DEV = "random-split-1-dev"
 
 
 def _nsm(*args: str) -> None:
+    # one thread: probabilities are then summed in one order, so their last printed digit is reproducible
+    env = {**os.environ, "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
     proc = subprocess.run(
-        [sys.executable, "-m", "nsmcli", *args, "--quiet"], capture_output=True, text=True, cwd=ROOT
+        [sys.executable, "-m", "nsmcli", *args, "--quiet"], capture_output=True, text=True, cwd=ROOT, env=env
     )
     assert proc.returncode == 0, proc.stderr
 
