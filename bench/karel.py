@@ -68,13 +68,22 @@ def run_hill_climbing(task: str, seed: int, budget: int, out: Path, reuse: bool 
 
 
 def run_trainer(
-    task: str, seed: int, algo: str, out: Path, timeout: float, budget: int = 65_000, minutes: float = 15.0
+    task: str,
+    seed: int,
+    algo: str,
+    out: Path,
+    timeout: float,
+    budget: int = 65_000,
+    minutes: float = 15.0,
+    settings: list[str] | None = None,
 ) -> dict:
     """Train and evaluate through the CLI; the eval JSON is expected to carry the two figures."""
     started = time.perf_counter()
     train = [sys.executable, "-m", "nsmcli", "train", "--env", f"karel:{task}", "--algo", algo, "--seed",
              str(seed), "--out", str(out), "--quiet", "--minutes", str(minutes),
              "--set", f"max_evaluations={budget}"]  # fmt: skip
+    for item in settings or []:
+        train += ["--set", item]
     done = subprocess.run(train, capture_output=True, text=True, timeout=timeout)
     if done.returncode != 0:
         raise RuntimeError(f"train exit {done.returncode}: {(done.stderr or done.stdout).strip()[-300:]}")
@@ -208,6 +217,9 @@ def main() -> None:
     parser.add_argument("--big-calls", type=int, default=220, help="call budget of the 100x100 test")
     parser.add_argument("--timeout", type=float, default=3600, help="seconds per train or eval command")
     parser.add_argument("--minutes", type=float, default=15.0, help="wall-clock limit per training run")
+    parser.add_argument(
+        "--set", action="append", default=[], help="a training setting key=value (repeatable)"
+    )
     parser.add_argument("--name", default=None, help="bench/results/NAME.md (default karel-ALGO)")
     parser.add_argument("--reuse", action="store_true", help="keep runs already in --out with these settings")
     parser.add_argument("--speed", type=int, default=0, help="only time the interpreter on N random programs")
@@ -234,7 +246,9 @@ def main() -> None:
                 if args.algo == "hill-climbing":
                     record = run_hill_climbing(task, seed, args.budget, out, args.reuse)
                 else:
-                    record = run_trainer(task, seed, args.algo, out, args.timeout, args.budget, args.minutes)
+                    record = run_trainer(
+                        task, seed, args.algo, out, args.timeout, args.budget, args.minutes, args.set
+                    )
                 if args.big_states and record.get("program"):
                     record["big_score"] = big_score(task, record["program"], args.big_states, args.big_calls)
             except Exception as exc:  # a failed run is a row of the report, not the end of the benchmark
