@@ -90,3 +90,16 @@ def test_more_actors_than_problems_per_step(tmp_path):
     """One Karel problem per step and two actor processes: one actor gets an empty shard."""
     result = train("karel:maze", tmp_path / "a2", actors=2, overrides={**FAST, "n_steps": 4, "seed": 1})
     assert result.step == 4 and RunDir(tmp_path / "a2").read_metrics()[-1]["evaluations"] > 0
+
+
+def test_a_run_that_found_nothing_reports_its_greedy_program(tmp_path, capsys):
+    """No sample at all, so an empty buffer: eval reports the policy's own program, not an error."""
+    run = tmp_path / "empty"
+    settings = {**FAST, "n_steps": 2, "n_explore": 0, "n_extra_explore_for_hard": 0, "n_policy": 0}
+    train("karel:stairclimber", run, overrides=settings)
+    assert not RunDir(run).load_checkpoint().buffer
+    with pytest.raises(SystemExit) as exited:
+        main(["eval", str(run), "--json"])
+    assert exited.value.code in (0, None)
+    report = json.loads(capsys.readouterr().out)
+    assert report["program"].startswith("DEF run m(") and 0.0 <= report["leaps_score"] <= 1.0

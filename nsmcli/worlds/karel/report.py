@@ -4,7 +4,8 @@ The run's program is the highest-reward program it found (its buffer, as of the 
 reports the best program its search found. The LEAPS figure is that program's score on the run's 10
 training states; the honest figure its mean score on the 1,000 fresh dev states (and on 100x100 grids
 where the task has them), which training never saw: the trainer selects weights on the training states.
-The program is also written to `RUN/best_program.json`, which `nsm run-program RUN` reads.
+A run that found no rewarded program reports its policy's greedy program instead. The program is also
+written to `RUN/best_program.json`, which `nsm run-program RUN` reads.
 """
 
 from __future__ import annotations
@@ -16,6 +17,19 @@ from nsmcli.errors import CheckpointError
 from nsmcli.fileio import atomic_write_json
 from nsmcli.worlds.karel.dsl import parse, program_text
 from nsmcli.worlds.karel.problems import BIG_SPLIT, KarelProblemSet
+
+
+def _greedy_program(run: Path | str, problems: KarelProblemSet, train: dict) -> str:
+    from nsmcli.train.evaluate import decode, load_run_model
+    from nsmcli.train.questions import QuestionPool, default_kit
+
+    model, config, _ = load_run_model(run, default_kit(), "best")
+    pool = QuestionPool(problems, problems.examples("train"), config["limits"], model)
+    question = pool.get(pool.order[0])
+    found = decode(model, [question], 0, max_steps=int(train.get("max_decode_steps", 50)))[0]
+    if not found:
+        raise CheckpointError(f"{run}: the run found no rewarded program and its policy decodes none")
+    return question.env.display(found[0][0])
 
 
 def karel_report(run: Path | str, record: dict[str, Any], big: bool = True) -> dict[str, Any]:
@@ -33,8 +47,8 @@ def karel_report(run: Path | str, record: dict[str, Any], big: bool = True) -> d
         for text, reward in zip(entry.get("programs", []), rewards, strict=False):
             if best is None or float(reward) > best[0]:
                 best = (float(reward), text)
-    if best is None:
-        raise CheckpointError(f"{run}: the run found no rewarded program yet")
+    if best is None:  # nothing rewarded found: the run's program is then its policy's greedy decode
+        best = (0.0, _greedy_program(run, problems, train))
     program = parse(best[1])
     train_states = problems.examples("train")[0].states
     dev_states = problems.examples("dev")[0].states
