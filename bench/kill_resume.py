@@ -102,29 +102,8 @@ def prepare(work: Path) -> tuple[Path, Path, Path]:
 
 def train_commands(pre: Path, programs: Path, out: Path) -> tuple[list[str], list[str]]:
     sets = [x for k, v in TRAIN_SETTINGS.items() for x in ("--set", f"{k}={v}")]
-    first = [
-        *NSM,
-        "train",
-        str(pre),
-        "--programs",
-        str(programs),
-        "--out",
-        str(out),
-        "--seed",
-        "3",
-        "--quiet",
-    ]
-    return [*first, *sets], [
-        *NSM,
-        "train",
-        str(pre),
-        "--programs",
-        str(programs),
-        "--out",
-        str(out),
-        "--resume",
-        "--quiet",
-    ]
+    base = [*NSM, "train", str(pre), "--programs", str(programs), "--out", str(out)]
+    return [*base, "--seed", "3", "--quiet", *sets], [*base, "--resume", "--quiet"]
 
 
 def explore_command(many: Path, out: Path) -> list[str]:

@@ -507,13 +507,13 @@ def _train(
             if progress:
                 progress.update(task, completed=step, status=f"loss {loss_value:.4f}")
             out_of_time = bool(config.max_minutes) and clock.wall() >= 60.0 * config.max_minutes
-            out_of_time = (
-                out_of_time or bool(config.max_evaluations) and evaluations >= config.max_evaluations
+            # the evaluation budget spent, or a single-problem world solved: ends the run like the clock
+            out_of_budget = bool(config.max_evaluations) and evaluations >= config.max_evaluations
+            out_of_budget = out_of_budget or (
+                bool(config.stop_at_reward) and buffer.max_reward() >= config.stop_at_reward
             )
-            out_of_time = (
-                out_of_time or bool(config.stop_at_reward) and buffer.max_reward() >= config.stop_at_reward
-            )
-            last = step == config.n_steps or out_of_time
+            finishing = out_of_time or out_of_budget
+            last = step == config.n_steps or finishing
             line = None
             if step % max(1, config.log_every) == 0 or last or _eval_due(config, step):
                 elapsed = time.perf_counter() - window_start
@@ -522,7 +522,7 @@ def _train(
                 window, window_start = [], time.perf_counter()
 
             # 6. evaluate on dev, keep the best weights
-            if _eval_due(config, step) or out_of_time:
+            if _eval_due(config, step) or finishing:
                 with average.applied(model) if average is not None else contextlib.nullcontext():
                     acc = accuracy(
                         model,
@@ -554,7 +554,7 @@ def _train(
             # 7. checkpoint
             if step % config.checkpoint_every == 0 or last:
                 save_checkpoint()
-            if out_of_time:
+            if finishing:
                 break
     finally:
         workers.close()
