@@ -76,9 +76,13 @@ def run_trainer(
     budget: int = 65_000,
     minutes: float = 15.0,
     settings: list[str] | None = None,
+    reuse: bool = False,
 ) -> dict:
-    """Train and evaluate through the CLI; the eval JSON is expected to carry the two figures."""
+    """Train and evaluate through the CLI; the eval JSON is expected to carry the two figures. With `reuse`, a
+    finished run already in `out` (its `best/` written) is only evaluated again."""
     started = time.perf_counter()
+    if reuse and (out / "best").is_dir() and (out / "config.json").is_file():
+        return evaluate_run(task, seed, out, timeout, time.perf_counter() - started)
     train = [sys.executable, "-m", "nsmcli", "train", "--env", f"karel:{task}", "--algo", algo, "--seed",
              str(seed), "--out", str(out), "--quiet", "--minutes", str(minutes),
              "--set", f"max_evaluations={budget}"]  # fmt: skip
@@ -87,7 +91,10 @@ def run_trainer(
     done = subprocess.run(train, capture_output=True, text=True, timeout=timeout)
     if done.returncode != 0:
         raise RuntimeError(f"train exit {done.returncode}: {(done.stderr or done.stdout).strip()[-300:]}")
-    wall = time.perf_counter() - started
+    return evaluate_run(task, seed, out, timeout, time.perf_counter() - started)
+
+
+def evaluate_run(task: str, seed: int, out: Path, timeout: float, wall: float) -> dict:
     done = subprocess.run([sys.executable, "-m", "nsmcli", "eval", str(out), "--json"], capture_output=True,
                           text=True, timeout=timeout)  # fmt: skip
     if done.returncode != 0:
@@ -246,9 +253,8 @@ def main() -> None:
                 if args.algo == "hill-climbing":
                     record = run_hill_climbing(task, seed, args.budget, out, args.reuse)
                 else:
-                    record = run_trainer(
-                        task, seed, args.algo, out, args.timeout, args.budget, args.minutes, args.set
-                    )
+                    record = run_trainer(task, seed, args.algo, out, args.timeout, args.budget, args.minutes,
+                                         args.set, args.reuse)  # fmt: skip
                 if args.big_states and record.get("program"):
                     record["big_score"] = big_score(task, record["program"], args.big_states, args.big_calls)
             except Exception as exc:  # a failed run is a row of the report, not the end of the benchmark
