@@ -77,6 +77,7 @@ def run_trainer(
     minutes: float = 15.0,
     settings: list[str] | None = None,
     reuse: bool = False,
+    programs: Path | None = None,
 ) -> dict:
     """Train and evaluate through the CLI; the eval JSON is expected to carry the two figures. With `reuse`, a
     finished run already in `out` (its `best/` written) is only evaluated again."""
@@ -88,6 +89,8 @@ def run_trainer(
              "--set", f"max_evaluations={budget}"]  # fmt: skip
     for item in settings or []:
         train += ["--set", item]
+    if programs is not None:
+        train += ["--programs", str(programs)]
     done = subprocess.run(train, capture_output=True, text=True, timeout=timeout)
     if done.returncode != 0:
         raise RuntimeError(f"train exit {done.returncode}: {(done.stderr or done.stdout).strip()[-300:]}")
@@ -104,6 +107,24 @@ def evaluate_run(task: str, seed: int, out: Path, timeout: float, wall: float) -
     if figures["leaps_score"] is None:
         raise RuntimeError(f"eval JSON has no leaps_score: keys {sorted(report)}")
     return {**figures, "wall_seconds": report.get("wall_seconds", wall), "seed": seed, "task": task}
+
+
+def run_climb_then_train(task: str, seed: int, args: argparse.Namespace, out: Path) -> dict:
+    """Hill climbing with `args.climb` evaluations fills the buffer (`nsm train --programs`), then the
+    trainer spends what is left of the budget; evaluations and wall time are the two parts together."""
+    climb_dir = out.with_name(out.name + "-climb")
+    climb = run_hill_climbing(task, seed, args.climb, climb_dir, args.reuse)
+    left = args.budget - climb["evaluations"]
+    if left <= 0:
+        return {**climb, "climb_leaps_score": climb["leaps_score"]}
+    trained = run_trainer(task, seed, args.algo, out, args.timeout, left, args.minutes, args.set, args.reuse,
+                          programs=climb_dir / "programs.jsonl")  # fmt: skip
+    return {
+        **trained,
+        "evaluations": climb["evaluations"] + (trained.get("evaluations") or 0),
+        "wall_seconds": climb["wall_seconds"] + trained["wall_seconds"],
+        "climb_leaps_score": climb["leaps_score"],
+    }
 
 
 def mean_std(values: list[float]) -> str:
@@ -142,6 +163,8 @@ def table(
         return f"| {label} | " + " | ".join(cells) + " |\n"
 
     lines.append(row(f"**{algo}** (ours)", "leaps_score"))
+    if any(r.get("climb_leaps_score") is not None for rs in results.values() for r in rs):
+        lines.append(row("its hill-climbing start (the buffer it was given)", "climb_leaps_score"))
     lines += ["\n### Honest figure (same program, 1,000 fresh states)\n\n", head, rule]
     lines.append(row(f"**{algo}** (ours)", "honest_score"))
     lines += ["\n### Per task: best seed, evaluations, wall time\n\n",
@@ -227,6 +250,8 @@ def main() -> None:
     parser.add_argument(
         "--set", action="append", default=[], help="a training setting key=value (repeatable)"
     )
+    parser.add_argument("--climb", type=int, default=0, help="with a trainer --algo: hill climbing with this "
+                        "many evaluations first fills its buffer (the rest of --budget is the trainer's)")  # fmt: skip
     parser.add_argument("--name", default=None, help="bench/results/NAME.md (default karel-ALGO)")
     parser.add_argument("--reuse", action="store_true", help="keep runs already in --out with these settings")
     parser.add_argument("--speed", type=int, default=0, help="only time the interpreter on N random programs")
@@ -252,6 +277,8 @@ def main() -> None:
             try:
                 if args.algo == "hill-climbing":
                     record = run_hill_climbing(task, seed, args.budget, out, args.reuse)
+                elif args.climb:
+                    record = run_climb_then_train(task, seed, args, out)
                 else:
                     record = run_trainer(task, seed, args.algo, out, args.timeout, args.budget, args.minutes,
                                          args.set, args.reuse)  # fmt: skip
@@ -267,8 +294,9 @@ def main() -> None:
                   f"{'—' if honest is None else f'{honest:.3f}'} evaluations {record.get('evaluations')} "
                   f"{record['wall_seconds']:.1f} s", file=sys.stderr, flush=True)  # fmt: skip
     command = "python bench/karel.py " + " ".join(sys.argv[1:])
-    markdown = header(f"Karel (LEAPS tasks), {args.algo}", command) + table(results, failures, args.algo,
-                                                                            args.big_states > 0, args.big_calls)  # fmt: skip
+    algo = f"{args.algo} after {args.climb:,} evaluations of hill climbing" if args.climb else args.algo
+    markdown = header(f"Karel (LEAPS tasks), {algo}", command) + table(results, failures, algo,
+                                                                       args.big_states > 0, args.big_calls)  # fmt: skip
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "karel.md").write_text(markdown, encoding="utf-8")
     (args.out / "karel.json").write_text(json.dumps({"results": results, "failures": failures}, indent=2))

@@ -19,6 +19,7 @@ from typing import Any
 
 from nsmcli.display import display_values, step_text
 from nsmcli.errors import ArgumentTypeError, CheckpointError, DataError, GrammarError
+from nsmcli.memory import gc_paused
 from nsmcli.resources import MODELS_DIR
 from nsmcli.worlds.tables.data.annotate import annotate_question
 from nsmcli.worlds.tables.data.preprocess import run_linking
@@ -239,6 +240,20 @@ class Parser:
         `nsmcli.train.evaluate.choose`: by default the most probable program of the answer the beam's
         programs favour together) executed step by step. `candidates` lists the beam, most probable first.
         `sql_check` also runs the program's SQL in sqlite on the table and compares the answers."""
+        with (
+            gc_paused()
+        ):  # one question's burst of acyclic objects; on a big table the collector's scans dominate
+            return self._parse(question, table, beam, sql_dialect, vote, sql_check)
+
+    def _parse(
+        self,
+        question: str,
+        table: Table | Any,
+        beam: int,
+        sql_dialect: str | None,
+        vote: str,
+        sql_check: bool,
+    ) -> ParseResult:
         from nsmcli.train.actors import QuestionEnv
         from nsmcli.train.evaluate import answer_key, check_vote, choose, decode
 

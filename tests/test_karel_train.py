@@ -103,3 +103,29 @@ def test_a_run_that_found_nothing_reports_its_greedy_program(tmp_path, capsys):
     assert exited.value.code in (0, None)
     report = json.loads(capsys.readouterr().out)
     assert report["program"].startswith("DEF run m(") and 0.0 <= report["leaps_score"] <= 1.0
+
+
+def test_hill_climbing_programs_fill_the_mapo_buffer_with_their_earned_rewards(tmp_path):
+    """`nsm explore --env karel:TASK` writes programs.jsonl; `nsm train --programs` starts from them, each
+    with the reward it earns on the run's training states, whatever the file claims."""
+    from nsmcli.worlds.karel.search import SearchConfig, hill_climb, write_result
+
+    torch.set_num_threads(1)
+    config = SearchConfig("harvester", seed=1, budget=600, keep=4)
+    result = hill_climb(config, honest=False)
+    write_result(tmp_path / "climb", result, config)
+    record = json.loads((tmp_path / "climb" / "programs.jsonl").read_text())
+    assert record["id"] == "harvester/train/seed=1" and record["programs"][0] == result.program
+    assert len(record["programs"]) == 4 and record["rewards"][0] == pytest.approx(result.leaps_score)
+    record["rewards"] = [1.0] * 4  # a file that overstates its programs
+    forged = tmp_path / "forged.jsonl"
+    forged.write_text(json.dumps(record) + "\n")
+    train("karel:harvester", tmp_path / "run", programs=forged, overrides={**FAST, "seed": 1, "n_steps": 1})
+    ckpt = RunDir(tmp_path / "run").load_checkpoint()
+    (entry,) = ckpt.buffer
+    loaded = {" ".join(text.split()): r for text, r in zip(entry["programs"], entry["rewards"], strict=True)}
+    assert loaded[result.program] == pytest.approx(result.leaps_score)
+    assert max(loaded.values()) < 1.0  # no program earned the file's 1.0
+    # a file for another seed's training states fills nothing
+    train("karel:harvester", tmp_path / "other", programs=forged, overrides={**FAST, "seed": 2, "n_steps": 1})
+    assert all(r < 1.0 for e in RunDir(tmp_path / "other").load_checkpoint().buffer for r in e["rewards"])

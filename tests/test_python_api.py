@@ -84,3 +84,23 @@ def test_a_dataframe_index_reaches_the_answer(parser):
     frame = pd.read_csv(MEDALS).set_index("Nation")
     result = parser.parse("which nation won the most gold medals?", frame)
     assert result.program is not None and "r.nation-string" in result.program
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_reading_and_parsing_leave_the_garbage_collector_as_they_found_it(parser, enabled):
+    """Big tables are read and bound with the cyclic collector paused (nsmcli.memory); a caller's setting
+    survives every call, failed ones included."""
+    import gc
+
+    from nsmcli.worlds.tables.data.readers import load_table
+
+    was = gc.isenabled()
+    (gc.enable if enabled else gc.disable)()
+    try:
+        parser.parse("which nation won the most gold medals?", load_table(MEDALS))
+        assert gc.isenabled() is enabled
+        with pytest.raises(DataError):
+            load_table(ROOT / "no-such-table.csv")
+        assert gc.isenabled() is enabled
+    finally:
+        (gc.enable if was else gc.disable)()

@@ -81,3 +81,37 @@ def test_the_pre_check_lets_through_what_the_tagger_reads():
         assert textnum.may_hold_quantity(text), text
     for text in ("mayor", "phone", "Kenya", "done", ""):
         assert not textnum.may_hold_quantity(text), text
+
+
+#: Columns that take the column-wide reading (words alone, plain numerals with years among them) and ones
+#: that must not (a cell holding the separator, a quantity word, a sign, one non-plain cell among many).
+NUMERALS = ("0", "7", "12", "1990", "2024", "0123", "123456", "3.5", "12.50", "1.234", "0.000")
+WORDS = ("abc", "Abc", "x y", "x  y", " x", "x ", "x.", "a.b", "\tx", "x\x1cy", "é", "mayor", "", "A[1]", "(b)")
+column_cell = st.sampled_from(NUMERALS + WORDS + ("\x00", "a\x00b", "may", "-3", "$5", "15/03/2024")) | cell
+
+
+def _column_views_cell_by_cell(raw, fraction):
+    return valuerules.ValueRules.column_views(UserRules(), raw, fraction)
+
+
+@CHECK
+@given(
+    st.lists(st.sampled_from(NUMERALS), min_size=1, max_size=12)
+    | st.lists(st.sampled_from(WORDS), min_size=1, max_size=12)
+    | st.lists(column_cell, min_size=1, max_size=12),
+    st.sampled_from((0.0, 0.5, 1.0)),
+)
+def test_a_column_read_at_once_has_the_views_of_its_cells_read_one_by_one(raw, fraction):
+    raw = tuple(raw)
+    assert UserRules().column_views(raw, fraction) == _column_views_cell_by_cell(raw, fraction)
+
+
+def test_the_column_wide_reading_takes_the_common_columns_and_leaves_the_rest():
+    rules = UserRules()
+    assert rules._column_at_once(("12", "3.5", "1990"), 0.5) is not None
+    assert rules._column_at_once(("Paris", "new  york", "St. Louis."), 0.5) is not None
+    for raw in (("12", "-3"), ("Paris", "may"), ("a\x00b", "c"), ("Paris", "5 km"), ()):
+        assert rules._column_at_once(raw, 0.5) is None, raw
+    views = rules.column_views(("12", "1990", "3.5"), 0.5)
+    assert views["number"][0] == 12.0 and views["number"][2] == 3.5
+    assert views == _column_views_cell_by_cell(("12", "1990", "3.5"), 0.5)

@@ -123,11 +123,14 @@ class ProgramBuffer:
         self,
         records: Iterable[dict],
         env_of: Callable[[str], Environment | None],
-        check: Callable[[str, Environment, Tokens], bool] | None = None,
+        reward_of: Callable[[str, Environment, Tokens], float | None] | None = None,
     ) -> tuple[int, int]:
         """Add the programs of `{"id", "programs": [text, ...]}` records. Programs that do not parse, use a
-        constant the environment lacks (e.g. beyond the interpreter limits), or fail `check` are skipped, as
-        OFF's load_programs skipped them. Returns (added, skipped)."""
+        constant the environment lacks (e.g. beyond the interpreter limits), or get None from `reward_of`
+        (not consistent, or rewarded too little) are skipped, as OFF's load_programs skipped them. A record
+        may give `rewards` (graded worlds): each program then joins with the reward `reward_of` gives it, the
+        file's figure only where there is no `reward_of`, so a file cannot claim what its programs do not
+        earn. Returns (added, skipped)."""
         added = skipped = 0
         for record in records:
             try:
@@ -150,9 +153,16 @@ class ProgramBuffer:
                 except (GrammarError, ValueError, IndexError):
                     skipped += 1
                     continue
-                if not _replays(env, tokens) or (check is not None and not check(qid, env, tokens)):
+                if not _replays(env, tokens):
                     skipped += 1
                     continue
+                if reward_of is not None:
+                    earned = reward_of(qid, env, tokens)
+                    if earned is None:
+                        skipped += 1
+                        continue
+                    if "rewards" in record:
+                        reward = earned
                 added += self.add(qid, env, tokens, float(reward))
         return added, skipped
 

@@ -293,7 +293,9 @@ def _train(
     if ckpt is None:
         if programs_path:
             loaded = buffer.load_records(
-                read_program_file(programs_path), _env_of(train_pool), check=_consistent(train_pool)
+                read_program_file(programs_path),
+                _env_of(train_pool),
+                reward_of=_earned(train_pool, config.buffer_min_reward),
             )
             for qid in train_ids:
                 cache.add_many(qid, train_pool.env(qid), buffer.programs(qid))  # OFF: saved programs = cache
@@ -718,11 +720,14 @@ def _env_of(pool: QuestionPool) -> Callable[[str], Any]:
     return lambda qid: pool.env(qid) if qid in pool.examples else None
 
 
-def _consistent(pool: QuestionPool) -> Callable[[str, Any, tuple], bool]:
-    def check(qid: str, env: Any, tokens: tuple) -> bool:
-        return pool.dataset.scorer(pool.examples[qid], env)(tokens)[0] > 0.5
+def _earned(pool: QuestionPool, min_reward: float) -> Callable[[str, Any, tuple], float | None]:
+    """A saved program's reward on its problem, None when it does not exceed the buffer's bar (as found ones)."""
 
-    return check
+    def reward(qid: str, env: Any, tokens: tuple) -> float | None:
+        earned = pool.dataset.scorer(pool.examples[qid], env)(tokens)[0]
+        return earned if earned > min_reward else None
+
+    return reward
 
 
 def _meta_summary(meta: dict) -> dict:

@@ -64,6 +64,11 @@ class KarelProblem:
     states: StateSet = field(compare=False, repr=False)
 
 
+def problem_id(task: str, split: str, seed: int) -> str:
+    """The id of a task's problem on a split: training states differ per seed, the dev ones do not."""
+    return f"{task}/{split}/seed={seed}" if split == "train" else f"{task}/{split}"
+
+
 class KarelProblemSet:
     """The problems of one Karel task for one seed."""
 
@@ -144,8 +149,7 @@ class KarelProblemSet:
                 )
             size = int(match.group(1))
             states = dev_states(self.task, self.big_count, size=size, leaps_compat=self.leaps_compat)
-        suffix = f"/seed={self.seed}" if split == "train" else ""
-        return KarelProblem(f"{self.task.name}/{split}{suffix}", self.task.name, split, states)
+        return KarelProblem(problem_id(self.task.name, split, self.seed), self.task.name, split, states)
 
     def bind(self, example: KarelProblem, limits: Any = None) -> KarelEnvironment:
         """The token reader; `limits` may give another length budget (an int, or an object with

@@ -14,13 +14,14 @@ the same programs in the same order.
 
 from __future__ import annotations
 
+import json
 import random
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from nsmcli.fileio import atomic_write_json, output_lock, staged_directory
+from nsmcli.fileio import atomic_write_json, atomic_write_text, output_lock, staged_directory
 from nsmcli.worlds.karel.dsl import (
     Action,
     Cond,
@@ -34,6 +35,7 @@ from nsmcli.worlds.karel.dsl import (
     statement_tokens,
 )
 from nsmcli.worlds.karel.env import DEFAULT_MAX_LENGTH, KarelEnvironment
+from nsmcli.worlds.karel.problems import problem_id
 from nsmcli.worlds.karel.tasks import StateSet, Task, dev_states, get_task, train_stream
 from nsmcli.worlds.karel.world import ACTIONS, PERCEPTIONS
 
@@ -52,6 +54,8 @@ class SearchConfig:
     sideways: int = 50
     #: evaluations spent, once a program is perfect, on shortening it without losing score
     polish: int = 3000
+    #: the best programs written to programs.jsonl, which `nsm train --programs` puts in MAPO's buffer
+    keep: int = 16
     #: batches of 10 more training states a perfect program must also solve (see HillClimber)
     check_batches: int = 8
     #: the most batches of 10 the objective grows to, and the evaluations between two scheduled batches
@@ -78,6 +82,9 @@ class SearchResult:
     algo: str = ALGO
     #: (evaluations used, best training score) at each improvement of the best program
     improvements: list[tuple[int, float]] = field(default_factory=list)
+    #: the `keep` best distinct programs met (the returned one first, then by objective score) and those scores
+    programs: list[str] = field(default_factory=list)
+    program_scores: list[float] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -196,6 +203,8 @@ class HillClimber:
         self.sampler = _Sampler(self.rng, config.max_depth)
         self.max_tokens = config.max_length + 1  # DEF included
         self.cache: dict[str, float] = {}
+        #: every program scored, with its latest objective score (the cache is dropped when a batch joins)
+        self.scores: dict[str, float] = {}
         self.evaluations = 0
         self.restarts = 0
 
@@ -215,7 +224,14 @@ class HillClimber:
             scores = [s for batch in self.batches for s in batch.scores(compiled)]
             score = self.cache[key] = sum(scores) / len(scores)
             self.evaluations += len(self.batches)
+        self.scores[key] = score
         return score
+
+    def best_programs(self, first: Program, count: int) -> list[str]:
+        """`first` and the `count - 1` other best-scoring programs met, as texts."""
+        head = program_text(first)
+        others = sorted((text for text in self.scores if text != head), key=lambda t: -self.scores[t])
+        return [head, *others[: max(0, count - 1)]]
 
     def _can_grow(self) -> bool:
         return not self.task.fixed_start and len(self.batches) < self.config.max_batches
@@ -359,14 +375,20 @@ def hill_climb(config: SearchConfig, progress: Any = None, honest: bool = True) 
         restarts=climber.restarts,
         wall_seconds=round(wall, 3),
         improvements=improvements,
+        programs=(kept := climber.best_programs(best, config.keep)),
+        program_scores=[climber.scores.get(text, best_score) for text in kept],
     )
 
 
 def write_result(out: Path | str, result: SearchResult, config: SearchConfig) -> Path:
-    """Write `best_program.json` and `config.json` into the directory `out`, replaced whole and atomically."""
+    """Write `best_program.json`, `config.json` and `programs.jsonl` (the best programs, in the form `nsm
+    train --programs` reads) into the directory `out`, replaced whole and atomically."""
     out = Path(out)
     with output_lock(out, "output directory", inside=False), staged_directory(out) as staging:
         atomic_write_json(staging / "best_program.json", result.to_json())
+        record = {"id": problem_id(result.task, "train", result.seed), "programs": result.programs,
+                  "rewards": result.program_scores}  # fmt: skip
+        atomic_write_text(staging / "programs.jsonl", json.dumps(record) + "\n")
         atomic_write_json(
             staging / "config.json", {"algo": ALGO, "env": f"karel:{result.task}", **asdict(config)}
         )

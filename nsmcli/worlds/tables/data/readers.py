@@ -32,6 +32,7 @@ import pandas as pd
 
 from nsmcli import __version__
 from nsmcli.errors import DataError, brief
+from nsmcli.memory import gc_paused
 from nsmcli.worlds.tables.data.table import Table
 from nsmcli.worlds.tables.data.values import format_number
 
@@ -194,6 +195,13 @@ def load_table(
     """
     if format is not None and format.lower().lstrip(".") not in FORMATS:
         raise DataError(f"unknown table format {format!r}; choose one of: {', '.join(FORMATS)}")
+    with gc_paused():
+        return _load_table(source, table_id, format, encoding, value_rules)
+
+
+def _load_table(
+    source: Path | str, table_id: str | None, format: str | None, encoding: str | None, value_rules: str
+) -> Table:
     fmt = format.lower().lstrip(".") if format is not None else None
     source_text = str(source)
     if source_text == "-":

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from nsmcli.errors import DataError
+from nsmcli.memory import gc_paused
 from nsmcli.worlds.tables.data import textnum
 from nsmcli.worlds.tables.data.valuerules import (
     MAX_TOKENS_FOR_NUMBER,
@@ -112,10 +113,11 @@ class Table:
                 raise DataError(f"table {table_id}: row {i + 1} has {len(row)} cells, the header has {width}")
         slugs = _unique_slugs(header)
         columns = []
-        for j, head in enumerate(header):
-            raw = tuple("" if rows[i][j] is None else str(rows[i][j]) for i in range(len(rows)))
-            declared = column_types[j] if column_types is not None else None
-            columns.append(_type_column(str(head), slugs[j], raw, declared, min_typed_fraction, rules))
+        with gc_paused():
+            for j, head in enumerate(header):
+                raw = tuple("" if rows[i][j] is None else str(rows[i][j]) for i in range(len(rows)))
+                declared = column_types[j] if column_types is not None else None
+                columns.append(_type_column(str(head), slugs[j], raw, declared, min_typed_fraction, rules))
         types = tuple(column_types) if column_types is not None else None
         return cls(table_id, columns, types, rules.name)
 

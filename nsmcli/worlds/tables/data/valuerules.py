@@ -32,7 +32,7 @@ from typing import ClassVar
 
 from nsmcli.errors import DataError
 from nsmcli.worlds.tables.data import textnum
-from nsmcli.worlds.tables.data.values import Date, normalize
+from nsmcli.worlds.tables.data.values import PLAIN_TEXT, Date, normalize
 
 #: Cells with this many tokens or more get no number (MAPO's max_n_tokens_for_num_prop).
 MAX_TOKENS_FOR_NUMBER = 10
@@ -169,6 +169,13 @@ _NUMERIC_DATE = re.compile(
 _YEAR = re.compile(r"\s*(\d{4})\s*")
 _PLAIN_NUMERAL = re.compile(r"[0-9]+(?:\.[0-9]+)?")
 _ANY_DIGIT = re.compile(r"\d")
+#: Joins a column's distinct cells for the column-wide scans of `UserRules`; no pattern below matches it.
+_SEP = "\x00"
+#: Plain numerals (`_PLAIN_NUMERAL`) joined by `_SEP`.
+_NUMERAL_COLUMN = re.compile(r"[0-9]+(?:\.[0-9]+)?(?:\x00[0-9]+(?:\.[0-9]+)?)*")
+#: What `normalize` changes in `PLAIN_TEXT` besides case, cell by cell: spacing at an end, repeated
+#: spaces, whitespace other than a space, a final period.
+_SPACING_OR_PERIOD = re.compile(r"(?:^|\x00)\s|\s(?:\x00|$)|\s\s|[^\S ]|\.(?:\x00|$)")
 _MONTH_WORDS = "|".join(sorted(textnum.MONTHS, key=len, reverse=True))
 _WEEKDAY_WORDS = (
     "monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun"
@@ -297,6 +304,50 @@ class UserRules(ValueRules):
     def cell_values(self, raw: Sequence[str]) -> list[CellValues]:
         layout = ColumnLayout.infer(raw)
         return _each_distinct(raw, lambda text: self.cell(text, layout))
+
+    def column_views(self, raw: Sequence[str], min_typed_fraction: float) -> dict[str, tuple]:
+        """As `ValueRules.column_views`; the two commonest columns of big user tables (words alone, and
+        plain numerals) are read with column-wide scans instead of one cell at a time."""
+        views = self._column_at_once(raw, min_typed_fraction)
+        return views if views is not None else super().column_views(raw, min_typed_fraction)
+
+    def _column_at_once(self, raw: Sequence[str], min_typed_fraction: float) -> dict[str, tuple] | None:
+        """The views `cell` gives every cell, when all distinct cells are words alone or plain numerals
+        (decided on their texts joined by a separator no cell holds); None for any other column."""
+        distinct = list(dict.fromkeys(raw))
+        joined = _SEP.join(distinct)
+        if not raw or joined.count(_SEP) != len(distinct) - 1:
+            return None
+        typed: dict[str, dict[str, object]] = {kind: {} for kind in TYPED_KINDS}
+        if _NUMERAL_COLUMN.fullmatch(joined):
+            # Plain numerals are their own normal form and give ColumnLayout.infer no European and no date
+            # evidence; `cell` reads each as float(text), except four-digit years.
+            strings = distinct
+            typed["number"] = dict(zip(distinct, map(float, distinct), strict=True))
+            layout = ColumnLayout(european=False, day_first=False)
+            for text in distinct:
+                if len(text) == 4 and "." not in text:
+                    values = self.cell(text, layout)
+                    for kind in TYPED_KINDS:
+                        typed[kind][text] = getattr(values, kind)
+        elif not textnum.may_hold_quantity(
+            joined
+        ):  # words alone: `cell` gives the normal form, nothing typed
+            if PLAIN_TEXT.fullmatch(joined) and not _SPACING_OR_PERIOD.search(joined):
+                strings = joined.lower().split(_SEP)  # what `normalize` does to plain text: only the case
+            else:
+                strings = [normalize(text) for text in distinct]
+        else:
+            return None
+        string_of = dict(zip(distinct, strings, strict=True))
+        views: dict[str, tuple] = {"string": tuple(map(string_of.__getitem__, raw))}
+        needed = min_typed_fraction * len(raw)
+        for kind in TYPED_KINDS:
+            value_of = typed[kind]
+            values = tuple(value_of.get(text) for text in raw) if value_of else (None,) * len(raw)
+            if (len(raw) - values.count(None) if value_of else 0) >= needed:
+                views[kind] = values
+        return views
 
     def cell(self, raw: str, layout: ColumnLayout) -> CellValues:
         """One cell read with its column's layout."""

@@ -22,13 +22,13 @@ _SPACES = re.compile(r"\s+")
 
 #: ASCII text with none of the characters the substitutions below act on: only its ends, a final period,
 #: spacing and case change.
-_PLAIN = re.compile(r"[^`\[\]*#+()\"\x80-\U0010ffff]*")
+PLAIN_TEXT = re.compile(r"[^`\[\]*#+()\"\x80-\U0010ffff]*")
 
 
 def normalize(text: str) -> str:
     """The official WTQ normalisation: no diacritics, ASCII quotes and dashes, no trailing citations,
     parenthesised details, outer quotes or final period; lower case; single spaces."""
-    if _PLAIN.fullmatch(text):  # most cells: the same result without the Unicode and citation passes
+    if PLAIN_TEXT.fullmatch(text):  # most cells: the same result without the Unicode and citation passes
         text = text.strip()
         if text and text[-1] == ".":
             text = text[:-1]

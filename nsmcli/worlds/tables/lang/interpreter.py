@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from nsmcli.errors import GrammarError
+from nsmcli.memory import gc_paused
 from nsmcli.worlds.tables.data.table import Table
 from nsmcli.worlds.tables.data.values import Date
 from nsmcli.worlds.tables.lang import program as P
@@ -471,11 +472,12 @@ def _table_props(table: Table, spec: LanguageSpec) -> list[Prop]:
     cache = table.__dict__.setdefault("_bound_props", {})
     props = cache.get(spec.name)
     if props is None:
-        props = [
-            Prop.build(name, PROPERTY_TYPE[kind], column.views[kind])
-            for name, column, kind in table.properties()
-            if kind in spec.property_kinds and any(v is not None for v in column.views[kind])
-        ]
+        with gc_paused():
+            props = [
+                Prop.build(name, PROPERTY_TYPE[kind], column.views[kind])
+                for name, column, kind in table.properties()
+                if kind in spec.property_kinds and any(v is not None for v in column.views[kind])
+            ]
         cache[spec.name] = props
     return props
 
