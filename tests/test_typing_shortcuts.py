@@ -86,7 +86,23 @@ def test_the_pre_check_lets_through_what_the_tagger_reads():
 #: Columns that take the column-wide reading (words alone, plain numerals with years among them) and ones
 #: that must not (a cell holding the separator, a quantity word, a sign, one non-plain cell among many).
 NUMERALS = ("0", "7", "12", "1990", "2024", "0123", "123456", "3.5", "12.50", "1.234", "0.000")
-WORDS = ("abc", "Abc", "x y", "x  y", " x", "x ", "x.", "a.b", "\tx", "x\x1cy", "é", "mayor", "", "A[1]", "(b)")
+WORDS = (
+    "abc",
+    "Abc",
+    "x y",
+    "x  y",
+    " x",
+    "x ",
+    "x.",
+    "a.b",
+    "\tx",
+    "x\x1cy",
+    "é",
+    "mayor",
+    "",
+    "A[1]",
+    "(b)",
+)
 column_cell = st.sampled_from(NUMERALS + WORDS + ("\x00", "a\x00b", "may", "-3", "$5", "15/03/2024")) | cell
 
 
