@@ -169,6 +169,9 @@ _NUMERIC_DATE = re.compile(
 _YEAR = re.compile(r"\s*(\d{4})\s*")
 _PLAIN_NUMERAL = re.compile(r"[0-9]+(?:\.[0-9]+)?")
 _ANY_DIGIT = re.compile(r"\d")
+#: Money and percent signs: a cell holding one is no date of the WTQ tagger's (a date mention spans every
+#: token of the cell there, and none of its date forms takes such a token).
+_MONEY_OR_PERCENT = re.compile(r"[$€£¥%]")
 #: Joins a column's distinct cells for the column-wide scans of `UserRules`; no pattern below matches it.
 _SEP = "\x00"
 #: Plain numerals (`_PLAIN_NUMERAL`) joined by `_SEP`.
@@ -405,7 +408,9 @@ class UserRules(ValueRules):
         if m:
             return textnum.parse_cell_date(raw.strip())
         date = _month_name_date(raw)
-        return date if date is not None else textnum.parse_cell_date(raw)
+        if date is not None or _MONEY_OR_PERCENT.search(raw):  # the tagger's dates hold no such token
+            return date
+        return textnum.parse_cell_date(raw)
 
 
 RULES: dict[str, ValueRules] = {rules.name: rules for rules in (WtqRules(), UserRules())}
