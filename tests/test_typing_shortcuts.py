@@ -19,7 +19,7 @@ from nsmcli.worlds.tables.data.valuerules import ColumnLayout, UserRules, parse_
 PIECES = (
     "may", "May", "MAY", "mayor", "dismay", "Sept.", "sept", "ſept", "\u212aing", "İ", "ı", "march",
     "twenty", "twenty-first", "one", "done", "ones", "tenn't", "ten’t", "first", "eleventh", "sun",
-    "Friday", "of", "and", "hundred", "thousand", "$", "€", "%", "£", "¥", "US$", "'s", "n't",
+    "Friday", "of", "and", "hundred", "thousand", "$", "€", "%", "£", "¥", "US$", "Mondays", "Mayday", "cannot", "wanna", "'s", "n't",
     "0", "7", "12", "1990", "2024", "123456", "3.5", "12.50", ".5", "1,234", "1.234,5", "1e5", "-", "−",
     "/", ".", ",", "(", ")", "[1]", "*", "#", "\"", "`", " ", "  ", "\t", "\u00a0", "\u0663", "\uff11",
     "²", "é", "Ｍａｙ", "x", "abc", "Mon", "–",
@@ -41,6 +41,7 @@ def _in_full(read, *args):
         mock.patch.object(valuerules, "_PLAIN_NUMERAL", _NEVER),
         mock.patch.object(valuerules, "_ANY_DIGIT", re.compile(r"")),
         mock.patch.object(valuerules, "_MONEY_OR_PERCENT", _NEVER),
+        mock.patch.object(valuerules, "_LEADING_WORD", _NEVER),
     ):
         try:
             return read(*args)

@@ -331,7 +331,7 @@ _YEAR_SLASH = re.compile(r"(\d{4})/(\d{2}|\d{4})")
 #: Month names that are also common words: only months next to a day or year.
 _AMBIGUOUS_MONTHS = frozenset({"may", "mar", "march", "jan", "sep", "dec"})
 _PLAIN_MONTHS = frozenset({"march", "jan", "sep", "dec"})
-_WEEKDAYS = frozenset(
+WEEKDAYS = frozenset(
     "monday tuesday wednesday thursday friday saturday sunday mon tue tues wed thu thur thurs fri sat sun".split()
 )
 
@@ -441,9 +441,9 @@ def _month(tokens: list[str], low: list[str], i: int) -> int | None:
 def _date_at(tokens: list[str], low: list[str], i: int) -> tuple[Date, int] | None:
     """A calendar date starting at i: "july 6th, 2010", "19 september 1984", "december of 1985", "may 2011"."""
     n = len(low)
-    if low[i] in _WEEKDAYS:
+    if low[i] in WEEKDAYS:
         k = i + 2 if i + 1 < n and low[i + 1] == "," else i + 1
-        return _date_at(tokens, low, k) if k < n and low[k] not in _WEEKDAYS else None
+        return _date_at(tokens, low, k) if k < n and low[k] not in WEEKDAYS else None
     day = -1
     j = i
     if (

@@ -172,6 +172,10 @@ _ANY_DIGIT = re.compile(r"\d")
 #: Money and percent signs: a cell holding one is no date of the WTQ tagger's (a date mention spans every
 #: token of the cell there, and none of its date forms takes such a token).
 _MONEY_OR_PERCENT = re.compile(r"[$€£¥%]")
+#: A cell's first token when it is letters alone. The tagger's dates all start at a token with a digit, a
+#: month or a weekday (`textnum.find_quantities`), and a cell is its date only if one spans every token.
+_LEADING_WORD = re.compile(r"\s*([^\W\d_]+)(?=\s|$)")
+_DATE_WORDS = frozenset(textnum.MONTHS) | frozenset(textnum.WEEKDAYS)
 #: Joins a column's distinct cells for the column-wide scans of `UserRules`; no pattern below matches it.
 _SEP = "\x00"
 #: Plain numerals (`_PLAIN_NUMERAL`) joined by `_SEP`.
@@ -410,6 +414,9 @@ class UserRules(ValueRules):
         date = _month_name_date(raw)
         if date is not None or _MONEY_OR_PERCENT.search(raw):  # the tagger's dates hold no such token
             return date
+        word = _LEADING_WORD.match(raw)
+        if word and word.group(1).lower() not in _DATE_WORDS:  # its first token can start no date
+            return None
         return textnum.parse_cell_date(raw)
 
 
