@@ -111,7 +111,8 @@ def run_program(
 def explore_karel(
     task: str, out: Path, seed: int = 1, budget: int = 65_000, json: bool = False, quiet: bool = False
 ) -> dict:
-    """`nsm explore --env karel:TASK`: hill climbing in program space; writes OUT/best_program.json."""
+    """`nsm explore --env karel:TASK`: hill climbing in program space; writes OUT/best_program.json and
+    OUT/programs.jsonl (the best programs met, which `nsm train --env karel:TASK --programs` starts from)."""
     from nsmcli.fileio import check_output_file
     from nsmcli.worlds.karel.problems import parse_spec
     from nsmcli.worlds.karel.search import SearchConfig, hill_climb, write_result
