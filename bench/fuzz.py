@@ -91,7 +91,7 @@ def main() -> None:
         rows.append((name, counts, seconds))
         faults += [f"- {name}: {f}" for f in counts["faults"]]
         print(f"{name}: {counts['examples']} examples in {seconds:.0f} s", file=sys.stderr, flush=True)
-    command = "nice -n 19 python bench/fuzz.py " + " ".join(sys.argv[1:])
+    command = "python bench/fuzz.py " + " ".join(sys.argv[1:])
     load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
     lines = [
         "## Fuzzing: hostile inputs end in success or one clean error\n",
