@@ -240,9 +240,8 @@ class Parser:
         `nsmcli.train.evaluate.choose`: by default the most probable program of the answer the beam's
         programs favour together) executed step by step. `candidates` lists the beam, most probable first.
         `sql_check` also runs the program's SQL in sqlite on the table and compares the answers."""
-        with (
-            gc_paused()
-        ):  # one question's burst of acyclic objects; on a big table the collector's scans dominate
+        # one question's burst of acyclic objects: on a big table the collector's scans would dominate
+        with gc_paused():
             return self._parse(question, table, beam, sql_dialect, vote, sql_check)
 
     def _parse(

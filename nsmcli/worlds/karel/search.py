@@ -227,11 +227,11 @@ class HillClimber:
         self.scores[key] = score
         return score
 
-    def best_programs(self, first: Program, count: int) -> list[str]:
-        """`first` and the `count - 1` other best-scoring programs met, as texts."""
+    def best_programs(self, first: Program, count: int) -> list[tuple[str, float]]:
+        """`first` and the `count - 1` other best-scoring programs met: (text, objective score) pairs."""
         head = program_text(first)
         others = sorted((text for text in self.scores if text != head), key=lambda t: -self.scores[t])
-        return [head, *others[: max(0, count - 1)]]
+        return [(text, self.scores[text]) for text in [head, *others[: max(0, count - 1)]]]
 
     def _can_grow(self) -> bool:
         return not self.task.fixed_start and len(self.batches) < self.config.max_batches
@@ -364,6 +364,7 @@ def hill_climb(config: SearchConfig, progress: Any = None, honest: bool = True) 
             best
         )
     tokens = list(KarelEnvironment(max_length=config.max_length).encode(best))
+    kept = climber.best_programs(best, config.keep)
     return SearchResult(
         task=climber.task.name,
         seed=config.seed,
@@ -375,8 +376,8 @@ def hill_climb(config: SearchConfig, progress: Any = None, honest: bool = True) 
         restarts=climber.restarts,
         wall_seconds=round(wall, 3),
         improvements=improvements,
-        programs=(kept := climber.best_programs(best, config.keep)),
-        program_scores=[climber.scores.get(text, best_score) for text in kept],
+        programs=[text for text, _ in kept],
+        program_scores=[score for _, score in kept],
     )
 
 

@@ -78,13 +78,8 @@ class ValueRules:
     def column_views(self, raw: Sequence[str], min_typed_fraction: float) -> dict[str, tuple]:
         """The string view, plus each typed view that at least `min_typed_fraction` of the cells have."""
         cells = self.cell_values(raw)
-        views: dict[str, tuple] = {"string": tuple(c.string for c in cells)}
-        needed = min_typed_fraction * len(cells)
-        for kind in TYPED_KINDS:
-            values = tuple(getattr(c, kind) for c in cells)
-            if cells and sum(v is not None for v in values) >= needed:
-                views[kind] = values
-        return views
+        typed = {kind: tuple(getattr(c, kind) for c in cells) for kind in TYPED_KINDS}
+        return _views(tuple(c.string for c in cells), typed, min_typed_fraction)
 
 
 class WtqRules(ValueRules):
@@ -98,6 +93,18 @@ class WtqRules(ValueRules):
 
 #: A number in scientific notation, the whole cell.
 _SCIENTIFIC = re.compile(r"[-+−]?(?:\d+\.?\d*|\.\d+)[eE][-+]?\d{1,4}")
+
+
+def _views(strings: tuple, typed: dict[str, tuple], min_typed_fraction: float) -> dict[str, tuple]:
+    """The string view, plus each typed view (one value or None per cell) that at least
+    `min_typed_fraction` of the cells have."""
+    views: dict[str, tuple] = {"string": strings}
+    needed = min_typed_fraction * len(strings)
+    for kind in TYPED_KINDS:
+        values = typed[kind]
+        if strings and len(values) - values.count(None) >= needed:
+            views[kind] = values
+    return views
 
 
 def _each_distinct(raw: Sequence[str], read: Callable[[str], CellValues]) -> list[CellValues]:
@@ -184,9 +191,7 @@ _NUMERAL_COLUMN = re.compile(r"[0-9]+(?:\.[0-9]+)?(?:\x00[0-9]+(?:\.[0-9]+)?)*")
 #: spaces, whitespace other than a space, a final period.
 _SPACING_OR_PERIOD = re.compile(r"(?:^|\x00)\s|\s(?:\x00|$)|\s\s|[^\S ]|\.(?:\x00|$)")
 _MONTH_WORDS = "|".join(sorted(textnum.MONTHS, key=len, reverse=True))
-_WEEKDAY_WORDS = (
-    "monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun"
-)
+_WEEKDAY_WORDS = "|".join(sorted(textnum.WEEKDAYS, key=len, reverse=True))
 _DATE_WORD = re.compile(
     rf"(?:{_MONTH_WORDS}|{_WEEKDAY_WORDS})\.?|of|the|\d{{1,4}}(?:st|nd|rd|th)?|\d{{1,2}}:\d{{2}}(?::\d{{2}})?|[ap]\.?m\.?|[,./-]",
     re.IGNORECASE,
@@ -321,9 +326,11 @@ class UserRules(ValueRules):
     def _column_at_once(self, raw: Sequence[str], min_typed_fraction: float) -> dict[str, tuple] | None:
         """The views `cell` gives every cell, when all distinct cells are words alone or plain numerals
         (decided on their texts joined by a separator no cell holds); None for any other column."""
+        if not raw:
+            return None
         distinct = list(dict.fromkeys(raw))
         joined = _SEP.join(distinct)
-        if not raw or joined.count(_SEP) != len(distinct) - 1:
+        if joined.count(_SEP) != len(distinct) - 1:
             return None
         typed: dict[str, dict[str, object]] = {kind: {} for kind in TYPED_KINDS}
         if _NUMERAL_COLUMN.fullmatch(joined):
@@ -337,9 +344,8 @@ class UserRules(ValueRules):
                     values = self.cell(text, layout)
                     for kind in TYPED_KINDS:
                         typed[kind][text] = getattr(values, kind)
-        elif not textnum.may_hold_quantity(
-            joined
-        ):  # words alone: `cell` gives the normal form, nothing typed
+        elif not textnum.may_hold_quantity(joined):
+            # words alone: `cell` gives each its normal form and nothing typed
             if PLAIN_TEXT.fullmatch(joined) and not _SPACING_OR_PERIOD.search(joined):
                 strings = joined.lower().split(_SEP)  # what `normalize` does to plain text: only the case
             else:
@@ -347,14 +353,11 @@ class UserRules(ValueRules):
         else:
             return None
         string_of = dict(zip(distinct, strings, strict=True))
-        views: dict[str, tuple] = {"string": tuple(map(string_of.__getitem__, raw))}
-        needed = min_typed_fraction * len(raw)
-        for kind in TYPED_KINDS:
-            value_of = typed[kind]
-            values = tuple(value_of.get(text) for text in raw) if value_of else (None,) * len(raw)
-            if (len(raw) - values.count(None) if value_of else 0) >= needed:
-                views[kind] = values
-        return views
+        typed_views = {
+            kind: tuple(map(value_of.get, raw)) if value_of else (None,) * len(raw)
+            for kind, value_of in typed.items()
+        }
+        return _views(tuple(map(string_of.__getitem__, raw)), typed_views, min_typed_fraction)
 
     def cell(self, raw: str, layout: ColumnLayout) -> CellValues:
         """One cell read with its column's layout."""
