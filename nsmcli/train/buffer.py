@@ -15,9 +15,7 @@ from pathlib import Path
 
 from nsmcli.errors import DataError, GrammarError
 from nsmcli.fileio import read_jsonl
-from nsmcli.protocols import Environment
-
-Tokens = tuple[int, ...]
+from nsmcli.protocols import Environment, Tokens
 
 
 @dataclass

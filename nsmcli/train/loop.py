@@ -29,7 +29,7 @@ import torch
 
 from nsmcli.errors import CheckpointError, DataError
 from nsmcli.fileio import LOCK_NAME, output_lock, remove_stale_partials
-from nsmcli.protocols import ProblemSet
+from nsmcli.protocols import ProblemSet, Tokens
 from nsmcli.train import objectives
 from nsmcli.train.actors import ActRequest, derive_seed, generator
 from nsmcli.train.average import WeightAverage
@@ -394,6 +394,10 @@ def _train(
             config.buffer_min_reward,
         )
 
+    def admit(qid: str, env: Any, tokens: Tokens, reward: float) -> bool:
+        """A found program joins the buffer when its reward clears the bar (and the size cap keeps it)."""
+        return reward > config.buffer_min_reward and buffer.add(qid, env, tokens, reward, config.buffer_size)
+
     def cpu_state() -> dict:
         return cpu_copy(model.state_dict())
 
@@ -454,8 +458,7 @@ def _train(
                 env = train_pool.env(qid)
                 for tokens, r in result.explored[i]:
                     cache.add(qid, env, tokens)
-                    if r > config.buffer_min_reward:
-                        new_programs += buffer.add(qid, env, tokens, r, config.buffer_size)
+                    new_programs += admit(qid, env, tokens, r)
                 scored = result.scored[i]
                 if config.buffer_size:  # programs the size cap pushed out
                     scored = [(t, lp) for t, lp in scored if buffer.reward(qid, t) is not None]
@@ -477,8 +480,7 @@ def _train(
                 workers.submit(step + 1, model.state_dict(), request(step + 1))  # overlaps with learning
             for i, qid in enumerate(ids):  # after weighting in OFF; the weights below use `questions`
                 for tokens, r in result.policy[i]:
-                    if r > config.buffer_min_reward:
-                        new_programs += buffer.add(qid, train_pool.env(qid), tokens, r, config.buffer_size)
+                    new_programs += admit(qid, train_pool.env(qid), tokens, r)
 
             # 3. weights
             now = config.at_step(step)  # scheduled settings (alpha) resolved
