@@ -181,24 +181,51 @@ def _type_name(value: Any) -> str:
 
 
 class Parser:
-    """A trained model ready to answer questions over any table."""
+    """A trained model, or an ensemble of them, ready to answer questions over any table."""
 
-    def __init__(self, model: Any, config: dict, path: Path):
-        self.model = model
-        self.config = config
+    def __init__(self, members: list[tuple[Any, dict]], path: Path):
+        """`members`: (model, run config) pairs; several are an ensemble, which must agree on the language,
+        the interpreter limits and the entity linking, so that one bound table serves them all."""
+        if not members:
+            raise CheckpointError(f"{path}: no model to load")
+        self.members = members
         self.path = path
-        self.language = get_language(config["language"])
-        self.limits = Limits.from_json(config["limits"]) if config.get("limits") else None
-        self.linking = run_linking(config)
+        first = members[0][1]
+        for _, config in members[1:]:
+            for key, what in (("language", "language"), ("limits", "interpreter limits")):
+                if config.get(key) != first.get(key):
+                    raise CheckpointError(f"{path}: the ensemble's members differ in their {what}")
+            if run_linking(config) != run_linking(first):
+                raise CheckpointError(f"{path}: the ensemble's members differ in their entity linking")
+        self.language = get_language(first["language"])
+        self.limits = Limits.from_json(first["limits"]) if first.get("limits") else None
+        self.linking = run_linking(first)
+
+    @property
+    def model(self) -> Any:
+        """The first (for a single run, the only) member's model."""
+        return self.members[0][0]
+
+    @property
+    def config(self) -> dict:
+        """The first member's run config."""
+        return self.members[0][1]
 
     @classmethod
     def load(cls, model: str | Path | None = None, weights: str = "best") -> Parser:
+        """A run directory, an ensemble directory (`ensemble.json`, `nsmcli.train.rundir.run_members`) or a
+        bundled model's name (default `wtq`)."""
         from nsmcli.train.evaluate import load_run_model
         from nsmcli.train.questions import default_kit
+        from nsmcli.train.rundir import run_members
 
         path = resolve_model(model)
-        loaded, config, _ = load_run_model(path, default_kit(), weights)
-        return cls(loaded, config, path)
+        kit = default_kit()
+        members = []
+        for member in run_members(path):
+            loaded, config, _ = load_run_model(member, kit, weights)
+            members.append((loaded, config))
+        return cls(members, path)
 
     def parse_file(
         self,
@@ -267,18 +294,24 @@ class Parser:
         table = as_table(table)
         annotated = annotate_question(question, table, linking=self.linking)
         env = bind(self.language, table, annotated.entities, self.limits)
-        context = self.model.context(annotated, env)
-        # the evaluator's decoding (unfinished programs dropped, probabilities renormalised); no answer to check
-        question_env = QuestionEnv(env, context, lambda answer: False)
-        hyps = decode(self.model, [question_env], beam if beam > 1 else 0)[0]
-        candidates = [Candidate(str(env.decode(tokens)), p, answer) for tokens, p, answer in hyps]
+        # as in `evaluate`: identical program texts add up, over the beam and over an ensemble's members
+        totals: dict[str, float] = {}
+        answers: dict[str, list] = {}
+        for model, _ in self.members:
+            context = model.context(annotated, env)
+            # the evaluator's decoding (unfinished programs dropped, probabilities renormalised); no answer
+            # to check
+            question_env = QuestionEnv(env, context, lambda answer: False)
+            for tokens, p, answer in decode(model, [question_env], beam if beam > 1 else 0)[0]:
+                text = str(env.decode(tokens))
+                totals[text] = totals.get(text, 0.0) + p / len(self.members)
+                answers.setdefault(text, answer)
+        # most probable first; ties keep the first member's beam order (sorted is stable)
+        candidates = [Candidate(t, p, answers[t]) for t, p in sorted(totals.items(), key=lambda kv: -kv[1])]
         warnings = [w for w in (env.reach_warning(),) if w]
         if not candidates:
             return ParseResult(question, [], None, 0.0, warnings=warnings)
-        totals: dict[str, float] = {}  # as in `evaluate`: identical program texts add up
-        for c in candidates:
-            totals[c.program] = totals.get(c.program, 0.0) + c.probability
-        text = choose(totals, {c.program: c.answer for c in candidates}, vote)
+        text = choose(totals, answers, vote)
         best = next(c for c in candidates if c.program == text)
         key = answer_key(best.answer)
         agreeing = sum(c.probability for c in candidates if answer_key(c.answer) == key)

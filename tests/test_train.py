@@ -772,6 +772,18 @@ def test_eval_writes_predictions_and_ensembles(tiny, tmp_path):
     assert all(0 <= pr.prob <= 1 for pr in both.predictions)
 
 
+def test_an_ensemble_directory_evaluates_as_its_members_do(tiny, tmp_path):
+    """`nsm eval DIR` on a directory whose ensemble.json names runs = `nsm eval RUN --ensemble RUN2`."""
+    data, _ = tiny
+    _train_seeds(tiny, tmp_path / "ens", "r", (0, 1), n_steps=30)
+    (tmp_path / "ens" / "ensemble.json").write_text('{"format": "nsm-ensemble", "members": ["r0", "r1"]}')
+    dataset = load_dataset(data)
+    listed = evaluate([tmp_path / "ens" / "r0", tmp_path / "ens" / "r1"], dataset, "dev", beam=3, kit=KIT)
+    packed = evaluate([tmp_path / "ens"], dataset, "dev", beam=3, kit=KIT)
+    assert packed.runs == listed.runs and len(packed.runs) == 2
+    assert [asdict(p) for p in packed.predictions] == [asdict(p) for p in listed.predictions]
+
+
 def test_answer_vote_sums_the_programs_of_one_answer():
     totals = {"(a)": 0.4, "(b)": 0.35, "(c)": 0.25}
     answers = {"(a)": ["x"], "(b)": ["y", "z"], "(c)": ["z", "y"]}  # the same answer in another order

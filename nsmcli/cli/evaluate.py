@@ -84,12 +84,13 @@ def eval_(
     from nsmcli.parser import find_model
     from nsmcli.train.backends import check_address, choose_shard_backend
     from nsmcli.train.evaluate import check_vote, evaluate
-    from nsmcli.train.rundir import RunDir
+    from nsmcli.train.rundir import RunDir, run_members
     from nsmcli.worlds import get_world
 
     if more_runs and not ensemble:
         raise DataError("several run directories given: add --ensemble to evaluate them as an ensemble")
-    runs = [find_model(r) or r for r in (run, *(more_runs or []))]  # else read_config says it is missing
+    # else read_config says it is missing; an ensemble directory stands for its members
+    runs = [m for r in (run, *(more_runs or [])) for m in run_members(find_model(r) or r)]
     records = [RunDir(r).read_config() for r in runs]  # fail fast, one line, before loading data
     world = get_world(records[0]["language"])
     if world.report is not None:  # a world with figures of its own (Karel: LEAPS's and the honest one)

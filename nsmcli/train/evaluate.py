@@ -33,7 +33,7 @@ from nsmcli.errors import CheckpointError, DataError
 from nsmcli.protocols import ProblemSet
 from nsmcli.train.config import MAX_BEAM
 from nsmcli.train.questions import ModelKit, QuestionEnv, QuestionPool, build_model, default_kit
-from nsmcli.train.rundir import RunDir
+from nsmcli.train.rundir import RunDir, run_members
 
 Tokens = tuple[int, ...]
 
@@ -331,6 +331,7 @@ def evaluate(
     worker), in `workers` processes (`processes`) or Ray tasks (`ray`, on the cluster at `address`)."""
     from nsmcli.train.backends import check_address, choose_shard_backend, map_shards, shard_bounds
 
+    run_dirs = [m for r in run_dirs for m in run_members(r)]
     if not run_dirs:
         raise CheckpointError("no run directory given")
     backend = choose_shard_backend(backend, workers)

@@ -14,6 +14,10 @@
         explored.jsonl    the exploration cache (explored token paths per question)
     RUN/best/             best-on-dev weights: model.pt + info.json (step, accuracy)
 
+A model directory may instead be an ensemble: `ensemble.json` (`{"format": "nsm-ensemble", "members":
+["a", "b"]}`) names run directories inside it, which `nsm parse` and `nsm eval` combine as `nsm eval
+--ensemble` does (`run_members`).
+
 A `.pt` file is read only with `torch.load(..., weights_only=True)`: a file that carries a pickle payload
 (anything but tensors and plain containers) is refused with a CheckpointError, so a checkpoint can never run
 code.
@@ -45,6 +49,10 @@ from nsmcli.resources import source_checkout
 
 RUN_FORMAT = "nsm-run"
 RUN_VERSION = 1
+ENSEMBLE_FILE = "ensemble.json"
+ENSEMBLE_FORMAT = "nsm-ensemble"
+#: More members than this is not an ensemble anyone ships (and a hostile file cannot make nsm load thousands).
+MAX_MEMBERS = 16
 
 
 def cpu_copy(tensors: dict[str, torch.Tensor]) -> dict[str, torch.Tensor]:
@@ -314,6 +322,36 @@ def _read_json(path: Path, what: str) -> Any:
 
 #: A run's JSON files are a few MiB at most (a WTQ vocabulary is well under one).
 MAX_JSON_BYTES = 64 * 2**20
+
+
+def run_members(path: Path | str) -> list[Path]:
+    """The run directories a model directory stands for: itself, or the members its `ensemble.json` names.
+    Members are plain names of subdirectories (no paths), so an ensemble file cannot point outside its
+    directory; each must be a run directory itself, not another ensemble."""
+    path = Path(path)
+    file = path / ENSEMBLE_FILE
+    if not file.exists():
+        return [path]
+    record = _read_json(file, "ensemble file")
+    if not isinstance(record, dict) or record.get("format") != ENSEMBLE_FORMAT:
+        raise CheckpointError(f"{file} is not an nsm ensemble file (format {ENSEMBLE_FORMAT!r} expected)")
+    members = record.get("members")
+    if not isinstance(members, list) or not members or not all(isinstance(m, str) for m in members):
+        raise CheckpointError(f"{file}: 'members' must be a non-empty list of directory names")
+    if len(members) > MAX_MEMBERS:
+        raise CheckpointError(f"{file} names {len(members)} members; at most {MAX_MEMBERS} are allowed")
+    bad = [m for m in members if m in ("", ".", "..") or Path(m).name != m or "\\" in m]
+    if bad:
+        raise CheckpointError(f"{file}: members must be subdirectory names, not paths: {_names(bad)}")
+    if len(set(members)) != len(members):
+        raise CheckpointError(f"{file} names a member twice")
+    found = [path / m for m in members]
+    for member in found:
+        if not member.is_dir():
+            raise CheckpointError(f"{file} names {member.name!r}, which is not a directory in {path}")
+        if (member / ENSEMBLE_FILE).exists():
+            raise CheckpointError(f"{member} is itself an ensemble; members must be run directories")
+    return found
 
 
 def _names(keys: list[str], most: int = 5) -> str:

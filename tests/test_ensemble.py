@@ -1,0 +1,131 @@
+"""Ensemble directories (`ensemble.json` naming member runs): what `nsm parse --model DIR` and `nsm eval DIR`
+combine, and the files they refuse."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+import torch
+from typer.testing import CliRunner
+
+from nsmcli.cli.main import app
+from nsmcli.errors import CheckpointError
+from nsmcli.parser import Parser
+from nsmcli.resources import MODELS_DIR
+from nsmcli.train.rundir import ENSEMBLE_FILE, MAX_MEMBERS, run_members
+from tests.fuzzing import run_cli
+
+ROOT = Path(__file__).resolve().parents[1]
+MEDALS = ROOT / "examples" / "tables" / "medals.csv"
+QUESTIONS = [
+    "which nation won the most gold medals?",
+    "how many nations won more than 2 silver medals?",
+    "what is the total number of bronze medals?",
+]
+
+
+def _write_ensemble(root: Path, members: list[str]) -> Path:
+    root.mkdir(parents=True, exist_ok=True)
+    (root / ENSEMBLE_FILE).write_text(json.dumps({"format": "nsm-ensemble", "members": members}))
+    return root
+
+
+def _copy_run(source: Path, target: Path, noise: float = 0.0, seed: int = 0) -> None:
+    """A copy of a run whose best weights are perturbed by Gaussian noise (another model of the same kind)."""
+    shutil.copytree(source, target)
+    if noise:
+        path = target / "best" / "model.pt"
+        state = torch.load(path, weights_only=True)
+        generator = torch.Generator().manual_seed(seed)
+        for name, tensor in state.items():
+            if tensor.is_floating_point():
+                state[name] = tensor + noise * torch.randn(tensor.shape, generator=generator)
+        torch.save(state, path)
+
+
+@pytest.fixture(scope="module")
+def ensemble(tmp_path_factory) -> Path:
+    """The bundled WTQ model and a perturbed copy of it, as an ensemble directory."""
+    root = tmp_path_factory.mktemp("ensemble") / "wtq-pair"
+    _copy_run(MODELS_DIR / "wtq", root / "a")
+    _copy_run(MODELS_DIR / "wtq", root / "b", noise=0.05, seed=3)
+    return _write_ensemble(root, ["a", "b"])
+
+
+def test_an_ensemble_averages_its_members_probabilities_program_by_program(ensemble):
+    members = [Parser.load(ensemble / m) for m in ("a", "b")]
+    combined = Parser.load(ensemble)
+    assert len(combined.members) == 2
+    differed = False
+    for question in QUESTIONS:
+        each = [{c.program: c.probability for c in p.parse(question, MEDALS).candidates} for p in members]
+        differed |= each[0] != each[1]
+        result = combined.parse(question, MEDALS)
+        programs = set(each[0]) | set(each[1])
+        assert {c.program for c in result.candidates} == programs
+        for c in result.candidates:
+            assert c.probability == pytest.approx((each[0].get(c.program, 0) + each[1].get(c.program, 0)) / 2)
+        probs = [c.probability for c in result.candidates]
+        assert probs == sorted(probs, reverse=True)
+        assert result.program in programs and result.answer
+    assert differed  # the perturbed member is another model, so the average is not trivially either one
+
+
+def test_cli_parse_takes_an_ensemble_directory(ensemble):
+    res = CliRunner().invoke(app, ["parse", QUESTIONS[0], str(MEDALS), "--model", str(ensemble), "--json"])
+    assert res.exit_code == 0, res.output
+    payload = json.loads(res.stdout)
+    assert payload["program"] and payload["answer"]
+
+
+@pytest.mark.parametrize(
+    ("members", "message"),
+    [
+        (["../a"], "subdirectory names, not paths"),
+        (["/tmp"], "subdirectory names, not paths"),
+        ([".."], "subdirectory names, not paths"),
+        (["a", "a"], "names a member twice"),
+        ([], "non-empty list"),
+        ([3], "non-empty list"),
+        (["missing"], "not a directory"),
+        ([f"m{i}" for i in range(MAX_MEMBERS + 1)], f"at most {MAX_MEMBERS}"),
+    ],
+)
+def test_bad_member_lists_are_refused(tmp_path, members, message):
+    (tmp_path / "ens" / "a").mkdir(parents=True)
+    root = _write_ensemble(tmp_path / "ens", members)
+    with pytest.raises(CheckpointError, match=message):
+        run_members(root)
+
+
+def test_a_nested_ensemble_and_a_foreign_file_are_refused(tmp_path):
+    inner = _write_ensemble(tmp_path / "outer" / "inner", ["x"])
+    (inner / "x").mkdir()
+    with pytest.raises(CheckpointError, match="itself an ensemble"):
+        run_members(_write_ensemble(tmp_path / "outer", ["inner"]))
+    (tmp_path / "other").mkdir()
+    (tmp_path / "other" / ENSEMBLE_FILE).write_text('{"format": "something", "members": ["a"]}')
+    with pytest.raises(CheckpointError, match="not an nsm ensemble file"):
+        run_members(tmp_path / "other")
+    (tmp_path / "other" / ENSEMBLE_FILE).write_text("{not json")
+    with pytest.raises(CheckpointError, match="corrupt"):
+        run_members(tmp_path / "other")
+
+
+def test_a_run_directory_stands_for_itself(tmp_path):
+    assert run_members(tmp_path) == [tmp_path]
+
+
+def test_members_that_disagree_on_the_language_are_refused(tmp_path):
+    root = tmp_path / "mixed"
+    shutil.copytree(MODELS_DIR / "wtq", root / "a")
+    shutil.copytree(MODELS_DIR / "wikisql", root / "b")
+    _write_ensemble(root, ["a", "b"])
+    with pytest.raises(CheckpointError, match="differ in their language"):
+        Parser.load(root)
+    code, out, err = run_cli(["parse", QUESTIONS[0], str(MEDALS), "--model", str(root)])
+    assert code == 2 and not out and "differ in their language" in err
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1
