@@ -108,8 +108,8 @@ WORDS = (
 column_cell = st.sampled_from(NUMERALS + WORDS + ("\x00", "a\x00b", "may", "-3", "$5", "15/03/2024")) | cell
 
 
-def _column_views_cell_by_cell(raw, fraction):
-    return valuerules.ValueRules.column_views(UserRules(), raw, fraction)
+def _column_views_cell_by_cell(raw, fraction, european_default=False):
+    return valuerules.ValueRules.column_views(UserRules(european_default), raw, fraction)
 
 
 @CHECK
@@ -118,10 +118,13 @@ def _column_views_cell_by_cell(raw, fraction):
     | st.lists(st.sampled_from(WORDS), min_size=1, max_size=12)
     | st.lists(column_cell, min_size=1, max_size=12),
     st.sampled_from((0.0, 0.5, 1.0)),
+    st.booleans(),
 )
-def test_a_column_read_at_once_has_the_views_of_its_cells_read_one_by_one(raw, fraction):
+def test_a_column_read_at_once_has_the_views_of_its_cells_read_one_by_one(raw, fraction, european):
     raw = tuple(raw)
-    assert UserRules().column_views(raw, fraction) == _column_views_cell_by_cell(raw, fraction)
+    assert UserRules(european).column_views(raw, fraction) == _column_views_cell_by_cell(
+        raw, fraction, european
+    )
 
 
 def test_the_column_wide_reading_takes_the_common_columns_and_leaves_the_rest():

@@ -76,6 +76,24 @@ def test_european_decimals_are_decided_per_column() -> None:
     assert numbers("1.234,50", "2,5", "3,75", "1,234.5") == (1234.5, 2.5, 3.75, None)
 
 
+def test_a_column_that_does_not_say_follows_the_tables_decimal_convention() -> None:
+    def table(*rows):
+        return Table.from_rows("t", ["revenue", "customers", "share"], rows, value_rules="user").columns
+
+    # "3.104" alone is three point one; beside European revenues it is a count of 3,104
+    european = table(["48.215,70", "3.104", "1,5"], ["36.902,15", "2.611", "2,25"])
+    assert european[1].views["number"] == (3104.0, 2611.0)
+    assert european[0].views["number"] == (48215.7, 36902.15) and european[2].views["number"] == (1.5, 2.25)
+    # beside US revenues, or alone, it stays a decimal; a column's own evidence beats the table's
+    assert table(["48,215.70", "3.104", "1,5"], ["36,902.15", "2.611", "2,25"])[1].views["number"] == (
+        3.104,
+        2.611,
+    )
+    assert numbers("3.104", "2.611") == (3.104, 2.611)
+    mixed = table(["48.215,70", "3.5", "1,5"], ["36.902,15", "2.25", "2,25"])
+    assert mixed[1].views["number"] == (3.5, 2.25)
+
+
 def test_scores_keep_both_numbers() -> None:
     views = user_column("3–1", "2-0", "18,204")
     assert views["number"] == (3.0, 2.0, 18204.0)

@@ -114,10 +114,16 @@ class Table:
         slugs = _unique_slugs(header)
         columns = []
         with gc_paused():
+            raws = [
+                tuple("" if rows[i][j] is None else str(rows[i][j]) for i in range(len(rows)))
+                for j in range(width)
+            ]
+            rules = rules.for_table(raws)  # what the whole table says (the user rules' decimal convention)
             for j, head in enumerate(header):
-                raw = tuple("" if rows[i][j] is None else str(rows[i][j]) for i in range(len(rows)))
                 declared = column_types[j] if column_types is not None else None
-                columns.append(_type_column(str(head), slugs[j], raw, declared, min_typed_fraction, rules))
+                columns.append(
+                    _type_column(str(head), slugs[j], raws[j], declared, min_typed_fraction, rules)
+                )
         types = tuple(column_types) if column_types is not None else None
         return cls(table_id, columns, types, rules.name)
 

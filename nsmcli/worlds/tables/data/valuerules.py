@@ -75,6 +75,11 @@ class ValueRules:
         """The values of every cell of one column (a column at a time: some rules look at all cells)."""
         raise NotImplementedError
 
+    def for_table(self, columns: Sequence[Sequence[str]]) -> ValueRules:
+        """The rules to type this table's columns with (every column's raw cells given): rules that decide
+        something for the whole table return a configured copy; these read every table alike."""
+        return self
+
     def column_views(self, raw: Sequence[str], min_typed_fraction: float) -> dict[str, tuple]:
         """The string view, plus each typed view that at least `min_typed_fraction` of the cells have."""
         cells = self.cell_values(raw)
@@ -278,33 +283,40 @@ class ColumnLayout:
     day_first: bool  # `15/03/2024`: day before month in numeric dates
 
     @classmethod
-    def infer(cls, raw: Sequence[str]) -> ColumnLayout:
-        """European decimals when more cells can only be European than can only be US; day-first when
-        more numeric dates have a first field over 12 than a second one, or, with no such evidence, when
-        most numeric dates are written with points (`15.03.2024`, the German habit)."""
-        eu = us = first_over = second_over = dotted = numeric_dates = 0
-        for text in raw:
-            if not _ANY_DIGIT.search(text):  # no numeric date and no number: no evidence either way
-                continue
-            fields = _numeric_date(text)
-            if fields:
-                first, second, _ = fields
-                numeric_dates += 1
-                first_over += first > 12
-                second_over += second > 12
-                dotted += "." in text
-                continue
-            if _ISO_DATE.fullmatch(text):
-                continue
-            n = _NUMBER.match(text)
-            if n:
-                eu += bool(_EU_EVIDENCE.fullmatch(n["digits"]))
-                us += bool(_US_EVIDENCE.fullmatch(n["digits"]))
-        if first_over or second_over:
-            day_first = first_over > second_over
-        else:
-            day_first = dotted * 2 > numeric_dates
-        return cls(european=eu > us, day_first=day_first)
+    def infer(cls, raw: Sequence[str], european_default: bool = False) -> ColumnLayout:
+        """European decimals when more cells can only be European than can only be US, and
+        `european_default` (the table's convention) when the cells say neither (`3.104`, `1,250`); day-first
+        when more numeric dates have a first field over 12 than a second one, or, with no such evidence,
+        when most numeric dates are written with points (`15.03.2024`, the German habit)."""
+        eu, us, day_first = _column_evidence(raw)
+        return cls(european=eu > us if eu != us else european_default, day_first=day_first)
+
+
+def _column_evidence(raw: Sequence[str]) -> tuple[int, int, bool]:
+    """(cells only European, cells only US, day-first) of a column (`ColumnLayout.infer`)."""
+    eu = us = first_over = second_over = dotted = numeric_dates = 0
+    for text in raw:
+        if not _ANY_DIGIT.search(text):  # no numeric date and no number: no evidence either way
+            continue
+        fields = _numeric_date(text)
+        if fields:
+            first, second, _ = fields
+            numeric_dates += 1
+            first_over += first > 12
+            second_over += second > 12
+            dotted += "." in text
+            continue
+        if _ISO_DATE.fullmatch(text):
+            continue
+        n = _NUMBER.match(text)
+        if n:
+            eu += bool(_EU_EVIDENCE.fullmatch(n["digits"]))
+            us += bool(_US_EVIDENCE.fullmatch(n["digits"]))
+    if first_over or second_over:
+        day_first = first_over > second_over
+    else:
+        day_first = dotted * 2 > numeric_dates
+    return eu, us, day_first
 
 
 class UserRules(ValueRules):
@@ -313,8 +325,26 @@ class UserRules(ValueRules):
     name = "user"
     question_number_kinds = ("NUMBER", "PERCENT", "MONEY")
 
+    def __init__(self, european_default: bool = False):
+        #: The table's decimal convention, for columns whose own cells do not say (`for_table`).
+        self.european_default = european_default
+
+    def for_table(self, columns: Sequence[Sequence[str]]) -> UserRules:
+        """European decimals for the columns that do not say when the table's other columns together
+        say European: in a file of `48.215,70` revenues, a customer count of `3.104` is 3,104."""
+        joined = [_SEP.join(dict.fromkeys(raw)) for raw in columns]
+        # a cell with European evidence holds a match of the pattern somewhere: most tables end here
+        if not any(_EU_EVIDENCE.search(text) for text in joined):
+            return self
+        eu = us = 0
+        for raw, text in zip(columns, joined, strict=True):
+            if _EU_EVIDENCE.search(text) or _US_EVIDENCE.search(text):
+                column_eu, column_us, _ = _column_evidence(raw)
+                eu, us = eu + column_eu, us + column_us
+        return UserRules(european_default=True) if eu > us else self
+
     def cell_values(self, raw: Sequence[str]) -> list[CellValues]:
-        layout = ColumnLayout.infer(raw)
+        layout = ColumnLayout.infer(raw, self.european_default)
         return _each_distinct(raw, lambda text: self.cell(text, layout))
 
     def column_views(self, raw: Sequence[str], min_typed_fraction: float) -> dict[str, tuple]:
@@ -333,7 +363,7 @@ class UserRules(ValueRules):
         if joined.count(_SEP) != len(distinct) - 1:
             return None
         typed: dict[str, dict[str, object]] = {kind: {} for kind in TYPED_KINDS}
-        if _NUMERAL_COLUMN.fullmatch(joined):
+        if _NUMERAL_COLUMN.fullmatch(joined) and not (self.european_default and "." in joined):
             # Plain numerals are their own normal form and give ColumnLayout.infer no European and no date
             # evidence; `cell` reads each as float(text), except four-digit years.
             strings = distinct
