@@ -54,6 +54,18 @@ def test_vectors_of_a_fixed_question_equal_the_stored_reference(text):
     assert torch.allclose(got, torch.tensor(REFERENCE["rows"]), atol=1e-5, rtol=0)
 
 
+def test_a_repeated_question_reuses_its_encoding_and_an_old_one_is_recomputed_equal(text):
+    """An ensemble's members share one encoder and ask for the same question one after another."""
+    tokens, columns = ["how", "many", "nations", "?"], [["nation"], ["gold"]]
+    first = text.encode(tokens, columns)
+    assert text.encode(list(tokens), [list(c) for c in columns]) is first
+    for i in range(pre.RECENT_ENCODINGS):
+        text.encode([f"question{i}"], columns)
+    again = text.encode(tokens, columns)
+    assert again is not first and torch.equal(again.hidden, first.hidden)
+    assert len(text._recent) <= pre.RECENT_ENCODINGS
+
+
 @pytest.mark.parametrize(
     ("question", "expected"),
     [

@@ -203,6 +203,10 @@ class PretrainedText:
     groups: tuple[tuple[int, int], ...] | None = None
 
 
+#: How many recent encodings `MiniLMText.encode` keeps (training caches its own, per question).
+RECENT_ENCODINGS = 16
+
+
 class MiniLMText:
     """Tokenizer + the frozen bottom layers of MiniLM. Not an `nn.Module` of the model: its weights stay in
     the package, out of every state dict."""
@@ -226,6 +230,7 @@ class MiniLMText:
         if not 0 <= n_train <= self.n_layers:
             raise ValueError(f"encoder_train_layers must be in [0, {self.n_layers}]")
         self.n_frozen = self.n_layers - n_train
+        self._recent: dict[tuple, PretrainedText] = {}
 
     @property
     def hidden_size(self) -> int:
@@ -280,9 +285,20 @@ class MiniLMText:
             segments.append(1)
         return ids, segments, groups
 
-    @torch.no_grad()
     def encode(self, tokens: Sequence[str], columns: Sequence[Sequence[str]]) -> PretrainedText:
-        """One question with its headers through the frozen layers (CPU)."""
+        """One question with its headers through the frozen layers (CPU). The last few results are kept:
+        an ensemble's members share this encoder and each asks for the same question."""
+        key = (tuple(tokens), tuple(tuple(c) for c in columns))
+        found = self._recent.pop(key, None)
+        if found is None:
+            found = self._encode(tokens, columns)
+        self._recent[key] = found  # most recent last
+        while len(self._recent) > RECENT_ENCODINGS:
+            del self._recent[next(iter(self._recent))]
+        return found
+
+    @torch.no_grad()
+    def _encode(self, tokens: Sequence[str], columns: Sequence[Sequence[str]]) -> PretrainedText:
         ids, segments, groups = self.layout(tokens, columns)
         x = self.bert.embed(torch.tensor([ids]), torch.tensor([segments]))
         mask = torch.ones(1, len(ids), dtype=torch.bool)
