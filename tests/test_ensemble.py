@@ -129,3 +129,10 @@ def test_members_that_disagree_on_the_language_are_refused(tmp_path):
     code, out, err = run_cli(["parse", QUESTIONS[0], str(MEDALS), "--model", str(root)])
     assert code == 2 and not out and "differ in their language" in err
     assert "Traceback" not in err and len(err.strip().splitlines()) == 1
+
+
+def test_a_command_that_needs_one_run_names_the_ensembles_members(ensemble):
+    from nsmcli.train.rundir import RunDir
+
+    with pytest.raises(CheckpointError, match=r"is an ensemble of runs \(a, b\); give one of its members"):
+        RunDir(ensemble).read_config()

@@ -160,6 +160,9 @@ class RunDir:
     def read_config(self) -> dict:
         if not self.path.is_dir():
             raise CheckpointError(f"run directory {self.path} does not exist")
+        if not self.config_path.exists() and (self.path / ENSEMBLE_FILE).exists():
+            names = ", ".join(m.name for m in run_members(self.path))
+            raise CheckpointError(f"{self.path} is an ensemble of runs ({names}); give one of its members")
         record = _read_json(self.config_path, "run config")
         if not isinstance(record, dict) or record.get("format") != RUN_FORMAT:
             raise CheckpointError(f"{self.config_path} is not an nsm run config")
