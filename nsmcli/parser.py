@@ -121,9 +121,16 @@ def find_model(name: str | Path) -> Path | None:
     return None
 
 
+#: The bundled model `nsm parse` answers with when none is named.
+DEFAULT_MODEL = "wtq"
+#: A bundled model that needs an optional extra (the pretrained encoder) -> the bundled model that answers
+#: in its place when none is named and the extra is not installed.
+FALLBACK_MODELS = {"wtq": "wtq-glove"}
+
+
 def resolve_model(model: str | Path | None) -> Path:
-    """A run directory path, or the name of a bundled model (default `wtq`)."""
-    name = str(model) if model is not None else "wtq"
+    """A run directory path, or the name of a bundled model (default `DEFAULT_MODEL`)."""
+    name = str(model) if model is not None else DEFAULT_MODEL
     if not name.strip():
         raise CheckpointError("the model name is empty: give a run directory or a bundled model name")
     found = find_model(name)
@@ -200,6 +207,8 @@ class Parser:
         self.language = get_language(first["language"])
         self.limits = Limits.from_json(first["limits"]) if first.get("limits") else None
         self.linking = run_linking(first)
+        #: What every result's warnings repeat (why this model answers rather than the one asked for).
+        self.notes: list[str] = []
 
     @property
     def model(self) -> Any:
@@ -214,7 +223,22 @@ class Parser:
     @classmethod
     def load(cls, model: str | Path | None = None, weights: str = "best") -> Parser:
         """A run directory, an ensemble directory (`ensemble.json`, `nsmcli.train.rundir.run_members`) or a
-        bundled model's name (default `wtq`)."""
+        bundled model's name (default `wtq`). With no model named and the default's encoder not installed,
+        the bundled fallback (`FALLBACK_MODELS`) answers instead, and every result's warnings say so."""
+        from nsmcli.model.pretrained import EncoderUnavailable
+
+        try:
+            return cls._load(model, weights)
+        except EncoderUnavailable as exc:
+            fallback = FALLBACK_MODELS.get(DEFAULT_MODEL) if model is None else None
+            if fallback is None or find_model(fallback) is None:
+                raise
+            parser = cls._load(fallback, weights)
+            parser.notes.append(f"{exc}; answering with the bundled {fallback} model instead")
+            return parser
+
+    @classmethod
+    def _load(cls, model: str | Path | None, weights: str) -> Parser:
         from nsmcli.train.evaluate import load_run_model
         from nsmcli.train.questions import default_kit
         from nsmcli.train.rundir import run_members
@@ -308,7 +332,7 @@ class Parser:
                 answers.setdefault(text, answer)
         # most probable first; ties keep the first member's beam order (sorted is stable)
         candidates = [Candidate(t, p, answers[t]) for t, p in sorted(totals.items(), key=lambda kv: -kv[1])]
-        warnings = [w for w in (env.reach_warning(),) if w]
+        warnings = [*self.notes, *(w for w in (env.reach_warning(),) if w)]
         if not candidates:
             return ParseResult(question, [], None, 0.0, warnings=warnings)
         text = choose(totals, answers, vote)
