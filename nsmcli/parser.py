@@ -225,11 +225,11 @@ class Parser:
         """A run directory, an ensemble directory (`ensemble.json`, `nsmcli.train.rundir.run_members`) or a
         bundled model's name (default `wtq`). With no model named and the default's encoder not installed,
         the bundled fallback (`FALLBACK_MODELS`) answers instead, and every result's warnings say so."""
-        from nsmcli.model.pretrained import EncoderUnavailable
+        from nsmcli.model.pretrained import EncoderNotInstalled
 
         try:
             return cls._load(model, weights)
-        except EncoderUnavailable as exc:
+        except EncoderNotInstalled as exc:  # a broken install still fails, with its own line
             fallback = FALLBACK_MODELS.get(DEFAULT_MODEL) if model is None else None
             if fallback is None or find_model(fallback) is None:
                 raise

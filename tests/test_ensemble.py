@@ -101,6 +101,14 @@ def test_bad_member_lists_are_refused(tmp_path, members, message):
         run_members(root)
 
 
+def test_a_member_linked_to_outside_the_ensemble_is_refused(tmp_path):
+    (tmp_path / "elsewhere").mkdir()
+    root = _write_ensemble(tmp_path / "ens", ["a"])
+    (root / "a").symlink_to(tmp_path / "elsewhere", target_is_directory=True)
+    with pytest.raises(CheckpointError, match="is a link to outside"):
+        run_members(root)
+
+
 def test_a_nested_ensemble_and_a_foreign_file_are_refused(tmp_path):
     inner = _write_ensemble(tmp_path / "outer" / "inner", ["x"])
     (inner / "x").mkdir()

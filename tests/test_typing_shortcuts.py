@@ -108,6 +108,9 @@ WORDS = (
 column_cell = st.sampled_from(NUMERALS + WORDS + ("\x00", "a\x00b", "may", "-3", "$5", "15/03/2024")) | cell
 
 
+EUROPEAN_CELLS = ("48.215,70", "1,5", "3.104", "1.234.567", "€0,99", "12,345.6", "1,250", "2.611")
+
+
 def _column_views_cell_by_cell(raw, fraction, european_default=False):
     return valuerules.ValueRules.column_views(UserRules(european_default), raw, fraction)
 
@@ -136,3 +139,14 @@ def test_the_column_wide_reading_takes_the_common_columns_and_leaves_the_rest():
     views = rules.column_views(("12", "1990", "3.5"), 0.5)
     assert views["number"][0] == 12.0 and views["number"][2] == 3.5
     assert views == _column_views_cell_by_cell(("12", "1990", "3.5"), 0.5)
+
+
+@CHECK
+@given(st.lists(st.lists(column_cell | st.sampled_from(EUROPEAN_CELLS), min_size=1, max_size=6), max_size=4))
+def test_the_tables_decimal_convention_is_the_count_over_all_its_columns(columns):
+    """`UserRules.for_table` skips the count for tables with no European pattern: the same decision."""
+    eu = us = 0
+    for raw in columns:
+        column_eu, column_us, _ = valuerules._column_evidence(raw)
+        eu, us = eu + column_eu, us + column_us
+    assert UserRules().for_table(columns).european_default == (eu > us)

@@ -25,6 +25,8 @@ import hashlib
 import importlib.metadata
 import importlib.util
 import json
+import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -46,7 +48,11 @@ _PTB_TEXT = {**_ALIASES, "``": '"', "''": '"'}
 
 
 class EncoderUnavailable(CheckpointError):
-    """The pretrained encoder's package (or a library it needs) is not installed."""
+    """The pretrained encoder cannot run: its package is missing or broken."""
+
+
+class EncoderNotInstalled(EncoderUnavailable):
+    """The pretrained encoder's package (or a library it needs) is not installed at all."""
 
 
 @dataclass(frozen=True)
@@ -81,7 +87,7 @@ def locate_minilm() -> EncoderFiles:
         name for name in (MODULE, "tokenizers", "safetensors") if importlib.util.find_spec(name) is None
     ]
     if missing:
-        raise EncoderUnavailable(
+        raise EncoderNotInstalled(
             f"the minilm encoder needs {', '.join(m.replace('_', '-') for m in missing)}: {INSTALL}"
         )
     spec = importlib.util.find_spec(MODULE)
@@ -230,7 +236,8 @@ class MiniLMText:
         if not 0 <= n_train <= self.n_layers:
             raise ValueError(f"encoder_train_layers must be in [0, {self.n_layers}]")
         self.n_frozen = self.n_layers - n_train
-        self._recent: dict[tuple, PretrainedText] = {}
+        self._recent: OrderedDict[tuple, PretrainedText] = OrderedDict()
+        self._lock = threading.Lock()
 
     @property
     def hidden_size(self) -> int:
@@ -289,12 +296,14 @@ class MiniLMText:
         """One question with its headers through the frozen layers (CPU). The last few results are kept:
         an ensemble's members share this encoder and each asks for the same question."""
         key = (tuple(tokens), tuple(tuple(c) for c in columns))
-        found = self._recent.pop(key, None)
+        with self._lock:  # one encoder serves every Parser of the process, so every thread too
+            found = self._recent.pop(key, None)
         if found is None:
             found = self._encode(tokens, columns)
-        self._recent[key] = found  # most recent last
-        while len(self._recent) > RECENT_ENCODINGS:
-            del self._recent[next(iter(self._recent))]
+        with self._lock:
+            self._recent[key] = found  # most recent last
+            while len(self._recent) > RECENT_ENCODINGS:
+                self._recent.popitem(last=False)
         return found
 
     @torch.no_grad()

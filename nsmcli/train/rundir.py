@@ -349,7 +349,10 @@ def run_members(path: Path | str) -> list[Path]:
     if len(set(members)) != len(members):
         raise CheckpointError(f"{file} names a member twice")
     found = [path / m for m in members]
+    inside = path.resolve()
     for member in found:
+        if member.resolve().parent != inside:  # a symlinked member would load weights from elsewhere
+            raise CheckpointError(f"{file}: member {member.name!r} is a link to outside {path}")
         if not member.is_dir():
             raise CheckpointError(f"{file} names {member.name!r}, which is not a directory in {path}")
         if (member / ENSEMBLE_FILE).exists():

@@ -285,7 +285,8 @@ class ColumnLayout:
     @classmethod
     def infer(cls, raw: Sequence[str], european_default: bool = False) -> ColumnLayout:
         """European decimals when more cells can only be European than can only be US, and
-        `european_default` (the table's convention) when the cells say neither (`3.104`, `1,250`); day-first
+        `european_default` (the table's convention) when the cells do not decide: none can only be either
+        (`3.104`, `1,250`), or as many each way; day-first
         when more numeric dates have a first field over 12 than a second one, or, with no such evidence,
         when most numeric dates are written with points (`15.03.2024`, the German habit)."""
         eu, us, day_first = _column_evidence(raw)
@@ -325,7 +326,7 @@ class UserRules(ValueRules):
     name = "user"
     question_number_kinds = ("NUMBER", "PERCENT", "MONEY")
 
-    def __init__(self, european_default: bool = False):
+    def __init__(self, european_default: bool = False) -> None:
         #: The table's decimal convention, for columns whose own cells do not say (`for_table`).
         self.european_default = european_default
 
@@ -333,7 +334,8 @@ class UserRules(ValueRules):
         """European decimals for the columns that do not say when the table's other columns together
         say European: in a file of `48.215,70` revenues, a customer count of `3.104` is 3,104."""
         joined = [_SEP.join(dict.fromkeys(raw)) for raw in columns]
-        # a cell with European evidence holds a match of the pattern somewhere: most tables end here
+        # a cell with European evidence holds a match of the pattern somewhere (a necessary condition, also
+        # met by US thousands such as "1,250"): tables without a comma-or-point number end here
         if not any(_EU_EVIDENCE.search(text) for text in joined):
             return self
         eu = us = 0
