@@ -782,6 +782,9 @@ def test_an_ensemble_directory_evaluates_as_its_members_do(tiny, tmp_path):
     packed = evaluate([tmp_path / "ens"], dataset, "dev", beam=3, kit=KIT)
     assert packed.runs == listed.runs and len(packed.runs) == 2
     assert [asdict(p) for p in packed.predictions] == [asdict(p) for p in listed.predictions]
+    # in worker processes: the second member's job ships the tables the first member bound
+    sharded = evaluate([tmp_path / "ens"], dataset, "dev", beam=3, kit=KIT, backend="processes", workers=2)
+    assert [asdict(p) for p in sharded.predictions] == [asdict(p) for p in listed.predictions]
 
 
 def test_answer_vote_sums_the_programs_of_one_answer():

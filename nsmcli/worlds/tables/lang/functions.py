@@ -89,6 +89,25 @@ class _LazySequence(Sequence):
         return self._n
 
 
+# The lazy masks' makers are classes, not closures, so that a bound table pickles (decoding in worker
+# processes ships it).
+@dataclass(frozen=True)
+class _GroupMask:
+    group_rows: list[list[int]]
+
+    def __call__(self, i: int) -> int:
+        return mask_of(self.group_rows[i])
+
+
+@dataclass(frozen=True)
+class _PrefixMask:
+    order: list[int]
+    ends: list[int]
+
+    def __call__(self, i: int) -> int:
+        return mask_of(self.order[: self.ends[i]])
+
+
 @dataclass(eq=False)
 class Prop:
     """A column view bound as a property constant: its name, type and per-row values (None = missing).
@@ -130,10 +149,10 @@ class Prop:
             prop.sorted_keys = sorted(by_key)
             prop.sorted_values = [v for v, _ in groups]
             group_rows = [r for _, r in groups]
-            prop.sorted_masks = _LazySequence(len(groups), lambda i: mask_of(group_rows[i]))
+            prop.sorted_masks = _LazySequence(len(groups), _GroupMask(group_rows))
             order = [r for g in group_rows for r in g]  # rows in ascending key order
             ends = list(accumulate(len(g) for g in group_rows))
-            prop.cumulative = _LazySequence(len(groups), lambda i: mask_of(order[: ends[i]]))
+            prop.cumulative = _LazySequence(len(groups), _PrefixMask(order, ends))
         return prop
 
     def at_most(self, bound, strict: bool) -> int:
