@@ -112,17 +112,22 @@ def answer_matches(expected: list[str], result: ParseResult) -> bool:
 
 
 def find_model(name: str | Path) -> Path | None:
-    """The run directory `name`, else the bundled model of that name, else None."""
+    """The run directory `name`, else the bundled model of that name (or member of one), else None."""
     path = Path(name)
     if path.is_dir():
         return path
     if "/" not in str(name) and (MODELS_DIR / str(name)).is_dir():
         return MODELS_DIR / str(name)
+    member = MEMBER_MODELS.get(str(name))
+    if member is not None and MODELS_DIR.joinpath(*member).is_dir():
+        return MODELS_DIR.joinpath(*member)
     return None
 
 
 #: The bundled model `nsm parse` answers with when none is named.
 DEFAULT_MODEL = "wtq"
+#: Members of a bundled ensemble that answer alone under a name of their own (one copy on disk).
+MEMBER_MODELS = {"wtq-glove": ("wtq", "glove")}
 #: A bundled model that needs an optional extra (the pretrained encoder) -> the bundled model that answers
 #: in its place when none is named and the extra is not installed.
 FALLBACK_MODELS = {"wtq": "wtq-glove"}
@@ -137,7 +142,9 @@ def resolve_model(model: str | Path | None) -> Path:
     if found is not None:
         return found
     bundled = (
-        ", ".join(sorted(p.name for p in MODELS_DIR.iterdir() if p.is_dir())) if MODELS_DIR.is_dir() else ""
+        ", ".join(sorted([*(p.name for p in MODELS_DIR.iterdir() if p.is_dir()), *MEMBER_MODELS]))
+        if MODELS_DIR.is_dir()
+        else ""
     )
     raise CheckpointError(
         f"no model at {name!r}: give a run directory from nsm train"

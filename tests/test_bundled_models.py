@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from nsmcli.parser import MODELS_DIR, Parser
+from nsmcli.parser import MODELS_DIR, Parser, find_model
+from nsmcli.train.rundir import run_members
 
 ROOT = Path(__file__).resolve().parents[1]
 QUESTIONS = ROOT / "examples" / "questions.tsv"
@@ -21,12 +22,35 @@ def stated_count() -> int:
     return int(match.group(1))
 
 
-def test_bundled_models_are_small_plain_run_directories():
+def test_bundled_models_are_small_plain_run_directories_or_ensembles_of_them():
     for name in ("wtq", "wikisql"):
         model = MODELS_DIR / name
-        assert (model / "config.json").is_file() and (model / "best" / "model.pt").is_file()
+        for run in run_members(model):
+            assert (run / "config.json").is_file() and (run / "best" / "model.pt").is_file()
         size = sum(f.stat().st_size for f in model.rglob("*") if f.is_file())
         assert size <= 25 * 2**20, f"{name}: {size} bytes"
+    assert len(run_members(MODELS_DIR / "wtq")) > 1  # the default is an ensemble
+
+
+def test_the_default_falls_back_to_the_glove_model_without_the_encoder_package(monkeypatch):
+    """`pip install nsmcli` without the [encoder] extra still answers, and says how to get the default."""
+    import importlib.util
+
+    from nsmcli.errors import CheckpointError
+    from nsmcli.model import pretrained
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(
+        pretrained.importlib.util,
+        "find_spec",
+        lambda name, *a: None if name == pretrained.MODULE else real(name, *a),
+    )
+    parser = Parser.load()
+    assert parser.path == find_model("wtq-glove") == MODELS_DIR / "wtq" / "glove"
+    result = parser.parse("how many nations are listed?", ROOT / "examples" / "tables" / "medals.csv")
+    assert result.program and any("pip install 'nsmcli[encoder]'" in w and "wtq-glove" in w for w in result.warnings)
+    with pytest.raises(CheckpointError, match=r"pip install 'nsmcli\[encoder\]'"):
+        Parser.load("wtq")  # named explicitly: no silent substitute
 
 
 def test_bundled_wtq_model_answers_the_stated_number_of_example_questions():
@@ -90,7 +114,7 @@ def test_parse_answers_with_the_answer_its_beam_favours():
 def test_parse_sql_check_runs_the_sql_in_sqlite():
     """--sql-check runs the shown SQL in sqlite on the table: an exact rendering agrees with the answer."""
     medals = str(ROOT / "examples" / "tables" / "medals.csv")
-    question = "which nation won the most gold?"  # the bundled model answers with argmax, which has SQL
+    question = "which nation won the fewest gold medals?"  # the bundled model answers with argmin: SQL
     base = [sys.executable, "-m", "nsmcli", "parse", question, medals, "--sql-check"]
     proc = subprocess.run([*base, "--json"], capture_output=True, text=True, cwd=ROOT, timeout=300)
     assert proc.returncode == 0, proc.stderr

@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 from nsmcli.cli.main import app
 from nsmcli.errors import CheckpointError
-from nsmcli.parser import Parser
+from nsmcli.parser import Parser, find_model
 from nsmcli.resources import MODELS_DIR
 from nsmcli.train.rundir import ENSEMBLE_FILE, MAX_MEMBERS, run_members
 from tests.fuzzing import run_cli
@@ -48,10 +48,10 @@ def _copy_run(source: Path, target: Path, noise: float = 0.0, seed: int = 0) -> 
 
 @pytest.fixture(scope="module")
 def ensemble(tmp_path_factory) -> Path:
-    """The bundled WTQ model and a perturbed copy of it, as an ensemble directory."""
+    """The bundled GloVe WTQ model and a perturbed copy of it, as an ensemble directory."""
     root = tmp_path_factory.mktemp("ensemble") / "wtq-pair"
-    _copy_run(MODELS_DIR / "wtq", root / "a")
-    _copy_run(MODELS_DIR / "wtq", root / "b", noise=0.05, seed=3)
+    _copy_run(find_model("wtq-glove"), root / "a")
+    _copy_run(find_model("wtq-glove"), root / "b", noise=0.05, seed=3)
     return _write_ensemble(root, ["a", "b"])
 
 
@@ -129,7 +129,7 @@ def test_a_run_directory_stands_for_itself(tmp_path):
 
 def test_members_that_disagree_on_the_language_are_refused(tmp_path):
     root = tmp_path / "mixed"
-    shutil.copytree(MODELS_DIR / "wtq", root / "a")
+    shutil.copytree(find_model("wtq-glove"), root / "a")
     shutil.copytree(MODELS_DIR / "wikisql", root / "b")
     _write_ensemble(root, ["a", "b"])
     with pytest.raises(CheckpointError, match="differ in their language"):

@@ -88,7 +88,8 @@ def shipped_files() -> tuple[set[str], set[str]]:
     grammars = {p.name for p in GRAMMARS.glob("*.toml")}
     models = {p.relative_to(MODELS).as_posix() for p in MODELS.rglob("*") if p.is_file()}
     assert {"wtq.toml", "wikisql.toml"} <= grammars
-    assert {"wtq/best/model.pt", "wtq/config.json", "wikisql/best/model.pt"} <= models
+    assert {"wtq/ensemble.json", "wtq/glove/best/model.pt", "wtq/glove/config.json"} <= models
+    assert "wikisql/best/model.pt" in models
     return grammars, models
 
 
