@@ -15,7 +15,7 @@ from nsmcli.train.evaluate import load_run_model
 from nsmcli.train.questions import default_kit
 
 ROOT = Path(__file__).resolve().parents[1]
-BUNDLED = ROOT / "examples" / "models" / "wtq"
+BUNDLED = ROOT / "examples" / "models" / "wtq" / "glove"  # a plain run directory (the default is an ensemble)
 MEDALS = ROOT / "examples" / "tables" / "medals.csv"
 
 
