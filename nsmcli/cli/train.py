@@ -50,7 +50,7 @@ def train(
     init: str = typer.Option(
         None,
         "--init",
-        help="Start from a trained run or bundled model (wtq, wikisql): its model settings, vocabulary and "
+        help="Start from a trained run or bundled model (wtq-glove, wikisql): its model settings, vocabulary and "
         "best weights (fine-tuning).",
     ),
     assignments: list[str] = typer.Option(
@@ -77,7 +77,7 @@ def train(
           --set model.encoder=minilm
       nsm train data/wtq --out runs/mapo-1 --resume
       nsm train data/own --programs own-programs.jsonl --out runs/own \\
-          --init wtq --steps 200
+          --init wtq-glove --steps 200
       nsm train --env karel:harvester --out runs/harvester-1 --seed 1
       nsm train data/wtq --programs programs.jsonl --out runs/ray-1 \\
           --backend ray --actors 8 --address ray://head:10001
