@@ -58,6 +58,8 @@ demo: install
 DATA ?= ../shared/data
 # name:seed:steps[:setting], one per member of the wtq ensemble
 WTQ_MEMBERS ?= minilm-lstm-s2:2:6580:model.encoder_lstm=true
+# bundle-directory:run pairs of the copy loop, one per member: wtq.new/NAME:wtq-NAME
+WTQ_MEMBER_COPIES = $(foreach m,$(WTQ_MEMBERS),wtq.new/$(firstword $(subst :, ,$(m))):wtq-$(firstword $(subst :, ,$(m))))
 WTQ_GLOVE_STEPS ?= 19416
 WIKISQL_ONE_PROCESS ?= 3657
 WIKISQL_STEPS ?= 5400
@@ -75,15 +77,6 @@ models: install
 			--out "runs/wtq-$$name" --algo mapo --seed "$$seed" --actors 2 --steps "$$steps" \
 			--set model.encoder=minilm --set eval_every=1000 $${setting:+--set "$$setting"} || exit 1; \
 	done
-	rm -rf examples/models/wtq.new && mkdir -p examples/models/wtq.new
-	for member in $(WTQ_MEMBERS); do \
-		name=$${member%%:*}; m=examples/models/wtq.new/$$name; mkdir -p $$m/best && \
-		cp runs/wtq-$$name/config.json runs/wtq-$$name/vocab.json $$m/ && \
-		cp runs/wtq-$$name/best/model.pt runs/wtq-$$name/best/info.json $$m/best/ || exit 1; \
-	done
-	$(BIN)/python -c "import json, sys; print(json.dumps({'format': 'nsm-ensemble', \
-		'members': ['glove'] + [m.split(':')[0] for m in sys.argv[1:]]}))" $(WTQ_MEMBERS) \
-		> examples/models/wtq.new/ensemble.json
 	$(NSM) preprocess wtq --data-dir $(DATA)/wtq --out data/wtq --linking substring
 	$(NSM) explore data/wtq --split random-split-1-train --out data/wtq-programs-tw.jsonl --workers 2 \
 		--trigger-words
@@ -100,7 +93,11 @@ models: install
 	OMP_NUM_THREADS=1 $(NSM) train data/wikisql --programs data/wikisql-programs.jsonl \
 		--out runs/wikisql-empty-s1 --init runs/wikisql-mapo-s1 --algo mapo --seed 1 --actors 2 \
 		--steps $(WIKISQL_FINE_TUNE_STEPS) --set average_decay=0.9995
-	for pair in wtq.new/glove:wtq-mapo-s1 wikisql:wikisql-empty-s1; do \
+	rm -rf examples/models/wtq.new && mkdir -p examples/models/wtq.new
+	$(BIN)/python -c "import json, sys; print(json.dumps({'format': 'nsm-ensemble', \
+		'members': ['glove'] + [m.split(':')[0] for m in sys.argv[1:]]}))" $(WTQ_MEMBERS) \
+		> examples/models/wtq.new/ensemble.json
+	for pair in $(WTQ_MEMBER_COPIES) wtq.new/glove:wtq-mapo-s1 wikisql:wikisql-empty-s1; do \
 		m=$${pair%%:*}; r=runs/$${pair#*:}; \
 		rm -rf examples/models/$$m && mkdir -p examples/models/$$m/best && \
 		cp $$r/config.json $$r/vocab.json examples/models/$$m/ && \

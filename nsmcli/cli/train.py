@@ -50,8 +50,8 @@ def train(
     init: str = typer.Option(
         None,
         "--init",
-        help="Start from a trained run or bundled model (wtq-glove, wikisql): its model settings, vocabulary and "
-        "best weights (fine-tuning).",
+        help="Start from a trained run or bundled model (wtq-glove, wikisql): its model settings, vocabulary "
+        "and best weights (fine-tuning).",
     ),
     assignments: list[str] = typer.Option(
         None, "--set", help="Override a hyper-parameter: key=value (repeatable; model.<key> for the model)."
