@@ -70,7 +70,7 @@ def main() -> None:
         if case.table in unreadable:
             continue
         result = model.parse(case.question, tables[case.table], beam=args.beam)
-        if answer_matches(case.answer, result):
+        if answer_matches(case.answer, result, tables[case.table]):
             totals[kind][0] += 1
         else:
             got = "no program" if result.program is None else short(result.display)

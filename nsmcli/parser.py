@@ -30,6 +30,7 @@ from nsmcli.worlds.tables.data.readers import (
     table_from_dataframe,
 )
 from nsmcli.worlds.tables.data.table import Table
+from nsmcli.worlds.tables.data.valuerules import UserRules
 from nsmcli.worlds.tables.lang.interpreter import answer_cells, bind, describe_step
 from nsmcli.worlds.tables.lang.spec import Limits, get_language
 from nsmcli.worlds.tables.lang.sql import check_dialect, check_program_sql, render_sql
@@ -102,13 +103,34 @@ def _cut_list(values: list[str], shown: int = 5) -> str:
     return f"[{items}{f', ... ({len(values)} in all)' if len(values) > shown else ''}]"
 
 
-def answer_matches(expected: list[str], result: ParseResult) -> bool:
-    """The official WTQ answer check of a parse against the expected answers (`nsm parse --questions`)."""
+def answer_matches(expected: list[str], result: ParseResult, table: Table | None = None) -> bool:
+    """The official WTQ answer check of a parse against the expected answers (`nsm parse --questions`).
+
+    On a table read with the user rules, an answer also matches when both sides state the same amounts
+    as that table's reader reads them: the cell `41.118,35` of a European file is the expected `41118.35`,
+    and `2.5M` is `2.5 million`. The official check alone reads both with the WTQ rules, which know neither.
+    """
     from nsmcli.worlds.tables.data.annotate import canonicalize_answer
     from nsmcli.worlds.tables.data.evaluate import wtq_correct
 
+    if result.program is None:
+        return False
     canon = [canonicalize_answer(a) for a in expected]
-    return result.program is not None and wtq_correct(expected, canon, result.answer)
+    if wtq_correct(expected, canon, result.answer):
+        return True
+    if table is None or table.value_rules != UserRules.name:
+        return False
+    rules = UserRules().for_table([column.raw for column in table.columns])
+    as_read = [_as_amount(a, rules) for a in expected]
+    return wtq_correct(as_read, as_read, [_as_amount(a, rules) for a in result.answer])
+
+
+def _as_amount(item: Any, rules: UserRules) -> Any:
+    """A text item as the number it states in full under `rules` (its text when it states none)."""
+    if not isinstance(item, str):
+        return item
+    amount = rules.amount(item)
+    return item if amount is None else repr(amount)
 
 
 def find_model(name: str | Path) -> Path | None:
@@ -282,7 +304,7 @@ class Parser:
                 vote=vote,
                 sql_check=sql_check,
             )
-            correct = None if case.answer is None else answer_matches(case.answer, result)
+            correct = None if case.answer is None else answer_matches(case.answer, result, tables[case.table])
             yield case, result, correct
 
     def parse(
@@ -312,7 +334,7 @@ class Parser:
         sql_check: bool,
     ) -> ParseResult:
         from nsmcli.train.actors import QuestionEnv
-        from nsmcli.train.evaluate import answer_key, check_vote, choose, decode
+        from nsmcli.train.evaluate import answer_key, check_vote, choose, decode, pool_programs
 
         check_vote(vote)
         if not isinstance(question, str):
@@ -333,10 +355,9 @@ class Parser:
             # the evaluator's decoding (unfinished programs dropped, probabilities renormalised); no answer
             # to check
             question_env = QuestionEnv(env, context, lambda answer: False)
-            for tokens, p, answer in decode(model, [question_env], beam if beam > 1 else 0)[0]:
-                text = str(env.decode(tokens))
-                totals[text] = totals.get(text, 0.0) + p / len(self.members)
-                answers.setdefault(text, answer)
+            found = decode(model, [question_env], beam if beam > 1 else 0)[0]
+            pool_programs(totals, answers, ((str(env.decode(t)), p, a) for t, p, a in found))
+        totals = {text: p / len(self.members) for text, p in totals.items()}
         # most probable first; ties keep the first member's beam order (sorted is stable)
         candidates = [Candidate(t, p, answers[t]) for t, p in sorted(totals.items(), key=lambda kv: -kv[1])]
         warnings = [*self.notes, *(w for w in (env.reach_warning(),) if w)]

@@ -317,3 +317,76 @@ def test_binding_memory_grows_linearly_with_the_rows():
     cells reached 13 GB). Four times the rows must cost about four times the memory, not sixteen."""
     small, large = _binding_peak_bytes(4_000), _binding_peak_bytes(16_000)
     assert large < 6 * small, (small, large)
+
+
+@pytest.mark.parametrize(
+    ("rules", "text", "expected"),
+    [
+        ("user", "april 1", ["44"]),  # a user's table: whole words, so not April 10 or 19
+        ("user", "april", ["44", "52", "58"]),
+        ("user", "1", ["44"]),  # a number word, not inside "10" or "1,250"
+        ("wtq", "april 1", ["44", "52", "58"]),  # WTQ data keeps MAPO's substring test
+        ("wtq", "1", ["44", "52", "58", "61"]),
+    ],
+)
+def test_text_filters_match_whole_words_on_user_tables(rules, text, expected):
+    rows = [["April 1, 2024", "44"], ["April 10, 2024", "52"], ["April 19, 2024", "58"], ["Mar 1,250", "61"]]
+    table = Table.from_rows("weather", ["date", "low"], rows, value_rules=rules)
+    env = bind("wtq", table, [("string", (text,))])
+    result = env.execute(f'(filter_str_contain_any all_rows "{text}" r.date-string) (hop v0 r.low-string)')
+    assert sorted(result.answer) == expected
+    kept = env.execute(f'(filter_str_contain_not_any all_rows "{text}" r.date-string) (hop v0 r.low-string)')
+    assert sorted(kept.answer) == sorted(set(["44", "52", "58", "61"]) - set(expected))
+
+
+@pytest.mark.parametrize(
+    ("rules", "date", "expected"),
+    [
+        ("user", "xxxx-11-xx", ["1", "2"]),  # "in November": any year, any day
+        ("user", "2024-11-xx", ["1"]),  # "November 2024"
+        ("user", "xxxx-11-02", ["1", "2"]),  # "November 2"
+        ("user", "2024-11-02", ["1"]),  # a full date is exact
+        ("wtq", "2024-11-02", ["1"]),
+    ],
+)
+def test_dates_with_unknown_fields_match_any_on_user_tables(rules, date, expected):
+    from nsmcli.worlds.tables.data.values import Date
+
+    rows = [["2024-11-02", "1"], ["2023-11-02", "2"], ["2024-12-02", "3"], ["2024-10-31", "4"]]
+    table = Table.from_rows("matches", ["date", "n"], rows, value_rules=rules)
+    year, month, day = (-1 if part.startswith("x") else int(part) for part in date.split("-"))
+    env = bind("wtq", table, [("date", (Date(year, month, day),))])
+    result = env.execute(f"(filter_eq all_rows {date} r.date-date) (hop v0 r.n-string)")
+    assert sorted(result.answer) == expected
+    others = env.execute(f"(filter_not_eq all_rows {date} r.date-date) (hop v0 r.n-string)")
+    assert sorted(others.answer) == sorted({"1", "2", "3", "4"} - set(expected))
+
+
+def test_a_partial_date_stays_exact_on_wtq_tables():
+    from nsmcli.worlds.tables.data.values import Date
+
+    table = Table.from_rows("matches", ["date", "n"], [["2024-11-02", "1"], ["2024-12-02", "3"]])
+    env = bind("wtq", table, [("date", (Date(-1, 11, -1),))])
+    # MAPO's filter_eq is exact, so the filter keeps no row and the program is not valid there
+    assert not env.execute("(filter_eq all_rows xxxx-11-xx r.date-date) (hop v0 r.n-string)").answer
+
+
+@pytest.mark.parametrize(
+    ("program", "expected"),
+    [
+        ("(filter_greater all_rows 2016-xx-xx r.date-date)", ["2017-01-05", "2018-03-10"]),  # after 2016
+        ("(filter_less all_rows 2016-xx-xx r.date-date)", ["2015-12-31"]),  # before 2016
+        ("(filter_ge all_rows 2016-xx-xx r.date-date)", ["2016-06-01", "2017-01-05", "2018-03-10"]),
+        ("(filter_ge all_rows xxxx-03-10 r.date-date)", ["2015-12-31", "2016-06-01", "2018-03-10"]),
+        ("(filter_less all_rows xxxx-03-10 r.date-date)", ["2017-01-05"]),
+        ("(filter_le all_rows 2016-06-xx r.date-date)", ["2015-12-31", "2016-06-01"]),
+    ],
+)
+def test_comparisons_with_partial_dates_use_the_known_fields_on_user_tables(program, expected):
+    from nsmcli.worlds.tables.data.values import Date
+
+    cells = ["2015-12-31", "2016-06-01", "2017-01-05", "2018-03-10"]
+    table = Table.from_rows("t", ["date"], [[c] for c in cells], value_rules="user")
+    dates = [Date(2016, -1, -1), Date(-1, 3, 10), Date(2016, 6, -1)]
+    env = bind("wtq", table, [("date", (d,)) for d in dates])
+    assert sorted(env.execute(f"{program} (hop v0 r.date-string)").answer) == expected

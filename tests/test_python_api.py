@@ -104,3 +104,31 @@ def test_reading_and_parsing_leave_the_garbage_collector_as_they_found_it(parser
         assert gc.isenabled() is enabled
     finally:
         (gc.enable if was else gc.disable)()
+
+
+def _result(answer: list) -> ParseResult:
+    return ParseResult("q?", answer, "(hop all_rows r.revenue-string)", 1.0)
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected", "right"),
+    [
+        (["41.118,35"], "41118.35", True),  # a European cell, a plain expected number
+        ([41118.35], "41.118,35", True),
+        (["2.5M"], "2.5 million", True),
+        (["(120,00)"], "-120", True),  # accounting negative
+        (["41.118,35"], "41118.3", False),
+        (["3–1"], "3", False),  # a score is no amount
+        (["berlin mitte"], "41118.35", False),
+    ],
+)
+def test_answer_check_reads_amounts_as_the_user_table_does(answer, expected, right):
+    from nsmcli.parser import answer_matches
+    from nsmcli.worlds.tables.data.table import Table
+
+    rows = [["Wien Neubau", "41.118,35", "2.5M"], ["Berlin Mitte", "48.215,70", "(120,00)"]]
+    user = Table.from_rows("t", ["store", "revenue", "other"], rows, value_rules="user")
+    assert answer_matches([expected], _result(answer), user) is right
+    # the official check, and tables read with the WTQ rules, keep the WTQ reading
+    wtq = Table.from_rows("t", ["store", "revenue", "other"], rows, value_rules="wtq")
+    assert answer_matches([expected], _result(answer), wtq) is answer_matches([expected], _result(answer))

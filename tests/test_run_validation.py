@@ -99,7 +99,8 @@ def test_a_vocabulary_of_integers_is_refused(run: Path) -> None:
 @pytest.mark.parametrize(
     "damage, message",
     [
-        (lambda t: t.half(), "of another dtype"),
+        (lambda t: t.double(), "of another dtype"),  # float16 is how bundled models store weights
+        (lambda t: t.to(torch.bfloat16), "of another dtype"),
         (lambda t: torch.full_like(t, float("nan")), "NaN or infinite"),
     ],
 )
@@ -111,6 +112,29 @@ def test_damaged_weights_are_refused(run: Path, damage, message: str) -> None:
     torch.save(state, path)
     with pytest.raises(CheckpointError, match=message):
         _load(run)
+
+
+def test_weights_stored_in_half_precision_load_as_float32_and_decode_alike(run: Path) -> None:
+    from nsmcli.parser import Parser
+    from nsmcli.train.rundir import RunDir
+
+    full = Parser.load(run)
+    questions = ["which nation won the most gold medals?", "how many nations won no silver?"]
+    before = [full.parse(q, MEDALS) for q in questions]
+    size = (run / "best" / "model.pt").stat().st_size
+    RunDir(run).store_best_in_half_precision()
+    assert (run / "best" / "model.pt").stat().st_size < 0.55 * size
+    stored = torch.load(run / "best" / "model.pt", weights_only=True)
+    assert {v.dtype for v in stored.values() if v.is_floating_point()} == {torch.float16}
+    assert json.loads((run / "best" / "info.json").read_text())["stored"] == "float16"
+    model, _, _ = _load(run)
+    assert {p.dtype for p in model.parameters()} == {torch.float32}
+    reference = full.model.state_dict()
+    for name, weight in model.state_dict().items():
+        assert torch.allclose(weight, reference[name], rtol=1e-3, atol=1e-4), name
+    after = [Parser.load(run).parse(q, MEDALS) for q in questions]
+    assert [(r.program, r.answer) for r in after] == [(r.program, r.answer) for r in before]
+    assert [r.probability for r in after] == pytest.approx([r.probability for r in before], abs=1e-2)
 
 
 def test_an_absurd_beam_is_refused_before_decoding() -> None:

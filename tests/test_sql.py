@@ -741,6 +741,25 @@ def test_readings_sqlite_cannot_reproduce_are_approximate_and_say_why() -> None:
     assert not render_sql(count, table, "postgres", language="wtq").exact
 
 
+def test_sql_of_user_table_filters_says_where_it_differs_from_whole_word_and_partial_date_matching():
+    rows = [["April 1, 2024", "44"], ["April 10, 2024", "52"], ["March 3, 2024", "40"]]
+    user = Table.from_rows("w", ["Date", "Low"], rows, value_rules="user")
+    wtq = Table.from_rows("w", ["Date", "Low"], rows)
+    april_1 = Program.parse('(filter_str_contain_any all_rows "april 1" r.date-string) (count v0)')
+    rendering = render_sql(april_1, user, language="wtq")  # LIKE finds April 10, the whole-word test not
+    assert not rendering.exact and "'April 10, 2024'" in (rendering.note or "")
+    assert not sql_agrees(user, rendering.sql, bind("wtq", user).execute(april_1).answer)
+    assert render_sql(april_1, wtq, language="wtq").exact  # MAPO's substring test is LIKE's
+    march = Program.parse('(filter_str_contain_any all_rows "march" r.date-string) (count v0)')
+    assert render_sql(march, user, language="wtq").exact
+    # a date with unknown fields matches any of them on a user table: no SQL form
+    in_april = Program.parse("(filter_eq all_rows xxxx-04-xx r.date-date) (count v0)")
+    with pytest.raises(GrammarError, match="unknown fields"):
+        render_sql(in_april, user, language="wtq")
+    full = Program.parse("(filter_eq all_rows 2024-04-01 r.date-date) (count v0)")
+    assert render_sql(full, user, language="wtq").exact
+
+
 @pytest.mark.parametrize(
     ("cells", "kind", "view"),
     [

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import gc
 import math
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -110,6 +110,18 @@ def choose(totals: dict[str, float], answers: dict[str, Sequence[Any]], vote: st
         groups[key] = groups.get(key, 0.0) + prob
     best = max(groups, key=lambda k: groups[k])
     return max((t for t in totals if answer_key(answers[t]) == best), key=lambda t: totals[t])
+
+
+def pool_programs(
+    totals: dict[str, float], answers: dict[str, Any], hypotheses: Iterable[tuple[str, float, Any]]
+) -> None:
+    """Add one model's (program text, probability, answer) for a question to `totals` and `answers`:
+    identical program texts add up, over a beam and over an ensemble's members (whose sum the caller
+    divides by their number); the first answer seen for a text is kept, and `totals` keeps first-seen order,
+    which `choose` breaks ties by."""
+    for text, prob, answer in hypotheses:
+        totals[text] = totals.get(text, 0.0) + prob
+        answers.setdefault(text, answer)
 
 
 def decode(
@@ -337,8 +349,9 @@ def evaluate(
     backend = choose_shard_backend(backend, workers)
     check_address(address, backend)
     kit = kit or default_kit()
-    totals: dict[str, dict[str, float]] = {}
-    answers: dict[tuple[str, str], tuple] = {}  # (question, program text) -> (env, answer)
+    totals: dict[str, dict[str, float]] = {}  # question -> program text -> summed probability
+    answers: dict[str, dict[str, list]] = {}  # question -> program text -> answer
+    envs: dict[str, Any] = {}  # question -> its bound table (members share language, limits and linking)
     examples: list = []
     infos: list[dict] = []
     resolved = ""
@@ -390,10 +403,9 @@ def evaluate(
             )
         for batch in batches:
             for qid, hyps in batch:  # each question in one batch: the order of batches does not matter
-                slot = totals.setdefault(qid, {})
-                for text, prob, answer in hyps:
-                    slot[text] = slot.get(text, 0.0) + prob
-                    answers.setdefault((qid, text), (pool.env(qid), answer))
+                pool_programs(totals.setdefault(qid, {}), answers.setdefault(qid, {}), hyps)
+                if hyps and qid not in envs:
+                    envs[qid] = pool.env(qid)
             if progress:
                 progress.advance(task, len(batch))
         del model, pool
@@ -406,8 +418,8 @@ def evaluate(
         if not slot:
             result.predictions.append(Prediction(example.id, dataset.text(example), None, [], False, 0.0))
             continue
-        text = choose(slot, {t: answers[example.id, t][1] for t in slot}, vote)  # ties: model, beam order
-        env, answer = answers[example.id, text]
+        text = choose(slot, answers[example.id], vote)  # ties: model, beam order
+        env, answer = envs[example.id], answers[example.id][text]
         credit = dataset.credit(example, env, tuple(env.encode(text)))
         result.n_correct += credit >= 1.0
         result.total_credit += credit

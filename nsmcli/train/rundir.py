@@ -12,7 +12,8 @@
                           every draw derives from (seed, step, example ids)
         buffer.jsonl      the program buffer as canonical program texts
         explored.jsonl    the exploration cache (explored token paths per question)
-    RUN/best/             best-on-dev weights: model.pt + info.json (step, accuracy)
+    RUN/best/             best-on-dev weights: model.pt + info.json (step, accuracy); bundled models store
+                          them in float16 (`"stored": "float16"`), widened to float32 as they load
 
 A model directory may instead be an ensemble: `ensemble.json` (`{"format": "nsm-ensemble", "members":
 ["a", "b"]}`) names run directories inside it, which `nsm parse` and `nsm eval` combine as `nsm eval
@@ -248,6 +249,21 @@ class RunDir:
             save_tensors(stage / "model.pt", model_state)
             atomic_write_json(stage / "info.json", info)
 
+    def store_best_in_half_precision(self) -> None:
+        """Rewrite `best/` with its float32 tensors stored as float16, half the bytes: how bundled models
+        ship (`make models`). `load_weights` widens them back to float32, so the model computes as before
+        with weights rounded to 11 significant bits; info.json records `"stored": "float16"`."""
+        state, info = self.load_weights("best")
+        if info.get("weights") != "best":
+            raise CheckpointError(f"{self.path} has no best/ weights to store in half precision")
+        info.pop("weights")
+        floats = {k: v for k, v in state.items() if torch.is_tensor(v) and v.dtype == torch.float32}
+        for name, tensor in floats.items():
+            if tensor.numel() and tensor.abs().max() > torch.finfo(torch.float16).max:
+                raise CheckpointError(f"{self.path}: {name} holds values beyond float16's range")
+        halved = {**state, **{k: v.half() for k, v in floats.items()}}
+        self.save_best(halved, {**info, "stored": "float16"})
+
     def load_weights(self, which: str = "best") -> tuple[dict, dict]:
         """(state_dict, info) of `best` (falling back to the last checkpoint when no evaluation ran yet),
         `last`, or `average`: the last checkpoint's moving average of the weights (`average_decay`), which is
@@ -256,7 +272,7 @@ class RunDir:
             raise CheckpointError(f"weights must be one of {', '.join(WEIGHTS)}, not {which!r}")
         if which == "best" and (self.best_dir / "model.pt").is_file():
             info = _read_json(self.best_dir / "info.json", "best-model info")
-            return load_tensors(self.best_dir / "model.pt"), {"weights": "best", **info}
+            return _widen_half(load_tensors(self.best_dir / "model.pt")), {"weights": "best", **info}
         src = self._checkpoint_source()
         if not (src / "model.pt").is_file():
             if which != "best" and (self.best_dir / "model.pt").is_file():
@@ -277,6 +293,13 @@ class RunDir:
             weights = {**weights, **average}  # the average covers the floating-point tensors only
         # `best` before any evaluation falls back to the last checkpoint, and says so
         return weights, {"weights": "average" if which == "average" else "last", "step": state.get("step")}
+
+
+def _widen_half(state: Any) -> Any:
+    """float16 tensors (weights stored in half precision) as the float32 that every nsm model computes in."""
+    if not isinstance(state, dict):
+        return state  # weights_mismatch says what is wrong with it
+    return {k: v.float() if torch.is_tensor(v) and v.dtype == torch.float16 else v for k, v in state.items()}
 
 
 #: The top-level keys of a run's config.json: what `train` writes (nsmcli/train/loop.py), `resumes` after

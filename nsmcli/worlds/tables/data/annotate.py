@@ -13,7 +13,6 @@ substring of a cell (spec §2.2, §8.2 item 12); `linking="substring"` reproduce
 
 from __future__ import annotations
 
-import functools
 import math
 import re
 import weakref
@@ -24,7 +23,7 @@ from nsmcli.errors import DataError
 from nsmcli.worlds.tables.data import textnum
 from nsmcli.worlds.tables.data.table import Table
 from nsmcli.worlds.tables.data.valuerules import get_rules
-from nsmcli.worlds.tables.data.values import Date, normalize
+from nsmcli.worlds.tables.data.values import Date, normalize, word_pattern
 
 #: NLTK's English stop words, contraction pieces, the empty string and punctuation (MAPO's stop_words.json).
 STOP_WORDS = (
@@ -158,24 +157,11 @@ class _TableIndex:
         return bool(text) and text in self.joined
 
     def has_words(self, text: str) -> bool:
-        """Whether `text` occurs in some string cell as whole words (see `_word_pattern`)."""
-        return self.has_substring(text) and _word_pattern(text).search(self.joined) is not None
+        """Whether `text` occurs in some string cell as whole words (see `values.word_pattern`)."""
+        return self.has_substring(text) and word_pattern(text).search(self.joined) is not None
 
     def has_match(self, text: str, linking: str) -> bool:
         return self.has_words(text) if linking == "word" else self.has_substring(text)
-
-
-@functools.lru_cache(maxsize=4096)
-def _word_pattern(text: str) -> re.Pattern:
-    """`text` not preceded or followed by a letter or digit where it starts or ends with one, and a number
-    not inside a longer one: "1" is not in "1,000" or "2.5" but is in "3-1", "no. 1" and "1,2"; "1964" is in
-    "1964,1967". Hyphens, apostrophes, underscores, spaces and other punctuation are boundaries."""
-    head, tail = "", ""
-    if text[0].isalnum():
-        head = r"(?<![^\W_])" + (r"(?<!\d\.)" if text[0].isdigit() else "")
-    if text[-1].isalnum():
-        tail = r"(?![^\W_])" + (r"(?!\.\d)(?!,\d{3}(?!\d))" if text[-1].isdigit() else "")
-    return re.compile(head + re.escape(text) + tail)
 
 
 _INDEX_CACHE: dict[int, tuple[weakref.ref, _TableIndex]] = {}

@@ -413,6 +413,14 @@ class UserRules(ValueRules):
             number, num2 = self.numbers(raw, layout)
         return CellValues(string, number, num2, date)
 
+    def amount(self, raw: str) -> float | None:
+        """The amount a text states and nothing else (`41.118,35`, `$2,469.00`, `2.5 million`, `(120.00)`),
+        read with the table's convention where the text does not say; None for any other text ("3–1")."""
+        m = _NUMBER.fullmatch(raw)
+        if m is None or m["rest"].strip() or (m["open"] is None) != (m["close"] is None):
+            return None
+        return self.numbers(raw, ColumnLayout.infer([raw], self.european_default))[0]
+
     @staticmethod
     def numbers(raw: str, layout: ColumnLayout) -> tuple[float | None, float | None]:
         """(number, num2): the cell's leading amount, and the number after it ("3–1" -> 3, 1)."""

@@ -6,6 +6,7 @@ entities, the interpreters and the evaluators all use it, so a value that prints
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 import unicodedata
@@ -62,6 +63,21 @@ class Date:
     month: int = -1
     day: int = -1
 
+    @property
+    def fields(self) -> tuple[int, int, int]:
+        return (self.year, self.month, self.day)
+
+    @property
+    def has_unknown_fields(self) -> bool:
+        return -1 in (self.year, self.month, self.day)
+
+    def admits(self, other: Date) -> bool:
+        """Whether `other` agrees with every field this date knows (xxxx-11-xx admits 2024-11-02)."""
+        return all(
+            mine == -1 or mine == theirs
+            for mine, theirs in ((self.year, other.year), (self.month, other.month), (self.day, other.day))
+        )
+
     def __str__(self) -> str:
         year = "xxxx" if self.year == -1 else f"{self.year:04d}" if self.year >= 0 else str(self.year)
         month = "xx" if self.month == -1 else f"{self.month:02d}"
@@ -97,3 +113,16 @@ def format_number(value: float) -> str:
     if math.isfinite(value) and value == int(value) and abs(value) < 1e16:
         return str(int(value))
     return repr(float(value))
+
+
+@functools.lru_cache(maxsize=4096)
+def word_pattern(text: str) -> re.Pattern:
+    """`text` as whole words: not preceded or followed by a letter or digit where it starts or ends with
+    one, and a number not inside a longer one: "1" is not in "1,000" or "2.5" but is in "3-1", "no. 1" and "1,2"; "1964" is in
+    "1964,1967". Hyphens, apostrophes, underscores, spaces and other punctuation are boundaries."""
+    head, tail = "", ""
+    if text[0].isalnum():
+        head = r"(?<![^\W_])" + (r"(?<!\d\.)" if text[0].isdigit() else "")
+    if text[-1].isalnum():
+        tail = r"(?![^\W_])" + (r"(?!\.\d)(?!,\d{3}(?!\d))" if text[-1].isdigit() else "")
+    return re.compile(head + re.escape(text) + tail)

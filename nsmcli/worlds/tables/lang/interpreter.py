@@ -25,7 +25,7 @@ from nsmcli.memory import gc_paused
 from nsmcli.worlds.tables.data.table import Table
 from nsmcli.worlds.tables.data.values import Date
 from nsmcli.worlds.tables.lang import program as P
-from nsmcli.worlds.tables.lang.functions import REGISTRY, ExecError, Prop, rows_of
+from nsmcli.worlds.tables.lang.functions import REGISTRY, ExecError, Prop, rows_of, user_matching
 from nsmcli.worlds.tables.lang.spec import ENTITY_TYPE, PROPERTY_TYPE, LanguageSpec, Limits, get_language
 
 END, OPEN, CLOSE, ALL_ROWS = 0, 1, 2, 3
@@ -474,7 +474,7 @@ def _table_props(table: Table, spec: LanguageSpec) -> list[Prop]:
     if props is None:
         with gc_paused():
             props = [
-                Prop.build(name, PROPERTY_TYPE[kind], column.views[kind])
+                Prop.build(name, PROPERTY_TYPE[kind], column.views[kind], user_matching=user_matching(table))
                 for name, column, kind in table.properties()
                 if kind in spec.property_kinds and any(v is not None for v in column.views[kind])
             ]

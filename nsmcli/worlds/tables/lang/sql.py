@@ -58,7 +58,7 @@ from nsmcli.worlds.tables.data.evaluate import prediction_text, wikisql_process_
 from nsmcli.worlds.tables.data.table import Column, Table
 from nsmcli.worlds.tables.data.values import format_number, normalize
 from nsmcli.worlds.tables.lang import program as P
-from nsmcli.worlds.tables.lang.functions import REGISTRY, SqlForm
+from nsmcli.worlds.tables.lang.functions import REGISTRY, SqlForm, user_matching
 from nsmcli.worlds.tables.lang.spec import get_language
 from nsmcli.worlds.tables.lang.sqlviews import (
     PLACEHOLDER,
@@ -749,13 +749,17 @@ class _Renderer:
             j = self._column_index(expr.args[2])
             likes = []
             for value in literal.values:
-                self._note(j, contains_note(self.table.columns[j], str(value)))
+                whole_words = user_matching(self.table)
+                self._note(j, contains_note(self.table.columns[j], str(value), whole_words))
                 likes.append(_like(column.copy(), str(value)))
             test = likes[0] if len(likes) == 1 else exp.Paren(this=exp.or_(*likes))
             return exp.Not(this=exp.Paren(this=test)) if form.operator == "NOT" else test
         op = form.operator
         if (literal.kind, kind == "date") not in (("number", False), ("date", True)) or kind == "string":
             raise _no_sql(f"{expr} compares {literal.kind} values with a {kind} property")
+        if kind == "date" and user_matching(self.table) and any(v.has_unknown_fields for v in literal.values):
+            # `equal_to` takes the unknown fields as any (Prop.user_matching); a date key cannot say that
+            raise _no_sql(f"{expr} matches a date with unknown fields on a user table")
         keys = (date_key(v) for v in literal.values) if kind == "date" else literal.values
         values = list(dict.fromkeys(float(v) for v in keys))
         if op == "!=":

@@ -30,6 +30,7 @@ from sqlglot import exp
 
 from nsmcli.worlds.tables.data.table import Column
 from nsmcli.worlds.tables.data.values import Date
+from nsmcli.worlds.tables.lang.functions import contains_substring, contains_words
 
 #: The column name candidate expressions are written over; replaced by the real column when rendered.
 PLACEHOLDER = "__nsm_cell__"
@@ -375,12 +376,13 @@ def like_pattern(text: str) -> tuple[str, bool]:
 
 
 @lru_cache(maxsize=4096)
-def _contains_note(storage: str, cells: tuple, view: tuple, text: str) -> str | None:
+def _contains_note(storage: str, cells: tuple, view: tuple, text: str, whole_words: bool) -> str | None:
     pattern, escape = like_pattern(text)
     sql = f"{_X} LIKE ?" + (" ESCAPE '\\'" if escape else "")
     (matches,) = _run(storage, cells, [sql], [pattern])
+    found = contains_words if whole_words else contains_substring
     for cell, value, hit in zip(cells, view, matches or [None] * len(cells), strict=True):
-        if bool(hit) != (value is not None and text in value):
+        if bool(hit) != (value is not None and found(text, value)):
             return (
                 f"LIKE {pattern!r} {'matches' if hit else 'misses'} {cell!r}, the program "
                 f"{'finds' if not hit else 'does not find'} {text!r} in {value!r}"
@@ -388,11 +390,11 @@ def _contains_note(storage: str, cells: tuple, view: tuple, text: str) -> str | 
     return None
 
 
-def contains_note(column: Column, text: str) -> str | None:
+def contains_note(column: Column, text: str, whole_words: bool = False) -> str | None:
     """None when sqlite's `LIKE '%text%'` on the column selects exactly the rows whose string view contains
-    `text`; else where it differs."""
+    `text` (as whole words with `whole_words`, as the filters of user tables match); else where it differs."""
     storage, cells = column_storage(column)
-    return _contains_note(storage, tuple(cells), tuple(column.views["string"]), text)
+    return _contains_note(storage, tuple(cells), tuple(column.views["string"]), text, whole_words)
 
 
 def projection_note(
