@@ -155,6 +155,25 @@ def test_model_config_names_the_encoder_and_keeps_its_weights_out_of_the_state_d
         ModelConfig(encoder_lstm=True).validate()
 
 
+def test_encoder_words_feed_each_tokens_word_vector_to_the_lstm_beside_minilm():
+    model, ctx, _ = _medals_model(encoder_lstm=True, encoder_words=True)
+    keys = model.state_dict()
+    assert "embed.learned.weight" in keys and model.embed is not None
+    n_feat = model.config.n_token_features
+    assert model.pretrained.lstm.layers[0].input_size == 16 + 16 + n_feat
+    batch = model._encode([ctx], drop=False)
+    # the word vectors reach the encoding: changing one word's row changes the question's outputs
+    gold = model.vocab.index["gold"]
+    with torch.no_grad():
+        model.embed.learned.weight[gold] += 1.0
+    changed = model._encode([ctx], drop=False)
+    assert not torch.allclose(batch.encoded.outputs, changed.encoded.outputs)
+    plain, _, _ = _medals_model(encoder_lstm=True)
+    assert plain.embed is None and not any(k.startswith("embed.") for k in plain.state_dict())
+    with pytest.raises(ValueError, match="encoder_words needs encoder=minilm and encoder_lstm"):
+        ModelConfig(encoder="minilm", encoder_words=True).validate()
+
+
 class _Recording(ProgramModel):
     """ProgramModel that remembers every instance, so a test can reach the trainer's own model."""
 
@@ -170,14 +189,14 @@ KIT = ModelKit(ModelConfig, Vocab, _Recording)
 
 @pytest.fixture(
     scope="module",
-    params=[(0, False), (1, False), (0, True)],
-    ids=["frozen", "top-layer-tuned", "frozen-with-lstm"],
+    params=[(0, False, False), (1, False, False), (0, True, False), (0, True, True)],
+    ids=["frozen", "top-layer-tuned", "frozen-with-lstm", "frozen-with-lstm-and-words"],
 )
 def encoder_run(tiny, tmp_path_factory, request):  # noqa: F811
     data, programs = tiny
     run = tmp_path_factory.mktemp("encoder") / "run"
     _Recording.made.clear()
-    layers, lstm = request.param
+    layers, lstm, words = request.param
     overrides = {
         **FAST,
         "n_steps": 3,
@@ -186,6 +205,7 @@ def encoder_run(tiny, tmp_path_factory, request):  # noqa: F811
         "model.hidden_size": 16,
         "model.encoder_train_layers": layers,
         "model.encoder_lstm": lstm,
+        "model.encoder_words": words,
     }
     train(data, run, programs=programs, overrides=overrides, kit=KIT)
     return run, data, _Recording.made[0]

@@ -83,6 +83,11 @@ class ModelConfig:
     residual bi-LSTM of `n_layers` layers, the published encoder's, which also gives the decoder its initial
     state; without it a frozen encoder leaves the question only a linear projection to learn. Not in the
     original."""
+    encoder_words: bool = False
+    """With `minilm` and `encoder_lstm`: each token's word vector (GloVe, as the `lstm` encoder embeds it)
+    joins its projected MiniLM vector as the bi-LSTM's input. Frozen MiniLM models chose `diff` for "how
+    many more" and `average` for "average" far less often than the GloVe model (bench/function_words.py);
+    the word vector gives the decoder that lexical cue back. Not yet measured in training, so off."""
     encoder_package: str = ""
     """Recorded when a `minilm` model is built: the package its weights come from..."""
     encoder_version: str = ""
@@ -128,6 +133,8 @@ class ModelConfig:
             raise ValueError("encoder_cells needs encoder=minilm")
         if self.encoder_lstm and self.encoder != "minilm":
             raise ValueError("encoder_lstm needs encoder=minilm")
+        if self.encoder_words and not self.encoder_lstm:
+            raise ValueError("encoder_words needs encoder=minilm and encoder_lstm")
         if not 0 <= self.encoder_train_layers <= 6 or (
             self.encoder_train_layers and self.encoder != "minilm"
         ):

@@ -70,19 +70,18 @@ class ProgramModel(nn.Module):
             config.encoder_sha256 = files.sha256()
             self._text = frozen_text(files, config.encoder_train_layers)
             self.pretrained = PretrainedInputs(
-                self._text, h, config.n_token_features, config.n_layers, config.dropout, config.encoder_lstm
-            )
-            self.embed = self.encoder = None
-        else:
-            self.embed = WordEmbedding(
-                len(vocab),
+                self._text,
                 h,
-                config.embedding_size,
-                config.use_glove,
-                config.init_std,
-                glove,
-                config.normalize_glove,
+                config.n_token_features,
+                config.n_layers,
+                config.dropout,
+                config.encoder_lstm,
+                words=h if config.encoder_words else 0,
             )
+            self.embed = self._word_embedding(config, vocab, glove) if config.encoder_words else None
+            self.encoder = None
+        else:
+            self.embed = self._word_embedding(config, vocab, glove)
             self.encoder = QuestionEncoder(h + config.n_token_features, h, config.n_layers, config.dropout)
         self.memory_keys = MemoryKeys(
             h, config.n_builtins, config.n_constant_types, config.init_std, config.span_mask_bug
@@ -91,11 +90,24 @@ class ProgramModel(nn.Module):
         # only when asked for, so that the state dicts of runs without a critic keep their keys
         self.value_head = nn.Linear(h, 1) if config.value_head else None
 
+    @staticmethod
+    def _word_embedding(config: ModelConfig, vocab: Vocab, glove: torch.Tensor | None) -> WordEmbedding:
+        return WordEmbedding(
+            len(vocab),
+            config.hidden_size,
+            config.embedding_size,
+            config.use_glove,
+            config.init_std,
+            glove,
+            config.normalize_glove,
+        )
+
     @classmethod
     def build(cls, config: ModelConfig, vocab: Vocab) -> ProgramModel:
         """A fresh model; with `use_glove`, the vocabulary's GloVe rows are loaded when the package is there
         (check `model.embed.n_pretrained`: 0 means every word embedding is learned)."""
-        glove = load_glove_rows(vocab) if config.use_glove and config.encoder == "lstm" else None
+        embeds_words = config.encoder == "lstm" or config.encoder_words
+        glove = load_glove_rows(vocab) if config.use_glove and embeds_words else None
         if glove is not None and glove.shape[1] != config.embedding_size:
             raise ValueError(
                 f"GloVe vectors have {glove.shape[1]} dims; config.embedding_size is {config.embedding_size}"
@@ -149,7 +161,8 @@ class ProgramModel(nn.Module):
                 raise ValueError(
                     "a context without the pretrained encoder's vectors (built by another model?)"
                 )
-            outputs, columns, state = self.pretrained([c.pretrained for c in contexts], feats, drop)
+            words = self.embed(ids.to(device)) if self.embed is not None else None
+            outputs, columns, state = self.pretrained([c.pretrained for c in contexts], feats, drop, words)
             mask = torch.arange(width, device=device)[None, :] < torch.tensor(lengths, device=device)[:, None]
             encoded = Encoded(outputs, mask, state)
             memory, features = self.memory_keys(contexts, encoded, None, columns)

@@ -354,7 +354,9 @@ class PretrainedInputs(nn.Module):
         n_layers: int,
         dropout: float,
         lstm: bool = False,
+        words: int = 0,
     ):
+        """`words`: the size of the word vectors that join the bi-LSTM's input (`encoder_words`; 0: none)."""
         super().__init__()
         d = text.hidden_size
         self.top = nn.ModuleList(_copy_layer(layer) for layer in text.bert.layers[text.n_frozen :])
@@ -362,7 +364,9 @@ class PretrainedInputs(nn.Module):
         # `encoder_lstm`: the bi-LSTM reads the projected tokens with their features and gives the state;
         # else the projection reads both and [CLS] gives the state
         self.lstm = (
-            QuestionEncoder(hidden_size + n_token_features, hidden_size, n_layers, dropout) if lstm else None
+            QuestionEncoder(hidden_size + words + n_token_features, hidden_size, n_layers, dropout)
+            if lstm
+            else None
         )
         self.tokens = nn.Linear(d + (0 if lstm else n_token_features), hidden_size, bias=False)
         self.initial = None if lstm else nn.Linear(d, hidden_size)
@@ -370,10 +374,15 @@ class PretrainedInputs(nn.Module):
         self.dropout = dropout
 
     def forward(
-        self, texts: Sequence[PretrainedText], features: torch.Tensor, drop: bool
+        self,
+        texts: Sequence[PretrainedText],
+        features: torch.Tensor,
+        drop: bool,
+        words: torch.Tensor | None = None,
     ) -> tuple[torch.Tensor, torch.Tensor, list[tuple[torch.Tensor, torch.Tensor]]]:
         """(token outputs [Q, L, H], column keys [Q, C, H], decoder state) for a batch; `features`
-        [Q, L, n_token_features] with L = max(1, longest question)."""
+        [Q, L, n_token_features] with L = max(1, longest question), and with `encoder_words` the tokens'
+        word vectors `words` [Q, L, words]."""
         device = self.tokens.weight.device
         width = max(t.hidden.shape[0] for t in texts)
         hidden = torch.zeros(len(texts), width, texts[0].hidden.shape[1], device=device)
@@ -397,7 +406,8 @@ class PretrainedInputs(nn.Module):
         features = features.to(device=device, dtype=tokens.dtype)
         if self.lstm is not None:
             lengths = torch.tensor([max(1, t.n_tokens) for t in texts])
-            encoded = self.lstm(torch.cat([self.tokens(tokens), features], dim=-1), lengths, drop)
+            inputs = [self.tokens(tokens), *(() if words is None else (words,)), features]
+            encoded = self.lstm(torch.cat(inputs, dim=-1), lengths, drop)
             return encoded.outputs, self.columns(columns), encoded.state
         assert self.initial is not None
         outputs = self.tokens(torch.cat([tokens, features], dim=-1))
