@@ -121,8 +121,14 @@ def answer_matches(expected: list[str], result: ParseResult, table: Table | None
     if table is None or table.value_rules != UserRules.name:
         return False
     rules = UserRules().for_table([column.raw for column in table.columns])
+    # a text item is read from its cell as the table writes it ("2.5M"), not from its normalised string
+    # view ("2.5m"), when the display lists one cell per item
+    cells = result.display if len(result.display) == len(result.answer) else [None] * len(result.answer)
+    predicted = [
+        c if isinstance(a, str) and c is not None else a for a, c in zip(result.answer, cells, strict=True)
+    ]
     as_read = [_as_amount(a, rules) for a in expected]
-    return wtq_correct(as_read, as_read, [_as_amount(a, rules) for a in result.answer])
+    return wtq_correct(as_read, as_read, [_as_amount(a, rules) for a in predicted])
 
 
 def _as_amount(item: Any, rules: UserRules) -> Any:

@@ -106,8 +106,9 @@ def test_reading_and_parsing_leave_the_garbage_collector_as_they_found_it(parser
         (gc.enable if was else gc.disable)()
 
 
-def _result(answer: list) -> ParseResult:
-    return ParseResult("q?", answer, "(hop all_rows r.revenue-string)", 1.0)
+def _result(answer: list, display: list[str] | None = None) -> ParseResult:
+    shown = display if display is not None else [str(a) for a in answer]
+    return ParseResult("q?", answer, "(hop all_rows r.revenue-string)", 1.0, display=shown)
 
 
 @pytest.mark.parametrize(
@@ -132,3 +133,12 @@ def test_answer_check_reads_amounts_as_the_user_table_does(answer, expected, rig
     # the official check, and tables read with the WTQ rules, keep the WTQ reading
     wtq = Table.from_rows("t", ["store", "revenue", "other"], rows, value_rules="wtq")
     assert answer_matches([expected], _result(answer), wtq) is answer_matches([expected], _result(answer))
+
+
+def test_answer_check_reads_a_text_answer_from_its_cell_not_its_lowercased_view():
+    from nsmcli.parser import answer_matches
+    from nsmcli.worlds.tables.data.table import Table
+
+    user = Table.from_rows("t", ["city", "population"], [["Accra", "2.5M"]], value_rules="user")
+    assert answer_matches(["2.5 million"], _result(["2.5m"], ["2.5M"]), user)
+    assert not answer_matches(["2.5 million"], _result(["2.5m"], ["2.5m"]), user)  # a metre is no million
