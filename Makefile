@@ -102,8 +102,6 @@ models: install
 		rm -rf examples/models/$$m && mkdir -p examples/models/$$m/best && \
 		cp $$r/config.json $$r/vocab.json examples/models/$$m/ && \
 		cp $$r/best/model.pt $$r/best/info.json examples/models/$$m/best/ || exit 1; \
-		case $$m in wtq.new/*) $(BIN)/python -c "import sys; from nsmcli.train.rundir import RunDir; \
-			RunDir(sys.argv[1]).store_best_in_half_precision()" examples/models/$$m || exit 1;; esac; \
 	done
 	rm -rf examples/models/wtq && mv examples/models/wtq.new examples/models/wtq
 	$(NSM) eval examples/models/wtq --data data/wtq-word --split random-split-1-dev --beam 5
