@@ -12,8 +12,8 @@
                           every draw derives from (seed, step, example ids)
         buffer.jsonl      the program buffer as canonical program texts
         explored.jsonl    the exploration cache (explored token paths per question)
-    RUN/best/             best-on-dev weights: model.pt + info.json (step, accuracy); bundled models store
-                          them in float16 (`"stored": "float16"`), widened to float32 as they load
+    RUN/best/             best-on-dev weights: model.pt + info.json (step, accuracy); they may be stored
+                          in float16 (`"stored": "float16"`), widened to float32 as they load
 
 A model directory may instead be an ensemble: `ensemble.json` (`{"format": "nsm-ensemble", "members":
 ["a", "b"]}`) names run directories inside it, which `nsm parse` and `nsm eval` combine as `nsm eval
@@ -250,9 +250,10 @@ class RunDir:
             atomic_write_json(stage / "info.json", info)
 
     def store_best_in_half_precision(self) -> None:
-        """Rewrite `best/` with its float32 tensors stored as float16, half the bytes: how bundled models
-        ship (`make models`). `load_weights` widens them back to float32, so the model computes as before
-        with weights rounded to 11 significant bits; info.json records `"stored": "float16"`."""
+        """Rewrite `best/` with its float32 tensors stored as float16, half the bytes (for a bundle that
+        would not fit its size limit in float32). `load_weights` widens them back to float32, so the model
+        computes as before with weights rounded to 11 significant bits; info.json records
+        `"stored": "float16"`."""
         state, info = self.load_weights("best")
         if info.get("weights") != "best":
             raise CheckpointError(f"{self.path} has no best/ weights to store in half precision")

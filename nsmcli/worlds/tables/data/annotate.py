@@ -23,7 +23,7 @@ from nsmcli.errors import DataError
 from nsmcli.worlds.tables.data import textnum
 from nsmcli.worlds.tables.data.table import Table
 from nsmcli.worlds.tables.data.valuerules import get_rules
-from nsmcli.worlds.tables.data.values import Date, normalize, word_pattern
+from nsmcli.worlds.tables.data.values import Date, contains_words, normalize
 
 #: NLTK's English stop words, contraction pieces, the empty string and punctuation (MAPO's stop_words.json).
 STOP_WORDS = (
@@ -158,7 +158,7 @@ class _TableIndex:
 
     def has_words(self, text: str) -> bool:
         """Whether `text` occurs in some string cell as whole words (see `values.word_pattern`)."""
-        return self.has_substring(text) and word_pattern(text).search(self.joined) is not None
+        return contains_words(text, self.joined)
 
     def has_match(self, text: str, linking: str) -> bool:
         return self.has_words(text) if linking == "word" else self.has_substring(text)

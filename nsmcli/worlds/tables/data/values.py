@@ -69,14 +69,11 @@ class Date:
 
     @property
     def has_unknown_fields(self) -> bool:
-        return -1 in (self.year, self.month, self.day)
+        return -1 in self.fields
 
     def admits(self, other: Date) -> bool:
         """Whether `other` agrees with every field this date knows (xxxx-11-xx admits 2024-11-02)."""
-        return all(
-            mine == -1 or mine == theirs
-            for mine, theirs in ((self.year, other.year), (self.month, other.month), (self.day, other.day))
-        )
+        return all(mine in (-1, theirs) for mine, theirs in zip(self.fields, other.fields, strict=True))
 
     def __str__(self) -> str:
         year = "xxxx" if self.year == -1 else f"{self.year:04d}" if self.year >= 0 else str(self.year)
@@ -113,6 +110,16 @@ def format_number(value: float) -> str:
     if math.isfinite(value) and value == int(value) and abs(value) < 1e16:
         return str(int(value))
     return repr(float(value))
+
+
+def contains_substring(text: str, value: str) -> bool:
+    """MAPO's containment: `text` anywhere in `value`."""
+    return text in value
+
+
+def contains_words(text: str, value: str) -> bool:
+    """`text` in `value` as whole words (`word_pattern`)."""
+    return bool(text) and text in value and word_pattern(text).search(value) is not None
 
 
 @functools.lru_cache(maxsize=4096)

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from itertools import accumulate
 from typing import TYPE_CHECKING, Any
 
-from nsmcli.worlds.tables.data.values import Date, word_pattern
+from nsmcli.worlds.tables.data.values import Date, contains_substring, contains_words
 
 if TYPE_CHECKING:
     from nsmcli.worlds.tables.data.table import Table
@@ -205,14 +205,6 @@ def _beyond(value: Date, bound: Date, greater: bool, strict: bool) -> bool:
     if mine == theirs:
         return not strict
     return mine > theirs if greater else mine < theirs
-
-
-def contains_substring(text: str, value: str) -> bool:
-    return text in value
-
-
-def contains_words(text: str, value: str) -> bool:
-    return bool(text) and text in value and word_pattern(text).search(value) is not None
 
 
 def user_matching(table: Table) -> bool:

@@ -748,8 +748,8 @@ class _Renderer:
                 raise _no_sql(f"{expr} is a containment test on non-text values")
             j = self._column_index(expr.args[2])
             likes = []
+            whole_words = user_matching(self.table)
             for value in literal.values:
-                whole_words = user_matching(self.table)
                 self._note(j, contains_note(self.table.columns[j], str(value), whole_words))
                 likes.append(_like(column.copy(), str(value)))
             test = likes[0] if len(likes) == 1 else exp.Paren(this=exp.or_(*likes))

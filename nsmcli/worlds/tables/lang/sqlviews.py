@@ -29,8 +29,7 @@ import sqlglot
 from sqlglot import exp
 
 from nsmcli.worlds.tables.data.table import Column
-from nsmcli.worlds.tables.data.values import Date
-from nsmcli.worlds.tables.lang.functions import contains_substring, contains_words
+from nsmcli.worlds.tables.data.values import Date, contains_substring, contains_words
 
 #: The column name candidate expressions are written over; replaced by the real column when rendered.
 PLACEHOLDER = "__nsm_cell__"
