@@ -142,7 +142,7 @@ class MemoryDecoder(nn.Module):
         for i, cell in enumerate(self.cells):
             h, c = cell(inp, state[i])
             new_state.append((h, c))
-            out = F.dropout(h, self.dropout, training=drop)
+            out = F.dropout(h, self.dropout, training=True) if drop else h
             inp = out if i == 0 else out + inp
         return inp, new_state
 
