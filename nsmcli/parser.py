@@ -118,9 +118,9 @@ def answer_matches(expected: list[str], result: ParseResult, table: Table | None
     canon = [canonicalize_answer(a) for a in expected]
     if wtq_correct(expected, canon, result.answer):
         return True
-    if table is None or table.value_rules != UserRules.name:
+    rules = table.reading_rules() if table is not None else None
+    if not isinstance(rules, UserRules):
         return False
-    rules = UserRules().for_table([column.raw for column in table.columns])
     # a text item is read from its cell as the table writes it ("2.5M"), not from its normalised string
     # view ("2.5m"), when the display lists one cell per item
     cells = result.display if len(result.display) == len(result.answer) else [None] * len(result.answer)
