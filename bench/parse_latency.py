@@ -10,6 +10,7 @@ import statistics
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 from common import ROOT, header, write_result
 
@@ -63,7 +64,8 @@ def main() -> None:
         lines
     )
     print(text)
-    write_result(f"parse-{args.model}", text + "\n")
+    name = Path(args.model).name if Path(args.model).is_dir() else args.model  # a run or ensemble directory
+    write_result(f"parse-{name}", text + "\n")
 
 
 if __name__ == "__main__":
