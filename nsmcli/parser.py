@@ -340,7 +340,7 @@ class Parser:
         sql_check: bool,
     ) -> ParseResult:
         from nsmcli.train.actors import QuestionEnv
-        from nsmcli.train.evaluate import answer_key, check_vote, choose, decode, pool_programs
+        from nsmcli.train.evaluate import answer_key, check_vote, choose, decode_ensemble, pool_programs
 
         check_vote(vote)
         if not isinstance(question, str):
@@ -353,18 +353,17 @@ class Parser:
         table = as_table(table)
         annotated = annotate_question(question, table, linking=self.linking)
         env = bind(self.language, table, annotated.entities, self.limits)
-        # as in `evaluate`: identical program texts add up, over the beam and over an ensemble's members
+        # as in `evaluate`: the members decode in one beam, and identical program texts add up; the
+        # evaluator's decoding (unfinished programs dropped, probabilities renormalised); no answer to check
+        models = [model for model, _ in self.members]
+        questions = [
+            [QuestionEnv(env, model.context(annotated, env), lambda answer: False)] for model in models
+        ]
+        found = decode_ensemble(models, questions, beam if beam > 1 else 0)[0]
         totals: dict[str, float] = {}
         answers: dict[str, list] = {}
-        for model, _ in self.members:
-            context = model.context(annotated, env)
-            # the evaluator's decoding (unfinished programs dropped, probabilities renormalised); no answer
-            # to check
-            question_env = QuestionEnv(env, context, lambda answer: False)
-            found = decode(model, [question_env], beam if beam > 1 else 0)[0]
-            pool_programs(totals, answers, ((str(env.decode(t)), p, a) for t, p, a in found))
-        totals = {text: p / len(self.members) for text, p in totals.items()}
-        # most probable first; ties keep the first member's beam order (sorted is stable)
+        pool_programs(totals, answers, ((str(env.decode(t)), p, a) for t, p, a in found))
+        # most probable first; ties keep the beam's order (sorted is stable)
         candidates = [Candidate(t, p, answers[t]) for t, p in sorted(totals.items(), key=lambda kv: -kv[1])]
         warnings = [*self.notes, *(w for w in (env.reach_warning(),) if w)]
         if not candidates:

@@ -55,23 +55,35 @@ def ensemble(tmp_path_factory) -> Path:
     return _write_ensemble(root, ["a", "b"])
 
 
-def test_an_ensemble_averages_its_members_probabilities_program_by_program(ensemble):
+def test_an_ensemble_of_one_model_twice_parses_as_that_model(tmp_path):
+    """The members' mean probability of one model with itself is that model's: the same beam."""
+    _copy_run(find_model("wtq-glove"), tmp_path / "a")
+    _copy_run(find_model("wtq-glove"), tmp_path / "b")
+    single = Parser.load(tmp_path / "a")
+    twice = Parser.load(_write_ensemble(tmp_path, ["a", "b"]))
+    for question in QUESTIONS:
+        alone = single.parse(question, MEDALS).candidates
+        both = twice.parse(question, MEDALS).candidates
+        assert [c.program for c in both] == [c.program for c in alone]
+        assert [c.probability for c in both] == pytest.approx([c.probability for c in alone], abs=1e-6)
+
+
+def test_an_ensemble_decodes_one_beam_scored_by_both_members(ensemble):
     members = [Parser.load(ensemble / m) for m in ("a", "b")]
     combined = Parser.load(ensemble)
     assert len(combined.members) == 2
     differed = False
     for question in QUESTIONS:
-        each = [{c.program: c.probability for c in p.parse(question, MEDALS).candidates} for p in members]
-        differed |= each[0] != each[1]
+        each = [[c.program for c in p.parse(question, MEDALS).candidates] for p in members]
         result = combined.parse(question, MEDALS)
-        programs = set(each[0]) | set(each[1])
-        assert {c.program for c in result.candidates} == programs
-        for c in result.candidates:
-            assert c.probability == pytest.approx((each[0].get(c.program, 0) + each[1].get(c.program, 0)) / 2)
+        joint = [c.program for c in result.candidates]
+        differed |= joint not in each
+        assert 0 < len(joint) <= 5  # one beam of 5, not the members' beams side by side
         probs = [c.probability for c in result.candidates]
         assert probs == sorted(probs, reverse=True)
-        assert result.program in programs and result.answer
-    assert differed  # the perturbed member is another model, so the average is not trivially either one
+        assert sum(probs) == pytest.approx(1.0)
+        assert result.program in joint and result.answer
+    assert differed  # the perturbed member changes the beam: the ensemble is neither member alone
 
 
 def test_cli_parse_takes_an_ensemble_directory(ensemble):

@@ -291,6 +291,45 @@ def test_wide_beam_finds_the_most_probable_program(world):
     assert len(found) == len(programs)  # a beam as wide as the space keeps every program
 
 
+def test_an_ensemble_beam_scores_each_token_by_the_members_mean_probability(world):
+    """`ensemble_beam_search`: a program's score is the sum over its steps of the log of the members' mean
+    probability of that token. Each member's conditionals come from its exact probabilities of every
+    complete program (the prefix masses), so this checks the beam against the models themselves."""
+    model, (ctx, env), _ = world
+    torch.manual_seed(1)
+    other = ProgramModel(model.config, model.vocab).eval()  # another model of the same kind
+    other_ctx = other.context(Example("q1", "tiny", Q1), env)
+    programs = enumerate_programs(env)
+    n = len(programs)
+    with torch.no_grad():
+        probs = [
+            member.log_probs([c] * n, [env] * n, programs).exp().tolist()
+            for member, c in ((model, ctx), (other, other_ctx))
+        ]
+    for p in probs:  # every prefix completes, so prefix masses are the models' conditionals
+        assert sum(p) == pytest.approx(1.0, abs=1e-4)
+
+    def mass(m: int, prefix: tuple[int, ...]) -> float:
+        return sum(p for prog, p in zip(programs, probs[m], strict=True) if prog[: len(prefix)] == prefix)
+
+    expected = {
+        prog: sum(
+            math.log(sum(mass(m, prog[: t + 1]) / mass(m, prog[:t]) for m in (0, 1)) / 2)
+            for t in range(len(prog))
+        )
+        for prog in programs
+    }
+    found = ProgramModel.ensemble_beam_search(
+        [model, other], [[ctx], [other_ctx]], [env], n, keep_unused=True
+    )[0]
+    assert {tuple(t) for t, _ in found} == set(programs)
+    for tokens, lp in found:
+        assert lp == pytest.approx(expected[tuple(tokens)], abs=1e-4)
+    # one member is exactly its own beam search
+    alone = ProgramModel.ensemble_beam_search([model], [[ctx]], [env], 5)
+    assert alone == model.beam_search([ctx], [env], beam_size=5)
+
+
 def test_beam_search_drops_programs_that_leave_a_result_unused(world):
     """Training never rewards a program with an unused intermediate result, so decoding does not answer
     with one: the beam keeps the best programs that use every result (the original kept them all)."""

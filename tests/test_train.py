@@ -130,17 +130,25 @@ class StubModel(torch.nn.Module):
             results.append(found)
         return results
 
-    @torch.no_grad()
     def beam_search(self, contexts, envs, beam_size=5, max_steps=30, keep_unused=False):
+        return self.ensemble_beam_search([self], [contexts], envs, beam_size, max_steps, keep_unused)
+
+    @staticmethod
+    @torch.no_grad()
+    def ensemble_beam_search(models, contexts, envs, beam_size=5, max_steps=30, keep_unused=False):
         # the stand-in keeps programs with unused results (decoding semantics are ProgramModel's, tested there)
         results = []
-        for ctx, env in zip(contexts, envs, strict=True):
+        for q, env in enumerate(envs):
             beam, finished = [(0.0, env.initial_state())], []
             for _ in range(max_steps):
                 grown = []
                 for lp0, state in beam:
                     valid = env.valid_tokens(state)
-                    lp = torch.log_softmax(self._logits(ctx, state.tokens, valid), 0).tolist()
+                    each = [
+                        torch.log_softmax(m._logits(c[q], state.tokens, valid), 0)
+                        for m, c in zip(models, contexts, strict=True)
+                    ]
+                    lp = (torch.logsumexp(torch.stack(each), 0) - math.log(len(each))).tolist()
                     grown += [(lp0 + lp[k], env.step(state, t)) for k, t in enumerate(valid)]
                 grown.sort(key=lambda c: -c[0])
                 beam = []

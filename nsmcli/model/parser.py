@@ -7,6 +7,7 @@ decoder over every live program, hypothesis or sample at once.
 
 from __future__ import annotations
 
+import math
 import weakref
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, replace
@@ -363,7 +364,6 @@ class ProgramModel(nn.Module):
 
     # ----- beam search -----------------------------------------------------------------------------------
 
-    @torch.inference_mode()
     def beam_search(
         self,
         contexts: Sequence[Context],
@@ -380,14 +380,37 @@ class ProgramModel(nn.Module):
         when the argument it meant was pruned, e.g. `hop` over an empty row set, so the slot goes to the
         next candidate instead. A question whose every finished program was discarded gets the best of
         them back, so decoding answers whenever it did before."""
-        _check_pairs(contexts, envs)
-        batch = self._encode(list(contexts), drop=False)
-        n_actions = batch.memory.shape[1]
-        q_of = list(range(len(contexts)))
-        rows = _Rows(batch, q_of, self.device, self.decoder.go)
+        return self.ensemble_beam_search([self], [contexts], envs, beam_size, max_steps, keep_unused)
+
+    @staticmethod
+    @torch.inference_mode()
+    def ensemble_beam_search(
+        models: Sequence[ProgramModel],
+        contexts: Sequence[Sequence[Context]],
+        envs: Sequence[Environment],
+        beam_size: int = 5,
+        max_steps: int = 30,
+        keep_unused: bool = False,
+    ) -> list[list[Scored]]:
+        """`ProgramModel.beam_search` over an ensemble: one beam, each token scored by the mean of the members'
+        probabilities (`contexts[m]` are member m's views of `envs`, which all members decode). One member is
+        exactly its own beam search. Against pooling the members' separate beams, the ensemble prunes with
+        what all members say at every step, and steps the environments and the beam once."""
+        if len(models) != len(contexts) or not models:
+            raise ValueError(f"{len(models)} models for {len(contexts)} context lists")
+        for member in contexts:
+            _check_pairs(member, envs)
+        device = models[0].device
+        batches = [m._encode(list(c), drop=False) for m, c in zip(models, contexts, strict=True)]
+        n_actions = batches[0].memory.shape[1]
+        if any(b.memory.shape[1] != n_actions for b in batches):
+            raise ValueError("ensemble members see different action layouts (built with other limits?)")
+        log_members = math.log(len(models))
+        q_of = list(range(len(envs)))
+        members = [_Rows(b, q_of, device, m.decoder.go) for m, b in zip(models, batches, strict=True)]
         hyps = [_Hyp(q, envs[q].initial_state()) for q in q_of]
-        finished: list[list[_Hyp]] = [[] for _ in contexts]
-        unused: list[_Hyp | None] = [None for _ in contexts]  # the best discarded one, if nothing else ends
+        finished: list[list[_Hyp]] = [[] for _ in envs]
+        unused: list[_Hyp | None] = [None for _ in envs]  # the best discarded one, if nothing else ends
         for _ in range(max_steps):
             keep, valids = [], []
             for r, h in enumerate(hyps):
@@ -398,11 +421,21 @@ class ProgramModel(nn.Module):
             if not keep:
                 break
             if len(keep) != len(hyps):
-                rows.select(keep, self.device)
+                for rows in members:
+                    rows.select(keep, device)
                 hyps = [hyps[r] for r in keep]
-            out = self._advance(rows, [h.write for h in hyps])
-            logits = self.decoder.logits(out, rows.memory, rows.features, self._valid_mask(valids, n_actions))
-            scores = torch.log_softmax(logits, dim=-1).cpu()
+            writes = [h.write for h in hyps]
+            valid = models[0]._valid_mask(valids, n_actions)
+            each = [
+                torch.log_softmax(
+                    m.decoder.logits(m._advance(rows, writes), rows.memory, rows.features, valid), -1
+                )
+                for m, rows in zip(models, members, strict=True)
+            ]
+            # the members' mean probability, in log space
+            scores = (
+                each[0] if len(each) == 1 else torch.logsumexp(torch.stack(each), 0) - log_members
+            ).cpu()
             by_q: dict[int, list[int]] = {}
             for r, h in enumerate(hyps):
                 by_q.setdefault(h.q, []).append(r)
@@ -445,9 +478,11 @@ class ProgramModel(nn.Module):
                 finished[q] = kept
             if not new_hyps:
                 break
-            rows.select(parents, self.device)
-            idx = torch.arange(len(parents), device=self.device)
-            rows.x = rows.memory[idx, torch.tensor(tokens, device=self.device)]
+            idx = torch.arange(len(parents), device=device)
+            chosen = torch.tensor(tokens, device=device)
+            for rows in members:
+                rows.select(parents, device)
+                rows.x = rows.memory[idx, chosen]
             hyps = new_hyps
         for q, f in enumerate(finished):
             if not f and unused[q] is not None:

@@ -10,8 +10,10 @@ predicts the most probable program of the answer with the largest total: several
 agreeing on an answer outweigh one slightly more probable program alone. Measured on the bundled models
 (beam 5, all dev questions): WTQ 1,164 -> 1,175 of 2,831, WikiSQL 6,204 -> 6,223 of 8,421 (BENCHMARKS.md).
 
-Ensembling (§6.4) sums, per question, the renormalised probabilities of identical programs (canonical text)
-across models, then chooses as above.
+An ensemble decodes in one beam whose token probabilities are the mean of its members'
+(`ProgramModel.ensemble_beam_search`), then chooses as above. The original (§6.4) instead summed the
+renormalised probabilities of identical programs over each model's own beam (`pool_programs`); one beam
+prunes with every member's view at each step and steps each environment once (BENCHMARKS.md compares them).
 
 Decoding runs in this process (`inline`), or over shards of the split in worker processes or Ray tasks
 (`nsmcli.train.backends.map_shards`); shards start at multiples of the batch size, so every backend decodes
@@ -20,7 +22,6 @@ the same batches and predicts the same.
 
 from __future__ import annotations
 
-import gc
 import math
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
@@ -115,10 +116,10 @@ def choose(totals: dict[str, float], answers: dict[str, Sequence[Any]], vote: st
 def pool_programs(
     totals: dict[str, float], answers: dict[str, Any], hypotheses: Iterable[tuple[str, float, Any]]
 ) -> None:
-    """Add one model's (program text, probability, answer) for a question to `totals` and `answers`:
-    identical program texts add up, over a beam and over an ensemble's members (whose sum the caller
-    divides by their number); the first answer seen for a text is kept, and `totals` keeps first-seen order,
-    which `choose` breaks ties by."""
+    """Add a beam's (program text, probability, answer) for a question to `totals` and `answers`:
+    identical program texts add up (over several beams, the caller divides the sums by their number); the
+    first answer seen for a text is kept, and `totals` keeps first-seen order, which `choose` breaks ties
+    by."""
     for text, prob, answer in hypotheses:
         totals[text] = totals.get(text, 0.0) + prob
         answers.setdefault(text, answer)
@@ -130,8 +131,7 @@ def decode(
     """Finished programs per question as (tokens, probability renormalised over what the decoder returned,
     answer), in the decoder's order (`keep_unused`: see `ProgramModel.beam_search`). Each program is
     executed here once, to drop unfinished ones and read its answer."""
-    if beam > MAX_BEAM:
-        raise DataError(f"beam {beam:,} is too wide; at most {MAX_BEAM}")
+    _check_beam(beam)
     contexts = [q.context for q in questions]
     envs = [q.env for q in questions]
     with torch.no_grad():
@@ -144,6 +144,41 @@ def decode(
             raw = model.beam_search(
                 contexts, envs, beam_size=beam, keep_unused=keep_unused, max_steps=max_steps
             )
+    return _finished(questions, raw)
+
+
+def decode_ensemble(
+    models: Sequence[Any],
+    questions: Sequence[Sequence[QuestionEnv]],
+    beam: int,
+    keep_unused: bool = False,
+    max_steps: int = 30,
+) -> list[list[tuple[Tokens, float, list]]]:
+    """As `decode`, for an ensemble of models of one class decoded in one beam (the class's
+    `ensemble_beam_search`, e.g. `ProgramModel.ensemble_beam_search`): `questions[m]` are member m's views
+    of the same problems, and the programs run in the first member's environments. One member decodes
+    exactly as `decode`; greedy (`beam` 0) is a beam of one."""
+    if len(models) == 1:
+        return decode(models[0], questions[0], beam, keep_unused, max_steps)
+    _check_beam(beam)
+    envs = [q.env for q in questions[0]]
+    contexts = [[q.context for q in member] for member in questions]
+    with torch.no_grad():
+        raw = type(models[0]).ensemble_beam_search(
+            models, contexts, envs, max(beam, 1), max_steps, keep_unused
+        )
+    return _finished(questions[0], raw)
+
+
+def _check_beam(beam: int) -> None:
+    if beam > MAX_BEAM:
+        raise DataError(f"beam {beam:,} is too wide; at most {MAX_BEAM}")
+
+
+def _finished(
+    questions: Sequence[QuestionEnv], raw: Sequence[Sequence[tuple[Sequence[int], float]]]
+) -> list[list[tuple[Tokens, float, list]]]:
+    """The decoder's programs run once each: unfinished ones dropped, probabilities renormalised."""
     out = []
     for q, hyps in zip(questions, raw, strict=True):
         kept = []
@@ -262,8 +297,8 @@ Decoded = list[tuple[str, list[tuple[str, float, list]]]]
 
 
 def _decode_batches(
-    model: Any,
-    pool: QuestionPool,
+    models: Sequence[Any],
+    pools: Sequence[QuestionPool],
     ids: Sequence[str],
     beam: int,
     keep_unused: bool,
@@ -272,22 +307,30 @@ def _decode_batches(
 ) -> Iterator[Decoded]:
     for s in range(0, len(ids), batch_size):
         chunk = ids[s : s + batch_size]
-        hyps = decode(model, [pool.get(q) for q in chunk], beam, keep_unused, max_steps)
+        questions = [[pool.get(q) for q in chunk] for pool in pools]
+        hyps = decode_ensemble(models, questions, beam, keep_unused, max_steps)
         yield [
-            (qid, [(pool.env(qid).display(t), p, answer) for t, p, answer in found])
+            (qid, [(pools[0].env(qid).display(t), p, answer) for t, p, answer in found])
             for qid, found in zip(chunk, hyps, strict=True)
         ]
 
 
 @dataclass
-class _DecodeJob:
-    """What a worker decoding shards of a split is sent once: the model and the split's data."""
+class _Member:
+    """One model of a decoding job: what rebuilds it in a worker."""
 
-    kit: ModelKit
     model_config: dict
     vocab: dict
     state: dict
     limits: dict
+
+
+@dataclass
+class _DecodeJob:
+    """What a worker decoding shards of a split is sent once: the models and the split's data."""
+
+    kit: ModelKit
+    members: list[_Member]
     dataset: ProblemSet
     examples: list
     beam: int
@@ -296,27 +339,29 @@ class _DecodeJob:
     max_steps: int = 30
 
 
-#: The job a worker process decodes for, with its model and pool (kept across its shards).
+#: The job a worker process decodes for, with its models and pools (kept across its shards).
 _DECODER: list = []
 
 
 def _decode_shard(job: _DecodeJob, bounds: tuple[int, int]) -> Decoded:
     if not _DECODER or _DECODER[0] is not job:
-        model = build_model(job.kit, job.model_config, job.vocab, pretrained=False)
-        model.load_state_dict(job.state)
-        model.eval()
         torch.set_num_threads(1)
-        _DECODER[:] = [
-            job,
-            model,
-            QuestionPool(job.dataset, job.examples, job.limits, model),
+        models = []
+        for member in job.members:
+            model = build_model(job.kit, member.model_config, member.vocab, pretrained=False)
+            model.load_state_dict(member.state)
+            models.append(model.eval())
+        pools = [
+            QuestionPool(job.dataset, job.examples, m.limits, model)
+            for m, model in zip(job.members, models, strict=True)
         ]
-    _, model, pool = _DECODER
-    ids = pool.order[bounds[0] : bounds[1]]
+        _DECODER[:] = [job, models, pools]
+    _, models, pools = _DECODER
+    ids = pools[0].order[bounds[0] : bounds[1]]
     return [
         q
         for batch in _decode_batches(
-            model, pool, ids, job.beam, job.keep_unused, job.batch_size, job.max_steps
+            models, pools, ids, job.beam, job.keep_unused, job.batch_size, job.max_steps
         )
         for q in batch
     ]
@@ -349,11 +394,8 @@ def evaluate(
     backend = choose_shard_backend(backend, workers)
     check_address(address, backend)
     kit = kit or default_kit()
-    totals: dict[str, dict[str, float]] = {}  # question -> program text -> summed probability
-    answers: dict[str, dict[str, list]] = {}  # question -> program text -> answer
-    envs: dict[str, Any] = {}  # question -> its bound table (members share language, limits and linking)
+    models, configs, infos = [], [], []
     examples: list = []
-    infos: list[dict] = []
     resolved = ""
     for r, run in enumerate(run_dirs):
         model, config, info = load_run_model(run, kit, weights)
@@ -368,48 +410,44 @@ def evaluate(
             examples = dataset.examples(split_name)
         elif split_name != resolved:
             raise DataError(f"{run} resolves split {split!r} to {split_name}, the first run to {resolved}")
-        pool = QuestionPool(dataset, examples, config["limits"], model)
-        max_steps = int((config.get("train") or {}).get("max_decode_steps", 30))
-        ids = pool.order
-        task = (
-            progress.add_task(f"decoding ({Path(run).name})", total=len(ids), status="") if progress else None
+        if configs and config["limits"] != configs[0]["limits"]:
+            raise DataError(
+                f"{run} was trained with program limits {config['limits']}, {run_dirs[0]} with "
+                f"{configs[0]['limits']}: an ensemble decodes one program space"
+            )
+        models.append(model)
+        configs.append(config)
+    # the members decode together, in one beam (`decode_ensemble`)
+    pools = [QuestionPool(dataset, examples, c["limits"], m) for m, c in zip(models, configs, strict=True)]
+    max_steps = int((configs[0].get("train") or {}).get("max_decode_steps", 30))
+    ids = pools[0].order
+    names = ", ".join(Path(run).name for run in run_dirs)
+    task = progress.add_task(f"decoding ({names})", total=len(ids), status="") if progress else None
+    if backend == "inline":
+        batches: Iterator[Decoded] = _decode_batches(
+            models, pools, ids, beam, keep_unused, batch_size, max_steps
         )
-        if backend == "inline":
-            batches: Iterator[Decoded] = _decode_batches(
-                model, pool, ids, beam, keep_unused, batch_size, max_steps
-            )
-        else:
-            dataset.load()  # shipped with the job
-            job = _DecodeJob(
-                kit,
-                config["model"],
-                RunDir(run).read_vocab(),
-                model.state_dict(),
-                config["limits"],
-                dataset,
-                examples,
-                beam,
-                keep_unused,
-                batch_size,
-                max_steps,
-            )
-            n_batches = -(-len(ids) // batch_size)
-            shards = [
-                (a * batch_size, b * batch_size)
-                for a, b in shard_bounds(n_batches, min(n_batches, 4 * workers))
-            ]
-            batches = (
-                decoded for _, decoded in map_shards(backend, _decode_shard, job, shards, workers, address)
-            )
-        for batch in batches:
-            for qid, hyps in batch:  # each question in one batch: the order of batches does not matter
-                pool_programs(totals.setdefault(qid, {}), answers.setdefault(qid, {}), hyps)
-                if hyps and qid not in envs:
-                    envs[qid] = pool.env(qid)
-            if progress:
-                progress.advance(task, len(batch))
-        del model, pool
-        gc.collect()
+    else:
+        dataset.load()  # shipped with the job
+        members = [
+            _Member(c["model"], RunDir(run).read_vocab(), m.state_dict(), c["limits"])
+            for run, m, c in zip(run_dirs, models, configs, strict=True)
+        ]
+        job = _DecodeJob(kit, members, dataset, examples, beam, keep_unused, batch_size, max_steps)
+        n_batches = -(-len(ids) // batch_size)
+        shards = [
+            (a * batch_size, b * batch_size) for a, b in shard_bounds(n_batches, min(n_batches, 4 * workers))
+        ]
+        batches = (
+            decoded for _, decoded in map_shards(backend, _decode_shard, job, shards, workers, address)
+        )
+    totals: dict[str, dict[str, float]] = {}  # question -> program text -> probability
+    answers: dict[str, dict[str, list]] = {}  # question -> program text -> answer
+    for batch in batches:
+        for qid, hyps in batch:  # each question in one batch: the order of batches does not matter
+            pool_programs(totals.setdefault(qid, {}), answers.setdefault(qid, {}), hyps)
+        if progress:
+            progress.advance(task, len(batch))
     result = EvalResult(
         resolved, beam, [str(r) for r in run_dirs], len(examples), 0, weights=infos, vote=vote
     )
@@ -418,12 +456,12 @@ def evaluate(
         if not slot:
             result.predictions.append(Prediction(example.id, dataset.text(example), None, [], False, 0.0))
             continue
-        text = choose(slot, answers[example.id], vote)  # ties: model, beam order
-        env, answer = envs[example.id], answers[example.id][text]
+        text = choose(slot, answers[example.id], vote)  # ties: beam order
+        env, answer = pools[0].env(example.id), answers[example.id][text]
         credit = dataset.credit(example, env, tuple(env.encode(text)))
         result.n_correct += credit >= 1.0
         result.total_credit += credit
-        prob = slot[text] / len(run_dirs)
+        prob = slot[text]
         result.predictions.append(
             Prediction(example.id, dataset.text(example), text, answer or [], credit >= 1.0, round(prob, 6))
         )
