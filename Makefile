@@ -57,7 +57,7 @@ demo: install
 # recipe, not the same bytes. Both GloVe models were trained on substring-linked data.
 DATA ?= ../shared/data
 # name:seed:steps[:setting], one per member of the wtq ensemble
-WTQ_MEMBERS ?= minilm-lstm-s2:2:6580:model.encoder_lstm=true
+WTQ_MEMBERS ?= minilm-lstm-s2:2:8000:model.encoder_lstm=true
 # bundle-directory:run pairs of the copy loop, one per member: wtq.new/NAME:wtq-NAME
 WTQ_MEMBER_COPIES = $(foreach m,$(WTQ_MEMBERS),wtq.new/$(firstword $(subst :, ,$(m))):wtq-$(firstword $(subst :, ,$(m))))
 WTQ_GLOVE_STEPS ?= 19416
