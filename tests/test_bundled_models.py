@@ -116,7 +116,7 @@ def test_parse_answers_with_the_answer_its_beam_favours():
 def test_parse_sql_check_runs_the_sql_in_sqlite():
     """--sql-check runs the shown SQL in sqlite on the table: an exact rendering agrees with the answer."""
     medals = str(ROOT / "examples" / "tables" / "medals.csv")
-    question = "which nation won the fewest gold medals?"  # the bundled model answers with argmin: SQL
+    question = "which nation won the least gold medals?"  # the bundled model answers with argmin: SQL
     base = [sys.executable, "-m", "nsmcli", "parse", question, medals, "--sql-check"]
     proc = subprocess.run([*base, "--json"], capture_output=True, text=True, cwd=ROOT, timeout=300)
     assert proc.returncode == 0, proc.stderr

@@ -30,8 +30,8 @@ def eval_(
     ensemble: bool = typer.Option(
         False,
         "--ensemble",
-        help="Ensemble RUN with RUN2 RUN3 ...: probabilities of identical programs are summed across models, "
-        "then --vote chooses.",
+        help="Ensemble RUN with RUN2 RUN3 ...: one beam whose tokens are scored by the models' mean "
+        "probability, then --vote chooses.",
     ),
     weights: str = typer.Option(
         "best",
@@ -47,7 +47,7 @@ def eval_(
     vote: str = typer.Option(
         "answer",
         "--vote",
-        help="answer: the most probable program of the answer the beam's programs (across models) favour "
+        help="answer: the most probable program of the answer the beam's programs favour "
         "together; program: the most probable program (the original's choice).",
     ),
     out: Path = typer.Option(
