@@ -118,7 +118,7 @@ def answer_matches(expected: list[str], result: ParseResult, table: Table | None
     canon = [canonicalize_answer(a) for a in expected]
     if wtq_correct(expected, canon, result.answer):
         return True
-    rules = table.reading_rules() if table is not None else None
+    rules = table.rules if table is not None else None
     if not isinstance(rules, UserRules):
         return False
     # a text item is read from its cell as the table writes it ("2.5M"), not from its normalised string

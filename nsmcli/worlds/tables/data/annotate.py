@@ -22,7 +22,6 @@ from typing import Any
 from nsmcli.errors import DataError
 from nsmcli.worlds.tables.data import textnum
 from nsmcli.worlds.tables.data.table import Table
-from nsmcli.worlds.tables.data.valuerules import get_rules
 from nsmcli.worlds.tables.data.values import Date, contains_words, normalize
 
 #: NLTK's English stop words, contraction pieces, the empty string and punctuation (MAPO's stop_words.json).
@@ -326,7 +325,7 @@ def annotate_question(
     check_linking(linking)
     tokens = tokenize(text)
     index = table_index(table)
-    number_kinds = get_rules(table.value_rules).question_number_kinds
+    number_kinds = table.rules.question_number_kinds
     found = _string_entities(tokens, index, linking) + _quantity_entities(
         tokens, ordinals=ordinals, number_kinds=number_kinds
     )

@@ -62,14 +62,14 @@ class Table:
     columns: list[Column]
     #: WikiSQL's declared `real`/`text` types when they fixed the views; None when views were inferred
     column_types: tuple[str, ...] | None = None
-    #: the name of the value rules that typed the cells (`nsmcli.worlds.tables.data.valuerules`): "wtq" or "user"
-    value_rules: str = "wtq"
-    #: the rule set as `from_rows` fitted it to this table (the user rules carry its decimal convention)
-    rules: ValueRules | None = field(default=None, repr=False, compare=False)
+    #: the value rules that typed the cells (`nsmcli.worlds.tables.data.valuerules`), as `from_rows` fitted
+    #: them to this table (the user rules carry its decimal convention)
+    rules: ValueRules = field(default_factory=lambda: get_rules("wtq"), repr=False, compare=False)
 
-    def reading_rules(self) -> ValueRules:
-        """The rules that read this table's cells, fitted to the table where `from_rows` built it."""
-        return self.rules if self.rules is not None else get_rules(self.value_rules)
+    @property
+    def value_rules(self) -> str:
+        """The name of the rules that typed the cells: "wtq" or "user"."""
+        return self.rules.name
 
     @property
     def n_rows(self) -> int:
@@ -131,7 +131,7 @@ class Table:
                     _type_column(str(head), slugs[j], raws[j], declared, min_typed_fraction, rules)
                 )
         types = tuple(column_types) if column_types is not None else None
-        return cls(table_id, columns, types, rules.name, rules)
+        return cls(table_id, columns, types, rules)
 
 
 def _type_column(
