@@ -16,6 +16,7 @@ from nsmcli.errors import CheckpointError
 from nsmcli.model import ModelConfig, ProgramModel, Vocab
 from nsmcli.model import pretrained as pre
 from nsmcli.parser import as_table
+from nsmcli.train.config import ConfigError
 from nsmcli.train.evaluate import load_run_model
 from nsmcli.train.loop import train
 from nsmcli.train.questions import ModelKit, QuestionPool
@@ -259,3 +260,43 @@ def test_a_run_whose_weights_hash_differs_from_the_installed_package_is_refused(
         load_run_model(copy, KIT, "last")
     message = str(caught.value)
     assert "\n" not in message and "sha256 000000000000" in message and pre.PACKAGE in message
+
+
+def test_init_from_a_frozen_run_can_fine_tune_its_top_layer(tiny, tmp_path):  # noqa: F811
+    """`--init RUN --set model.encoder_train_layers=1`: the frozen run's weights carry over and the unfrozen
+    layer starts as the package's own top layer (mapo.md §8.1: frozen first, fine-tuned after). With a zero
+    learning rate the new run ends with exactly those weights. Nothing else about the model may change."""
+    data, programs = tiny
+    encoder = {"model.encoder": "minilm", "model.hidden_size": 16, "model.encoder_lstm": True}
+    base = tmp_path / "base"
+    train(data, base, programs=programs, overrides={**FAST, "n_steps": 3, **encoder}, kit=KIT)
+    tuned = tmp_path / "tuned"
+    still = {**FAST, "n_steps": 1, "learning_rate": 0.0, "model.encoder_train_layers": 1}
+    train(data, tuned, programs=programs, overrides=still, kit=KIT, init=base)
+    model = RunDir(tuned).read_config()["model"]
+    assert model["encoder_train_layers"] == 1
+    assert {**model, "encoder_train_layers": 0} == RunDir(base).read_config()["model"]
+    start, last = RunDir(base).load_weights("best")[0], RunDir(tuned).load_weights("last")[0]
+    assert all(torch.equal(start[k], last[k]) for k in start)
+    top = {k[len("pretrained.top.0.") :]: v for k, v in last.items() if k.startswith("pretrained.top.0.")}
+    package = pre.frozen_text(FILES, 0).bert.layers[-1].state_dict()
+    assert top and top.keys() == package.keys()
+    assert all(torch.equal(top[k], package[k]) for k in top)
+    with pytest.raises(ConfigError, match="cannot change"):
+        train(
+            data,
+            tmp_path / "x",
+            programs=programs,
+            overrides={"model.encoder_lstm": False},
+            kit=KIT,
+            init=base,
+        )
+    with pytest.raises(ConfigError, match="only unfreeze"):
+        train(
+            data,
+            tmp_path / "y",
+            programs=programs,
+            overrides={"model.encoder_train_layers": 2},
+            kit=KIT,
+            init=tuned,
+        )

@@ -125,22 +125,41 @@ class _Start:
     record: dict
 
 
+#: The one model setting `--init` may change: unfreezing the top layers of a run trained with the pretrained
+#: encoder frozen (the PyTorch MAPO's recipe, mapo.md §8.1: frozen first, fine-tuned after).
+_INIT_UNFREEZE = "encoder_train_layers"
+
+
 def _initial_run(
-    init: Path | str, language: str, model_over: dict[str, Any]
+    init: Path | str, language: str, model_over: dict[str, Any], kit: ModelKit
 ) -> tuple[dict, dict, dict, _Start]:
     """(model config, vocabulary, limits, start) of the run `init`: fine-tuning keeps its architecture and
-    vocabulary (words it never saw read as unknown), so model settings cannot change."""
-    if model_over:
-        raise ConfigError(
-            f"--init takes the model from {init}; model settings ({', '.join(sorted(model_over))}) cannot change"
-        )
+    vocabulary (words it never saw read as unknown), so model settings cannot change, except that a run whose
+    pretrained encoder was frozen may fine-tune its top layers (`model.encoder_train_layers`); those layers
+    then start from the package's weights."""
     source = RunDir(init)
     record = source.read_config()
+    model_json = dict(record["model"])
+    other = sorted(set(model_over) - {_INIT_UNFREEZE})
+    if other:
+        raise ConfigError(
+            f"--init takes the model from {init}; model settings ({', '.join(other)}) cannot change"
+        )
+    if _INIT_UNFREEZE in model_over:
+        if model_json.get("encoder") != "minilm" or model_json.get(_INIT_UNFREEZE, 0) != 0:
+            raise ConfigError(
+                f"--init: model.{_INIT_UNFREEZE} can only unfreeze a run whose pretrained encoder was frozen; "
+                f"{init} has encoder={model_json.get('encoder')}, "
+                f"{_INIT_UNFREEZE}={model_json.get(_INIT_UNFREEZE, 0)}"
+            )
+        unfrozen = kit.ModelConfig.from_json(model_json)
+        _model_overrides(unfrozen, {_INIT_UNFREEZE: model_over[_INIT_UNFREEZE]})
+        model_json = plain(unfrozen.to_json())
     if record.get("language") != language:
         raise DataError(f"{init} was trained on {record.get('language')}; this dataset is {language}")
     weights, info = source.load_weights("best")
     summary = {"run": str(Path(init).resolve()), "code": record.get("code"), **info}
-    return dict(record["model"]), source.read_vocab(), dict(record["limits"]), _Start(weights, summary)
+    return model_json, source.read_vocab(), dict(record["limits"]), _Start(weights, summary)
 
 
 def _fall_back_to_dataset_splits(config: TrainConfig, dataset: ProblemSet, explicit: dict[str, Any]) -> None:
@@ -248,7 +267,7 @@ def _train(
         config = resolve_config(dataset.world, algo, train_over)
         _fall_back_to_dataset_splits(config, dataset, train_over)
         if init is not None:
-            model_json, vocab_json, limits, initial = _initial_run(init, dataset.world, model_over)
+            model_json, vocab_json, limits, initial = _initial_run(init, dataset.world, model_over, kit)
         else:
             model_config = kit.ModelConfig()
             critic = {"value_head": True} if config.algo == "actor-critic" else {}
@@ -276,6 +295,9 @@ def _train(
     ):  # what building recorded: the pretrained encoder's identity
         model_json = plain(built.to_json())
     if ckpt is None and initial is not None:
+        if _INIT_UNFREEZE in model_over:  # the unfrozen layers are not in a frozen run's weights
+            top = {k: v for k, v in model.state_dict().items() if k.startswith("pretrained.top.")}
+            initial.weights = {**top, **initial.weights}
         mismatch = weights_mismatch(model.state_dict(), initial.weights)
         if mismatch:
             raise CheckpointError(f"{init}: weights do not fit its configured model ({mismatch})")
