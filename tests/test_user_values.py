@@ -190,6 +190,22 @@ def test_version_numbers_are_not_dates() -> None:
     assert "date" not in user_column("3.10.12", "2.7.18", "1.0.0")
 
 
+def test_identifiers_are_not_years() -> None:
+    """Order 1013 is not the year 1013: a column whose header names an identifier has no date view, under
+    the user rules only (the WTQ rules give every four-digit number a year)."""
+    rows = [["1001", "2019"], ["1013", "2020"]]
+    for header in ("Order ID", "Invoice No.", "order_id", "SKU", "Ticket #", "Ext"):
+        table = Table.from_rows("t", [header, "Season"], rows, value_rules="user")
+        assert "date" not in table.columns[0].views, header
+        assert table.columns[0].views["number"] == (1001.0, 1013.0)
+        assert table.columns[1].views["date"] == (Date(2019, -1, -1), Date(2020, -1, -1))
+    for header in ("Year", "Founded", "Opened", "Note"):
+        table = Table.from_rows("t", [header], [["1001"]], value_rules="user")
+        assert table.columns[0].views["date"] == (Date(1001, -1, -1),), header
+    wtq = Table.from_rows("t", ["Order ID"], [["1001"]])
+    assert wtq.columns[0].views["date"] == (Date(1001, -1, -1),)
+
+
 def test_scientific_notation_is_read_and_overflow_is_no_number() -> None:
     from nsmcli.worlds.tables.data.table import Table
 

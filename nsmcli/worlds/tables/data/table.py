@@ -148,7 +148,7 @@ def _type_column(
         # "Baron Davis (17)" and turn "28–24" into "28-24" (8.9% of WikiSQL train answers unreachable).
         column.views["string"] = tuple(" ".join(text.lower().split()) for text in raw)
         return column
-    column.views.update(rules.column_views(raw, min_frac))
+    column.views.update(rules.column_views(raw, min_frac, header))
     return column
 
 

@@ -80,8 +80,11 @@ class ValueRules:
         something for the whole table return a configured copy; these read every table alike."""
         return self
 
-    def column_views(self, raw: Sequence[str], min_typed_fraction: float) -> dict[str, tuple]:
-        """The string view, plus each typed view that at least `min_typed_fraction` of the cells have."""
+    def column_views(
+        self, raw: Sequence[str], min_typed_fraction: float, header: str = ""
+    ) -> dict[str, tuple]:
+        """The string view, plus each typed view that at least `min_typed_fraction` of the cells have
+        (`header`, the column's name, is for rules that read it)."""
         cells = self.cell_values(raw)
         typed = {kind: tuple(getattr(c, kind) for c in cells) for kind in TYPED_KINDS}
         return _views(tuple(c.string for c in cells), typed, min_typed_fraction)
@@ -190,6 +193,12 @@ _LEADING_WORD = re.compile(r"\s*([^\W\d_]+)(?=\s|$)")
 _DATE_WORDS = frozenset(textnum.MONTHS) | frozenset(textnum.WEEKDAYS)
 #: Joins a column's distinct cells for the column-wide scans of `UserRules`; no pattern below matches it.
 _SEP = "\x00"
+#: A header naming an identifier: one of these words between non-letters (`Order ID`, `invoice_no`, `SKU`), or a `#`.
+_IDENTIFIER_HEADER = re.compile(
+    r"#|(?:^|[^a-z0-9])(?:id|ids|no|nr|num|code|ref|sku|isbn|zip|postcode|phone|ext|extension|pin|serial)"
+    r"(?:$|[^a-z0-9])",
+    re.IGNORECASE,
+)
 #: Plain numerals (`_PLAIN_NUMERAL`) joined by `_SEP`.
 _NUMERAL_COLUMN = re.compile(r"[0-9]+(?:\.[0-9]+)?(?:\x00[0-9]+(?:\.[0-9]+)?)*")
 #: What `normalize` changes in `PLAIN_TEXT` besides case, cell by cell: spacing at an end, repeated
@@ -349,11 +358,19 @@ class UserRules(ValueRules):
         layout = ColumnLayout.infer(raw, self.european_default)
         return _each_distinct(raw, lambda text: self.cell(text, layout))
 
-    def column_views(self, raw: Sequence[str], min_typed_fraction: float) -> dict[str, tuple]:
+    def column_views(
+        self, raw: Sequence[str], min_typed_fraction: float, header: str = ""
+    ) -> dict[str, tuple]:
         """As `ValueRules.column_views`; the two commonest columns of big user tables (words alone, and
-        plain numerals) are read with column-wide scans instead of one cell at a time."""
+        plain numerals) are read with column-wide scans instead of one cell at a time. A column whose header
+        names an identifier (`Order ID`, `Invoice No.`, `Ext`) has no date view: order 1013 is not the
+        year 1013, which the WTQ rules would make of any four-digit number."""
         views = self._column_at_once(raw, min_typed_fraction)
-        return views if views is not None else super().column_views(raw, min_typed_fraction)
+        if views is None:
+            views = super().column_views(raw, min_typed_fraction)
+        if "date" in views and _IDENTIFIER_HEADER.search(header):
+            del views["date"]
+        return views
 
     def _column_at_once(self, raw: Sequence[str], min_typed_fraction: float) -> dict[str, tuple] | None:
         """The views `cell` gives every cell, when all distinct cells are words alone or plain numerals
