@@ -22,6 +22,7 @@ from nsmcli.cli import karel as karel_cmd
 from nsmcli.cli import parse as parse_cmd
 from nsmcli.cli import plot as plot_cmd
 from nsmcli.cli import preprocess as preprocess_cmd
+from nsmcli.cli import synthesize as synthesize_cmd
 from nsmcli.cli import train as train_cmd
 from nsmcli.cli.output import error
 from nsmcli.errors import NsmError
@@ -72,6 +73,10 @@ def _root(
 #: Each command and the one line `nsm -h` lists for it (click would cut the docstring's first sentence).
 COMMANDS = {
     "preprocess": (preprocess_cmd.preprocess, "Annotate a dataset release for exploration and training."),
+    "synthesize": (
+        synthesize_cmd.synthesize,
+        "Add templated questions with programs (sums, averages) to a dataset.",
+    ),
     "explore": (explore_cmd.explore, "Search each question's consistent programs (resumable)."),
     "train": (train_cmd.train, "Train a parser with MAPO from question-answer pairs."),
     "eval": (evaluate_cmd.eval_, "Accuracy of a trained run or ensemble on a split."),

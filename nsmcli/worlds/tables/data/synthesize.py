@@ -1,0 +1,405 @@
+"""Templated questions with known programs over a dataset's own training tables.
+
+WikiTableQuestions holds few of the questions people ask of their spreadsheets: sums over the rows a value
+selects ("how many units did Harbor Supply buy in total?"), averages, rows above or below a threshold, and
+counts of them. Of its 11,321 random-split-1 training questions, a few hundred have a consistent program that
+sums, so a model trained on it answers a user's "total" with `count`. This module writes such questions
+over the training tables themselves, each with the program that answers it and the answer that program
+gives, so training sees them with their program in the buffer from the first step.
+
+Each template is declared once (`TEMPLATES`): the question forms it may take and the program shape they all
+mean. A question is kept only when, annotated like any other (`annotate_question`), its own entities
+express the program (the value it names links to the cell, the number it states becomes a number entity),
+and the program earns the reward: a template never makes a question the parser could not learn from.
+
+The synthetic split is the base split plus these questions, written into a new dataset directory beside
+every file of the original, with a program file (the base programs plus the templates' ones) for
+`nsm train --programs`. Dev and test splits are never touched.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+import random
+import re
+import shutil
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from nsmcli.errors import DataError, GrammarError
+from nsmcli.fileio import atomic_write_json, atomic_write_jsonl, staged_directory
+from nsmcli.worlds.tables.data.annotate import annotate_question
+from nsmcli.worlds.tables.data.preprocess import Dataset, Example, load_dataset
+from nsmcli.worlds.tables.data.table import Column, Table
+
+#: A header that reads as words in a question ("attendance", "gold medals", "points for").
+_WORDY_HEADER = re.compile(r"[a-z][a-z .'/-]{0,28}[a-z.]")
+#: A cell a question can name as it is written.
+_NAMEABLE_CELL = re.compile(r"[A-Za-z][A-Za-z0-9 .,'&()/-]{0,38}[A-Za-z0-9.)]")
+#: A cell that is a quantity and nothing else: `18,204`, `-3.5`, `$1,234.50`, `12%`.
+_PLAIN_QUANTITY = re.compile(r"[-+−]?[$€£]?\d{1,3}(?:,\d{3})*(?:\.\d+)?%?|[-+−]?[$€£]?\d+(?:\.\d+)?%?")
+#: Headers of positions and identifiers, whose numbers are not quantities.
+_ORDINAL_HEADER = re.compile(
+    r"\b(?:rank|ranking|no|nos|pos|position|place|week|round|pick|heat|lane|series|season|year|years|"
+    r"district|game|match|number|episode|seed|order|stage|race|bib|overall|jersey|draw|drawing|ref|code|id|"
+    r"class|grade|level|zone|route|division|track|chapter|volume|edition|date|day|month|age|born|height)\b"
+)
+#: A row of totals: summing or averaging over every row would count it twice.
+_TOTAL_ROW = re.compile(r"\b(?:total|totals|sum|overall|all)\b")
+
+
+@dataclass(frozen=True)
+class Slots:
+    """What a question form is filled with: a numeric column `n`, a column `c` that names rows, values of
+    `c` (`v`, `a`, `b`) and a threshold `x`."""
+
+    n: str = ""
+    c: str = ""
+    cs: str = ""
+    v: str = ""
+    a: str = ""
+    b: str = ""
+    x: str = ""
+
+
+@dataclass(frozen=True)
+class Template:
+    """One question type: its forms (str.format over `Slots`) and the program shape they all mean."""
+
+    name: str
+    forms: tuple[str, ...]
+    program: str
+    #: what the template needs of the table: a selecting value (`v`, shared by 2 rows or more), two unique
+    #: rows (`a`, `b`), a threshold (`x`), or none of them (every row)
+    needs: str
+
+
+TEMPLATES: tuple[Template, ...] = (
+    Template(
+        "sum_of_selected",
+        (
+            "what is the total {n} of {v}?",
+            "how many {n} did {v} have in total?",
+            "what was the combined {n} for {v}?",
+            "what is the sum of the {n} for {v}?",
+            "in total, how much {n} for {v}?",
+        ),
+        '(filter_str_contain_any all_rows "{V}" {C}) (sum v0 {N})',
+        "v",
+    ),
+    Template(
+        "sum_of_all",
+        ("what is the total {n}?", "what is the sum of all {n}?", "how much {n} is there in total?"),
+        "(sum all_rows {N})",
+        "",
+    ),
+    Template(
+        "average_of_selected",
+        (
+            "what is the average {n} of {v}?",
+            "what was the mean {n} for {v}?",
+            "on average, what {n} did {v} have?",
+        ),
+        '(filter_str_contain_any all_rows "{V}" {C}) (average v0 {N})',
+        "v",
+    ),
+    Template(
+        "average_of_all",
+        ("what is the average {n}?", "what was the mean {n}?", "on average, how much {n}?"),
+        "(average all_rows {N})",
+        "",
+    ),
+    Template(
+        "rows_above",
+        (
+            "which {c} had more than {x} {n}?",
+            "which {c} had a {n} above {x}?",
+            "list the {cs} with over {x} {n}.",
+        ),
+        "(filter_greater all_rows {X} {N}) (hop v0 {C})",
+        "x",
+    ),
+    Template(
+        "rows_below",
+        (
+            "which {c} had fewer than {x} {n}?",
+            "which {c} had a {n} below {x}?",
+            "list the {cs} with under {x} {n}.",
+        ),
+        "(filter_less all_rows {X} {N}) (hop v0 {C})",
+        "x",
+    ),
+    Template(
+        "count_above",
+        ("how many {cs} had more than {x} {n}?", "how many {cs} have a {n} above {x}?"),
+        "(filter_greater all_rows {X} {N}) (count v0)",
+        "x",
+    ),
+    Template(
+        "count_below",
+        ("how many {cs} had fewer than {x} {n}?", "how many {cs} have a {n} below {x}?"),
+        "(filter_less all_rows {X} {N}) (count v0)",
+        "x",
+    ),
+    Template(
+        "difference",
+        ("how much more {n} did {a} have than {b}?", "what is the difference in {n} between {a} and {b}?"),
+        '(filter_str_contain_any all_rows "{A}" {C}) (filter_str_contain_any all_rows "{B}" {C}) (diff v0 v1 {N})',
+        "ab",
+    ),
+)
+
+
+@dataclass
+class SynthesisSummary:
+    """What `synthesize` wrote."""
+
+    out: str
+    split: str
+    base_examples: int
+    added: int
+    by_template: dict[str, int] = field(default_factory=dict)
+    rejected: dict[str, int] = field(default_factory=dict)
+    programs_file: str = ""
+
+    def to_json(self) -> dict:
+        return dict(self.__dict__)
+
+
+def _words(header: str) -> str | None:
+    text = " ".join(header.lower().split())
+    return text if _WORDY_HEADER.fullmatch(text) else None
+
+
+def _plural(words: str) -> str:
+    if words.endswith(("s", "x", "ch", "sh")):
+        return words + "es" if not words.endswith("s") else words
+    if words.endswith("y") and not words.endswith(("ay", "ey", "oy", "uy")):
+        return words[:-1] + "ies"
+    return words + "s"
+
+
+def _numeric_columns(table: Table) -> list[Column]:
+    """Measures: columns whose every cell is a plain number (a quantity one sums, averages or compares),
+    whose header reads as words and does not name a position or an identifier (rank, week, pick, year),
+    and whose values are neither the row numbers 1..n nor all years."""
+    measures = []
+    for c in table.columns:
+        words = _words(c.header)
+        if not words or _ORDINAL_HEADER.search(words) or "number" not in c.views or "date" in c.views:
+            continue
+        numbers = c.views["number"]
+        if None in numbers or not all(_PLAIN_QUANTITY.fullmatch(r.strip()) for r in c.raw):
+            continue
+        if sorted(numbers) == [float(k) for k in range(1, len(numbers) + 1)]:
+            continue
+        if all(v == int(v) and 1800 <= v <= 2100 for v in numbers):
+            continue
+        measures.append(c)
+    return measures
+
+
+def _naming_columns(table: Table) -> list[Column]:
+    """Text columns whose header reads as words: they name rows (`c`) and hold the values a question
+    selects by (`v`, `a`, `b`)."""
+    return [
+        c for c in table.columns if "number" not in c.views and "date" not in c.views and _words(c.header)
+    ]
+
+
+def _threshold(values: list[float], rng: random.Random) -> tuple[str, float] | None:
+    """A whole number strictly between two neighbouring distinct values (as a question writes it, and
+    its value); None when no two neighbours leave room for one."""
+    distinct = sorted(set(values))
+    between = [math.floor(lo) + 1 for lo, hi in itertools.pairwise(distinct) if math.floor(lo) + 1 < hi]
+    if not between:
+        return None
+    x = rng.choice(between)
+    return (f"{x:,}" if x >= 10000 and rng.random() < 0.5 else str(x)), float(x)
+
+
+def _fill(template: Template, table: Table, rng: random.Random) -> tuple[str, str] | None:
+    """One (question, program) of `template` on `table`, slots drawn with `rng`; None when the table has
+    nothing the template needs."""
+    numeric, naming = _numeric_columns(table), _naming_columns(table)
+    if not numeric:
+        return None
+    n = rng.choice(numeric)
+    slots: dict[str, str] = {"n": _words(n.header) or "", "N": n.property_name("number")}
+    if template.needs in ("", "x") and any(_TOTAL_ROW.search(s) for c in naming for s in c.views["string"]):
+        return None
+    if template.needs or "{c" in " ".join(template.forms):
+        if not naming:
+            return None
+        c = rng.choice(naming)
+        cname = _words(c.header) or ""
+        slots.update(c=cname, cs=_plural(cname), C=c.property_name("string"))
+        strings, raw = c.views["string"], c.raw
+        counts = Counter(strings)
+        nameable = {s: r for s, r in zip(strings, raw, strict=True) if _NAMEABLE_CELL.fullmatch(r.strip())}
+        if template.needs == "v":
+            shared = sorted(s for s in nameable if counts[s] >= 2 and counts[s] < len(strings))
+            if not shared:
+                return None
+            v = rng.choice(shared)
+            slots.update(v=nameable[v].strip(), V=v)
+        elif template.needs == "ab":
+            unique = sorted(s for s in nameable if counts[s] == 1)
+            if len(unique) < 2:
+                return None
+            a, b = rng.sample(unique, 2)
+            slots.update(a=nameable[a].strip(), A=a, b=nameable[b].strip(), B=b)
+        elif template.needs == "x":
+            if len(set(strings)) < len(strings):  # rows must be nameable one by one
+                return None
+            found = _threshold(list(n.views["number"]), rng)
+            if found is None:
+                return None
+            slots.update(x=found[0], X=_program_number(found[1]))
+    form = rng.choice(template.forms)
+    question = form.format(**{k: v for k, v in slots.items() if k.islower()})
+    program = template.program.format(**{k: v for k, v in slots.items() if k.isupper()})
+    return question, program
+
+
+def _program_number(value: float) -> str:
+    return str(int(value)) if value == int(value) else repr(value)
+
+
+def _answer_text(value: object) -> str:
+    if isinstance(value, float):
+        return _program_number(round(value, 6))
+    return str(value)
+
+
+def synthesize_examples(
+    dataset: Dataset, split: str, per_table: int = 2, seed: int = 0, linking: str | None = None
+) -> tuple[list[Example], list[dict], Counter, Counter]:
+    """(examples, their program records, kept per template, rejected per reason) for the tables of
+    `split`: up to `per_table` questions each, templates and slots drawn with `seed`."""
+    rng = random.Random(seed)
+    linking = linking or dataset.meta.get("linking", "word")
+    table_ids = sorted({e.table_id for e in dataset.examples(split)})
+    examples, programs, kept, rejected = [], [], Counter(), Counter()
+    for table_id in table_ids:
+        table = dataset.tables[table_id]
+        made: set[str] = set()
+        for _ in range(per_table * 4):  # a few draws per question: many find nothing they need
+            if len(made) >= per_table:
+                break
+            template = rng.choice(TEMPLATES)
+            filled = _fill(template, table, rng)
+            if filled is None:
+                rejected["the table has nothing it needs"] += 1
+                continue
+            question, program = filled
+            if question in made:
+                continue
+            qid = f"synth-{table_id}-{len(made)}"
+            found = _checked(dataset, table, qid, question, program, linking)
+            if isinstance(found, str):
+                rejected[found] += 1
+                continue
+            made.add(question)
+            kept[template.name] += 1
+            examples.append(found)
+            programs.append({"id": qid, "programs": [program], "template": template.name})
+    return examples, programs, kept, rejected
+
+
+def _checked(
+    dataset: Dataset, table: Table, qid: str, question: str, program: str, linking: str
+) -> Example | str:
+    """The example, when its own annotation expresses `program` and the program earns the reward; else
+    why not."""
+    annotated = annotate_question(question, table, qid=qid, answer=[], linking=linking)
+    example = Example(qid, table.id, annotated, [], [])
+    env = dataset.bind(example)
+    try:
+        tokens = env.encode(program)
+    except (GrammarError, ValueError, IndexError):
+        return "its entities do not express the program"
+    state = env.run(tokens)
+    if not state.done or state.error:
+        return "the program fails"
+    answer = env.result(state).answer
+    if not answer or len(answer) > 5 or answer == [0.0]:
+        return "the answer is empty, zero or too long"
+    texts = [_answer_text(a) for a in answer]
+    annotated = annotate_question(question, table, qid=qid, answer=texts, linking=linking)
+    example = Example(qid, table.id, annotated, texts, annotated.answer_canon)
+    if dataset.scorer(example, env)(tokens)[0] != 1.0:
+        return "the program does not earn the reward"
+    return example
+
+
+def synthesize(
+    data: Path | str,
+    out: Path | str,
+    *,
+    split: str = "random-split-1-train",
+    name: str | None = None,
+    per_table: int = 2,
+    seed: int = 0,
+    programs: Path | str | None = None,
+) -> SynthesisSummary:
+    """Write `out`: the dataset `data` with one split more, `name` (default `<split>-synth`) = `split` plus
+    templated questions over its tables, and `<name>-programs.jsonl` = the program file `programs` (if
+    given) plus the templates' programs. `out` is written whole or not at all."""
+    source = load_dataset(data)
+    if split not in source.splits:
+        raise DataError(f"split {split!r} not in {source.path}; available: {', '.join(source.splits)}")
+    if per_table < 1:
+        raise DataError("--per-table must be at least 1")
+    name = name or f"{split}-synth"
+    if name in source.splits:
+        raise DataError(f"{source.path} already has a split {name!r}; choose another --name")
+    base = source.examples(split)
+    examples, records, kept, rejected = synthesize_examples(source, split, per_table, seed)
+    out = Path(out)
+    if out.resolve() == source.path.resolve():
+        raise DataError("--out must be a new directory, not the dataset itself")
+    with staged_directory(out) as stage:
+        for path in source.path.iterdir():
+            if path.is_file():
+                shutil.copy2(path, stage / path.name)
+        atomic_write_jsonl(stage / f"{name}.jsonl", (e.to_json() for e in [*base, *examples]))
+        vocab = json.loads((stage / "vocab.json").read_text(encoding="utf-8"))
+        counts = Counter(vocab[split]) if split in vocab else Counter()
+        counts.update(t for e in examples for t in e.question.tokens)
+        vocab[name] = dict(counts.most_common())
+        atomic_write_json(stage / "vocab.json", vocab)
+        program_path = stage / f"{name}-programs.jsonl"
+        atomic_write_jsonl(program_path, _program_records(programs, records))
+        meta = json.loads((stage / "meta.json").read_text(encoding="utf-8"))
+        meta["examples"][name] = len(base) + len(examples)
+        meta.setdefault("skipped", {})[name] = {}
+        meta["synthesized"] = {
+            **meta.get("synthesized", {}),
+            name: {"base": split, "per_table": per_table, "seed": seed, "added": len(examples)},
+        }
+        atomic_write_json(stage / "meta.json", meta)
+    return SynthesisSummary(
+        str(out),
+        name,
+        len(base),
+        len(examples),
+        dict(sorted(kept.items())),
+        dict(sorted(rejected.items())),
+        str(out / program_path.name),
+    )
+
+
+def _program_records(base: Path | str | None, records: list[dict]) -> Iterator[dict]:
+    if base is not None:
+        from nsmcli.train.buffer import read_program_file  # the trainer's reader: one format for both
+
+        yield from read_program_file(base)
+    yield from records
+
+
+__all__: list[str] = ["TEMPLATES", "Template", "SynthesisSummary", "synthesize", "synthesize_examples"]
