@@ -7,7 +7,6 @@ from pathlib import Path
 import typer
 
 from nsmcli.cli.output import print_json, stdout
-from nsmcli.worlds.tables.data.synthesize import synthesize as run_synthesize
 
 
 def synthesize(
@@ -33,6 +32,10 @@ def synthesize(
       nsm train data/wtq-synth --programs data/wtq-synth/random-split-1-train-synth-programs.jsonl \\
         --set train_split=random-split-1-train-synth --out runs/wtq-synth
     """
+    from nsmcli.worlds.tables.data.synthesize import (
+        synthesize as run_synthesize,
+    )  # on use: `nsm -h` stays fast
+
     summary = run_synthesize(
         data, out, split=split, name=name, per_table=per_table, seed=seed, programs=programs
     )

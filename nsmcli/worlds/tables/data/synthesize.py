@@ -32,6 +32,7 @@ from pathlib import Path
 
 from nsmcli.errors import DataError, GrammarError
 from nsmcli.fileio import atomic_write_json, atomic_write_jsonl, staged_directory
+from nsmcli.train.buffer import read_program_file
 from nsmcli.worlds.tables.data.annotate import annotate_question
 from nsmcli.worlds.tables.data.preprocess import Dataset, Example, load_dataset
 from nsmcli.worlds.tables.data.table import Column, Table
@@ -396,9 +397,7 @@ def synthesize(
 
 def _program_records(base: Path | str | None, records: list[dict]) -> Iterator[dict]:
     if base is not None:
-        from nsmcli.train.buffer import read_program_file  # the trainer's reader: one format for both
-
-        yield from read_program_file(base)
+        yield from read_program_file(base)  # the trainer's reader: one format for both
     yield from records
 
 
