@@ -202,6 +202,8 @@ def test_identifiers_are_not_years() -> None:
     for header in ("Year", "Founded", "Opened", "Note"):
         table = Table.from_rows("t", [header], [["1001"]], value_rules="user")
         assert table.columns[0].views["date"] == (Date(1001, -1, -1),), header
+    dated = Table.from_rows("t", ["Ref date"], [["2024-03-15"], ["2024-03-16"]], value_rules="user")
+    assert dated.columns[0].views["date"] == (Date(2024, 3, 15), Date(2024, 3, 16))
     wtq = Table.from_rows("t", ["Order ID"], [["1001"]])
     assert wtq.columns[0].views["date"] == (Date(1001, -1, -1),)
 

@@ -363,13 +363,13 @@ class UserRules(ValueRules):
     ) -> dict[str, tuple]:
         """As `ValueRules.column_views`; the two commonest columns of big user tables (words alone, and
         plain numerals) are read with column-wide scans instead of one cell at a time. A column whose header
-        names an identifier (`Order ID`, `Invoice No.`, `Ext`) has no date view: order 1013 is not the
-        year 1013, which the WTQ rules would make of any four-digit number."""
+        names an identifier (`Order ID`, `Invoice No.`, `Ext`) and holds bare whole numbers has no date view:
+        order 1013 is not the year 1013, which the WTQ rules would make of any four-digit number."""
         views = self._column_at_once(raw, min_typed_fraction)
         if views is None:
             views = super().column_views(raw, min_typed_fraction)
-        if "date" in views and _IDENTIFIER_HEADER.search(header):
-            del views["date"]
+        if "date" in views and _IDENTIFIER_HEADER.search(header) and all(t.isdigit() for t in raw if t):
+            del views["date"]  # the year view of bare numbers only: a `Ref date` column keeps its dates
         return views
 
     def _column_at_once(self, raw: Sequence[str], min_typed_fraction: float) -> dict[str, tuple] | None:
