@@ -107,6 +107,20 @@ def read_jsonl(path: Path | str) -> Iterator[Any]:
                 yield json.loads(line)
 
 
+def read_program_file(path: Path | str) -> list[dict]:
+    """A program file (`nsm explore` output, `nsm synthesize`'s, a run's buffer): JSONL, one
+    `{"id", "programs": [...], ...}` per question."""
+    from nsmcli.errors import DataError
+
+    path = Path(path)
+    if not path.is_file():
+        raise DataError(f"program file {path} does not exist")
+    try:
+        return list(read_jsonl(path))
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise DataError(f"{path} is not a JSONL program file: {exc}") from exc
+
+
 @contextmanager
 def staged_directory(target: Path | str) -> Iterator[Path]:
     """Yield an empty staging directory; on success it replaces `target`, on failure it is removed and

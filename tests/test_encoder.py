@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -282,6 +283,12 @@ def test_init_from_a_frozen_run_can_fine_tune_its_top_layer(tiny, tmp_path):  # 
     package = pre.frozen_text(FILES, 0).bert.layers[-1].state_dict()
     assert top and top.keys() == package.keys()
     assert all(torch.equal(top[k], package[k]) for k in top)
+    # killed after its config, before its first checkpoint: the restart fills the unfrozen layer again
+    shutil.rmtree(tuned / "checkpoint")
+    shutil.rmtree(tuned / "best", ignore_errors=True)
+    train(data, tuned, resume=True, kit=KIT)
+    again = RunDir(tuned).load_weights("last")[0]
+    assert all(torch.equal(last[k], again[k]) for k in last)
     with pytest.raises(ConfigError, match="cannot change"):
         train(
             data,

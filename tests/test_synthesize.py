@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import csv
 import json
+import os
 import re
 import subprocess
 import sys
@@ -11,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from nsmcli.errors import DataError
-from nsmcli.train.buffer import read_program_file
-from nsmcli.worlds.tables.data.preprocess import load_dataset
+from nsmcli.fileio import read_program_file
+from nsmcli.worlds.tables.data.preprocess import load_dataset, preprocess
 from nsmcli.worlds.tables.data.synthesize import TEMPLATES, synthesize, synthesize_examples
 from tests.test_train import TABLES, tiny  # noqa: F401  (the tiny WTQ-style dataset fixture)
 
@@ -67,11 +69,82 @@ def test_every_templated_question_is_answered_by_its_program(tiny):  # noqa: F81
     assert checked >= 2
 
 
-def test_position_and_year_columns_are_not_summed(tiny):  # noqa: F811
-    data, _ = tiny
-    dataset = load_dataset(data)
-    _, records, _, _ = synthesize_examples(dataset, "random-split-1-train", per_table=8, seed=1)
-    assert records and not any("r.year-" in r["programs"][0] for r in records)
+ODD_TABLES = {
+    # a total row, and a value ("china") that is part of another cell ("china pr")
+    "10": [
+        ["Rank", "Nation", "Gold", "Silver"],
+        ["1", "China", "10", "2"],
+        ["2", "China PR", "5", "3"],
+        ["3", "China", "4", "8"],
+        ["4", "Japan", "3", "1"],
+        ["Total", "-", "22", "14"],
+    ],
+    # only Points is a quantity: Laps holds the row numbers, Week names a position
+    "11": [
+        ["Team", "Laps", "Week", "Points", "Group"],
+        ["Reds", "1", "3", "5", "North"],
+        ["Blues", "2", "7", "9", "South"],
+        ["Greens", "3", "12", "2", "North"],
+        ["Golds", "4", "20", "11", "South"],
+    ],
+}
+
+
+@pytest.fixture(scope="module")
+def odd(tmp_path_factory) -> Path:
+    """A preprocessed WTQ-style dataset over `ODD_TABLES` (one question per table)."""
+    root = tmp_path_factory.mktemp("odd")
+    raw = root / "raw"
+    (raw / "data").mkdir(parents=True)
+    (raw / "csv" / "200-csv").mkdir(parents=True)
+    for key, rows in ODD_TABLES.items():
+        with open(raw / "csv" / "200-csv" / f"{key}.csv", "w", newline="", encoding="utf-8") as f:
+            csv.writer(f, quoting=csv.QUOTE_ALL).writerows(rows)
+    for split in ("random-split-1-train", "random-split-1-dev"):
+        with open(raw / "data" / f"{split}.tsv", "w", encoding="utf-8") as f:
+            f.write("id\tutterance\tcontext\ttargetValue\n")
+            for n, key in enumerate(ODD_TABLES):
+                f.write(f"{split}-{n}\thow many rows?\tcsv/200-csv/{key}.csv\t4\n")
+    preprocess("wtq", raw, root / "pre")
+    return root / "pre"
+
+
+def _records(dataset_dir: Path, seeds: range = range(12)) -> list[tuple[str, dict, list]]:
+    dataset = load_dataset(dataset_dir)
+    found = []
+    for seed in seeds:
+        examples, records, _, _ = synthesize_examples(dataset, "random-split-1-train", per_table=6, seed=seed)
+        found += [(e.table_id, r, e.answer) for e, r in zip(examples, records, strict=True)]
+    return found
+
+
+def test_no_sum_over_a_total_row_and_no_value_that_selects_more_than_its_rows(odd):
+    records = _records(odd)
+    on_medals = [r for t, r, _ in records if t.endswith("_10")]
+    assert on_medals  # the differences remain
+    assert {r["template"] for r in on_medals} <= {"difference", "sum_of_selected", "average_of_selected"}
+    assert not any('"china"' in r["programs"][0] for r in on_medals)
+
+
+def test_only_quantities_are_summed_averaged_or_compared(odd):
+    records = [r for t, r, _ in _records(odd) if t.endswith("_11")]
+    assert {"sum_of_all", "count_above"} <= {r["template"] for r in records}
+    measured = {m for r in records for m in re.findall(r"r\.(\w+)-number", r["programs"][0])}
+    assert measured == {"points"}
+
+
+def test_a_difference_names_the_larger_first(odd):
+    points = {row[0].lower(): float(row[3]) for row in ODD_TABLES["11"][1:]}
+    gold = {row[1].lower(): float(row[2]) for row in ODD_TABLES["10"][1:]}
+    checked = 0
+    for table_id, record, answer in _records(odd):
+        if record["template"] != "difference":
+            continue
+        a, b = re.findall(r'"([^"]+)"', record["programs"][0])
+        values = points if table_id.endswith("_11") else gold
+        assert values[a] > values[b] and float(answer[0]) == values[a] - values[b]
+        checked += 1
+    assert checked
 
 
 def test_synthesize_writes_a_copy_with_one_more_split_and_its_programs(tiny, tmp_path):  # noqa: F811
@@ -93,24 +166,37 @@ def test_synthesize_writes_a_copy_with_one_more_split_and_its_programs(tiny, tmp
         r["id"] for r in read_program_file(programs)
     ]
     assert {r["id"] for r in records} >= {e.id for e in extended[len(base) :]}
-    again = synthesize(data, tmp_path / "again", per_table=4, seed=2, programs=programs)
-    assert (out / f"{name}.jsonl").read_bytes() == (tmp_path / "again" / f"{name}.jsonl").read_bytes()
-    assert again.by_template == summary.by_template
     with pytest.raises(DataError, match="already has a split"):
         synthesize(out, tmp_path / "twice", per_table=1)
     with pytest.raises(DataError, match="not in"):
         synthesize(data, tmp_path / "x", split="no-such-split")
-    assert not (tmp_path / "x").exists()
+    with pytest.raises(DataError, match="already exists"):
+        synthesize(data, out)
+    with pytest.raises(DataError, match="already exists"):
+        synthesize(data, Path(data).parent)  # a folder above the dataset: replacing it would delete it
+    with pytest.raises(DataError, match="does not exist"):
+        synthesize(data, tmp_path / "z", programs=tmp_path / "missing.jsonl")
+    assert not (tmp_path / "z").exists()
 
 
 def test_cli_synthesize_prints_a_summary_and_bad_input_is_one_line(tiny, tmp_path):  # noqa: F811
     data, _ = tiny
     cli = [sys.executable, "-m", "nsmcli", "synthesize"]
-    done = subprocess.run(
-        [*cli, str(data), "--out", str(tmp_path / "s"), "--json"], capture_output=True, text=True, cwd=ROOT
-    )
-    assert done.returncode == 0, done.stderr
-    assert json.loads(done.stdout)["split"] == "random-split-1-train-synth"
+    name = "random-split-1-train-synth"
+    written = []
+    for hash_seed in ("1", "2"):  # the same seed writes the same split whatever the hash seed
+        out = tmp_path / f"s{hash_seed}"
+        done = subprocess.run(
+            [*cli, str(data), "--out", str(out), "--per-table", "6", "--seed", "4", "--json"],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            env={**os.environ, "PYTHONHASHSEED": hash_seed},
+        )
+        assert done.returncode == 0, done.stderr
+        assert json.loads(done.stdout)["split"] == name
+        written.append((out / f"{name}.jsonl").read_bytes())
+    assert written[0] == written[1]
     bad = subprocess.run(
         [*cli, str(data), "--out", str(tmp_path / "t"), "--split", "nope"],
         capture_output=True,

@@ -193,12 +193,12 @@ def test_version_numbers_are_not_dates() -> None:
 def test_identifiers_are_not_years() -> None:
     """Order 1013 is not the year 1013: a column whose header names an identifier has no date view, under
     the user rules only (the WTQ rules give every four-digit number a year)."""
-    rows = [["1001", "2019"], ["1013", "2020"]]
+    rows = [["1001", "2019"], [" 1013", "2020"], ["N/A", "2021"]]
     for header in ("Order ID", "Invoice No.", "order_id", "SKU", "Ticket #", "Ext"):
         table = Table.from_rows("t", [header, "Season"], rows, value_rules="user")
         assert "date" not in table.columns[0].views, header
-        assert table.columns[0].views["number"] == (1001.0, 1013.0)
-        assert table.columns[1].views["date"] == (Date(2019, -1, -1), Date(2020, -1, -1))
+        assert table.columns[0].views["number"] == (1001.0, 1013.0, None)
+        assert table.columns[1].views["date"] == (Date(2019, -1, -1), Date(2020, -1, -1), Date(2021, -1, -1))
     for header in ("Year", "Founded", "Opened", "Note"):
         table = Table.from_rows("t", [header], [["1001"]], value_rules="user")
         assert table.columns[0].views["date"] == (Date(1001, -1, -1),), header

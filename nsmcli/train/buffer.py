@@ -11,10 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from nsmcli.errors import DataError, GrammarError
-from nsmcli.fileio import read_jsonl
 from nsmcli.protocols import Environment, Tokens
 
 
@@ -173,14 +171,3 @@ def _replays(env: Environment, tokens: Tokens) -> bool:
             return False
         state = env.step(state, t)
     return state.done and not state.error
-
-
-def read_program_file(path: Path | str) -> list[dict]:
-    """`nsm explore` output: JSONL, one `{"id", "programs": [...], ...}` per question."""
-    path = Path(path)
-    if not path.is_file():
-        raise DataError(f"program file {path} does not exist")
-    try:
-        return list(read_jsonl(path))
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise DataError(f"{path} is not a JSONL program file: {exc}") from exc

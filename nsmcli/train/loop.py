@@ -28,13 +28,13 @@ from typing import Any
 import torch
 
 from nsmcli.errors import CheckpointError, DataError
-from nsmcli.fileio import LOCK_NAME, output_lock, remove_stale_partials
+from nsmcli.fileio import LOCK_NAME, output_lock, read_program_file, remove_stale_partials
 from nsmcli.protocols import ProblemSet, Tokens
 from nsmcli.train import objectives
 from nsmcli.train.actors import ActRequest, derive_seed, generator
 from nsmcli.train.average import WeightAverage
 from nsmcli.train.backends import SamplingBackend, WorkerSpec, check_address, choose_backend, open_backend
-from nsmcli.train.buffer import ProgramBuffer, read_program_file
+from nsmcli.train.buffer import ProgramBuffer
 from nsmcli.train.config import ConfigError, TrainConfig, resolve_config, set_field
 from nsmcli.train.evaluate import accuracy, resolve_split, weights_mismatch
 from nsmcli.train.explore_cache import ExploreCache
@@ -159,6 +159,8 @@ def _initial_run(
         raise DataError(f"{init} was trained on {record.get('language')}; this dataset is {language}")
     weights, info = source.load_weights("best")
     summary = {"run": str(Path(init).resolve()), "code": record.get("code"), **info}
+    if _INIT_UNFREEZE in model_over:  # recorded, so that a restart before the first checkpoint fills them too
+        summary["unfrozen_layers"] = model_json[_INIT_UNFREEZE]
     return model_json, source.read_vocab(), dict(record["limits"]), _Start(weights, summary)
 
 
@@ -295,7 +297,7 @@ def _train(
     ):  # what building recorded: the pretrained encoder's identity
         model_json = plain(built.to_json())
     if ckpt is None and initial is not None:
-        if _INIT_UNFREEZE in model_over:  # the unfrozen layers are not in a frozen run's weights
+        if initial.record.get("unfrozen_layers"):  # the unfrozen layers are not in a frozen run's weights
             top = {k: v for k, v in model.state_dict().items() if k.startswith("pretrained.top.")}
             initial.weights = {**top, **initial.weights}
         mismatch = weights_mismatch(model.state_dict(), initial.weights)

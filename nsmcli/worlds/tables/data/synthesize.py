@@ -31,14 +31,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from nsmcli.errors import DataError, GrammarError
-from nsmcli.fileio import atomic_write_json, atomic_write_jsonl, staged_directory
-from nsmcli.train.buffer import read_program_file
+from nsmcli.fileio import (
+    atomic_write_json,
+    atomic_write_jsonl,
+    output_lock,
+    read_program_file,
+    staged_directory,
+)
 from nsmcli.worlds.tables.data.annotate import annotate_question
 from nsmcli.worlds.tables.data.preprocess import Dataset, Example, load_dataset
 from nsmcli.worlds.tables.data.table import Column, Table
 
 #: A header that reads as words in a question ("attendance", "gold medals", "points for").
-_WORDY_HEADER = re.compile(r"[a-z][a-z .'/-]{0,28}[a-z.]")
+_WORDY_HEADER = re.compile(r"[a-z][a-z .'/-]{0,28}[a-z]")
 #: A cell a question can name as it is written.
 _NAMEABLE_CELL = re.compile(r"[A-Za-z][A-Za-z0-9 .,'&()/-]{0,38}[A-Za-z0-9.)]")
 #: A cell that is a quantity and nothing else: `18,204`, `-3.5`, `$1,234.50`, `12%`.
@@ -172,7 +177,7 @@ class SynthesisSummary:
 
 
 def _words(header: str) -> str | None:
-    text = " ".join(header.lower().split())
+    text = " ".join(header.lower().split()).rstrip(".")
     return text if _WORDY_HEADER.fullmatch(text) else None
 
 
@@ -187,7 +192,7 @@ def _plural(words: str) -> str:
 def _numeric_columns(table: Table) -> list[Column]:
     """Measures: columns whose every cell is a plain number (a quantity one sums, averages or compares),
     whose header reads as words and does not name a position or an identifier (rank, week, pick, year),
-    and whose values are neither the row numbers 1..n nor all years."""
+    and whose values are not the row numbers 1..n (years have a date view, which excludes them too)."""
     measures = []
     for c in table.columns:
         words = _words(c.header)
@@ -197,8 +202,6 @@ def _numeric_columns(table: Table) -> list[Column]:
         if None in numbers or not all(_PLAIN_QUANTITY.fullmatch(r.strip()) for r in c.raw):
             continue
         if sorted(numbers) == [float(k) for k in range(1, len(numbers) + 1)]:
-            continue
-        if all(v == int(v) and 1800 <= v <= 2100 for v in numbers):
             continue
         measures.append(c)
     return measures
@@ -223,6 +226,12 @@ def _threshold(values: list[float], rng: random.Random) -> tuple[str, float] | N
     return (f"{x:,}" if x >= 10000 and rng.random() < 0.5 else str(x)), float(x)
 
 
+def _has_total_row(table: Table) -> bool:
+    """A row of totals in any column (`Total`, `Overall`): a sum or a threshold over every row would count
+    it as one more row."""
+    return any(_TOTAL_ROW.search(text.lower()) for c in table.columns for text in c.raw)
+
+
 def _fill(template: Template, table: Table, rng: random.Random) -> tuple[str, str] | None:
     """One (question, program) of `template` on `table`, slots drawn with `rng`; None when the table has
     nothing the template needs."""
@@ -231,7 +240,7 @@ def _fill(template: Template, table: Table, rng: random.Random) -> tuple[str, st
         return None
     n = rng.choice(numeric)
     slots: dict[str, str] = {"n": _words(n.header) or "", "N": n.property_name("number")}
-    if template.needs in ("", "x") and any(_TOTAL_ROW.search(s) for c in naming for s in c.views["string"]):
+    if template.needs in ("", "x") and _has_total_row(table):
         return None
     if template.needs or "{c" in " ".join(template.forms):
         if not naming:
@@ -242,17 +251,25 @@ def _fill(template: Template, table: Table, rng: random.Random) -> tuple[str, st
         strings, raw = c.views["string"], c.raw
         counts = Counter(strings)
         nameable = {s: r for s, r in zip(strings, raw, strict=True) if _NAMEABLE_CELL.fullmatch(r.strip())}
+        # a value selects exactly the rows that hold it: no other cell contains it (the filter matches
+        # parts of cells, so "china" would also select "china pr")
+        alone = {s for s in nameable if not any(s in other for other in counts if other != s)}
         if template.needs == "v":
-            shared = sorted(s for s in nameable if counts[s] >= 2 and counts[s] < len(strings))
+            shared = sorted(s for s in alone if counts[s] >= 2 and counts[s] < len(strings))
             if not shared:
                 return None
             v = rng.choice(shared)
             slots.update(v=nameable[v].strip(), V=v)
         elif template.needs == "ab":
-            unique = sorted(s for s in nameable if counts[s] == 1)
+            unique = sorted(s for s in alone if counts[s] == 1)
             if len(unique) < 2:
                 return None
             a, b = rng.sample(unique, 2)
+            value = dict(zip(strings, n.views["number"], strict=True))
+            if value[a] == value[b]:
+                return None
+            if value[a] < value[b]:  # "how much more ... did A have than B": A has more
+                a, b = b, a
             slots.update(a=nameable[a].strip(), A=a, b=nameable[b].strip(), B=b)
         elif template.needs == "x":
             if len(set(strings)) < len(strings):  # rows must be nameable one by one
@@ -359,11 +376,23 @@ def synthesize(
     name = name or f"{split}-synth"
     if name in source.splits:
         raise DataError(f"{source.path} already has a split {name!r}; choose another --name")
+    out = Path(out)
+    if out.exists():  # also what keeps a folder above the dataset (replacing it would delete the dataset)
+        raise DataError(f"{out} already exists; --out must be a new directory")
+    if programs is not None and not Path(programs).is_file():
+        raise DataError(f"program file {programs} does not exist")
+    with output_lock(out, "synthesized dataset", inside=False):
+        return _write(source, out, split, name, per_table, seed, programs)
+
+
+def _write(
+    source: Dataset, out: Path, split: str, name: str, per_table: int, seed: int, programs: Path | str | None
+) -> SynthesisSummary:
     base = source.examples(split)
     examples, records, kept, rejected = synthesize_examples(source, split, per_table, seed)
-    out = Path(out)
-    if out.resolve() == source.path.resolve():
-        raise DataError("--out must be a new directory, not the dataset itself")
+    taken = {e.id for e in base} & {e.id for e in examples}
+    if taken:
+        raise DataError(f"{split} already holds templated question ids ({sorted(taken)[0]}, ...)")
     with staged_directory(out) as stage:
         for path in source.path.iterdir():
             if path.is_file():

@@ -368,8 +368,12 @@ class UserRules(ValueRules):
         views = self._column_at_once(raw, min_typed_fraction)
         if views is None:
             views = super().column_views(raw, min_typed_fraction)
-        if "date" in views and _IDENTIFIER_HEADER.search(header) and all(t.isdigit() for t in raw if t):
-            del views["date"]  # the year view of bare numbers only: a `Ref date` column keeps its dates
+        if "date" in views and _IDENTIFIER_HEADER.search(header):
+            dated = [text.strip() for text, date in zip(raw, views["date"], strict=True) if date is not None]
+            if all(
+                text.isdigit() for text in dated
+            ):  # years made of bare numbers: `Ref date` keeps its dates
+                del views["date"]
         return views
 
     def _column_at_once(self, raw: Sequence[str], min_typed_fraction: float) -> dict[str, tuple] | None:
