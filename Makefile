@@ -47,9 +47,11 @@ demo: install
 # a MAPO run with the frozen MiniLM encoder and a trainable bi-LSTM over it (model.encoder_lstm) on word-linked
 # data, its buffer filled by trigger-word exploration, two actor processes, to step 8,000 (its best dev step);
 # then a run started from it (`--init`) with MiniLM's top layer unfrozen (model.encoder_train_layers=1), its
-# buffer the first run's, kept at its best dev step and stored in float16 (the bundle's 25 MB). The shipped
-# member's second stage started from the first run's buffer at step 13,000 (that run went on frozen to
-# there, without gain), so these commands retrain the same recipe, not the same bytes.
+# buffer the first run's, to step 5,500 (its best dev step); then a run started from that one on the
+# training split plus templated questions over its tables (`nsm synthesize`), to step 1,500 (its best), kept
+# in float16 (the bundle's 25 MB). The shipped member's later stages started from the buffers of longer runs
+# (the first went on frozen to step 13,000 without gain, the second to step 6,200), so these commands
+# retrain the same recipe, not the same bytes.
 # wtq-glove is the published model's recipe (GloVe + bi-LSTM, substring linking as MAPO), the row compared
 # with the original and the answer when the encoder extra is not installed; it was stopped by a two-hour
 # limit at step 19,416 (BENCHMARKS.md).
@@ -62,9 +64,12 @@ demo: install
 DATA ?= ../shared/data
 # name:seed:steps[:setting], the frozen-MiniLM runs trained from scratch
 WTQ_MINILM_RUNS ?= minilm-lstm-s2:2:8000:model.encoder_lstm=true
-# name:from:seed:steps, the runs that unfreeze MiniLM's top layer of a frozen run: the MiniLM members
-WTQ_UNFROZEN ?= minilm-ft1-s2:minilm-lstm-s2:2:WTQ_FT_STEPS_TBD
-WTQ_MEMBERS = $(foreach m,$(WTQ_UNFROZEN),$(firstword $(subst :, ,$(m))))
+# name:from:seed:steps, the runs that unfreeze MiniLM's top layer of a frozen run
+WTQ_UNFROZEN ?= minilm-ft1-s2:minilm-lstm-s2:2:5500
+# name:from:seed:steps, the runs that go on from one of those on the training split plus templated
+# questions (nsm synthesize over its buffer): the MiniLM members of the ensemble
+WTQ_SYNTH ?= minilm-ft1-synth-s2:minilm-ft1-s2:2:1500
+WTQ_MEMBERS = $(foreach m,$(WTQ_SYNTH),$(firstword $(subst :, ,$(m))))
 # bundle-directory:run pairs of the copy loop, one per member: wtq.new/NAME:wtq-NAME
 WTQ_MEMBER_COPIES = $(foreach m,$(WTQ_MEMBERS),wtq.new/$(m):wtq-$(m))
 WTQ_GLOVE_STEPS ?= 19416
@@ -90,6 +95,16 @@ models: install
 		OMP_NUM_THREADS=1 $(NSM) train data/wtq-word --programs "runs/wtq-$$from/checkpoint/buffer.jsonl" \
 			--init "runs/wtq-$$from" --out "runs/wtq-$$name" --algo mapo --seed "$$seed" --actors 2 \
 			--steps "$$steps" --set model.encoder_train_layers=1 --set eval_every=500 || exit 1; \
+	done
+	for run in $(WTQ_SYNTH); do \
+		name=$${run%%:*}; rest=$${run#*:}; from=$${rest%%:*}; rest=$${rest#*:}; seed=$${rest%%:*}; \
+		steps=$${rest#*:}; rm -rf "data/wtq-word-synth-$$from"; \
+		$(NSM) synthesize data/wtq-word --out "data/wtq-word-synth-$$from" --per-table 4 --seed 0 \
+			--programs "runs/wtq-$$from/checkpoint/buffer.jsonl" || exit 1; \
+		OMP_NUM_THREADS=1 $(NSM) train "data/wtq-word-synth-$$from" --init "runs/wtq-$$from" \
+			--programs "data/wtq-word-synth-$$from/random-split-1-train-synth-programs.jsonl" \
+			--out "runs/wtq-$$name" --algo mapo --seed "$$seed" --actors 2 --steps "$$steps" \
+			--set train_split=random-split-1-train-synth --set eval_every=500 || exit 1; \
 		$(BIN)/python -c "import sys; from nsmcli.train.rundir import RunDir; \
 			RunDir(sys.argv[1]).store_best_in_half_precision()" "runs/wtq-$$name" || exit 1; \
 	done
