@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import csv
 import json
 import os
 import re
@@ -14,9 +13,9 @@ import pytest
 
 from nsmcli.errors import DataError
 from nsmcli.fileio import read_program_file
-from nsmcli.worlds.tables.data.preprocess import load_dataset, preprocess
+from nsmcli.worlds.tables.data.preprocess import load_dataset
 from nsmcli.worlds.tables.data.synthesize import TEMPLATES, synthesize, synthesize_examples
-from tests.test_train import TABLES, tiny  # noqa: F401  (the tiny WTQ-style dataset fixture)
+from tests.test_train import TABLES, preprocessed_wtq, tiny  # noqa: F401  (the tiny WTQ-style dataset fixture)
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -93,20 +92,11 @@ ODD_TABLES = {
 @pytest.fixture(scope="module")
 def odd(tmp_path_factory) -> Path:
     """A preprocessed WTQ-style dataset over `ODD_TABLES` (one question per table)."""
-    root = tmp_path_factory.mktemp("odd")
-    raw = root / "raw"
-    (raw / "data").mkdir(parents=True)
-    (raw / "csv" / "200-csv").mkdir(parents=True)
-    for key, rows in ODD_TABLES.items():
-        with open(raw / "csv" / "200-csv" / f"{key}.csv", "w", newline="", encoding="utf-8") as f:
-            csv.writer(f, quoting=csv.QUOTE_ALL).writerows(rows)
-    for split in ("random-split-1-train", "random-split-1-dev"):
-        with open(raw / "data" / f"{split}.tsv", "w", encoding="utf-8") as f:
-            f.write("id\tutterance\tcontext\ttargetValue\n")
-            for n, key in enumerate(ODD_TABLES):
-                f.write(f"{split}-{n}\thow many rows?\tcsv/200-csv/{key}.csv\t4\n")
-    preprocess("wtq", raw, root / "pre")
-    return root / "pre"
+    splits = {
+        split: [(f"{split}-{n}", "how many rows?", key, "4") for n, key in enumerate(ODD_TABLES)]
+        for split in ("random-split-1-train", "random-split-1-dev")
+    }
+    return preprocessed_wtq(tmp_path_factory.mktemp("odd"), ODD_TABLES, splits)
 
 
 def _records(dataset_dir: Path, seeds: range = range(12)) -> list[tuple[str, dict, list]]:

@@ -237,27 +237,30 @@ def _enumerate_consistent(dataset, example, max_exprs: int = 2) -> list[str]:
     return sorted(found)
 
 
-@pytest.fixture(scope="module")
-def tiny(tmp_path_factory) -> tuple[Path, Path]:
-    """(preprocessed dataset dir, programs file)."""
-    root = tmp_path_factory.mktemp("tiny")
+def preprocessed_wtq(root: Path, tables: dict[str, list[list[str]]], splits: dict[str, list[tuple]]) -> Path:
+    """`root/pre`: a WTQ-style release of `tables` (key -> rows, header first) and `splits` (name ->
+    (id, question, table key, answer) tuples) written under `root/raw`, then preprocessed."""
     raw = root / "raw"
     (raw / "data").mkdir(parents=True)
     (raw / "csv" / "200-csv").mkdir(parents=True)
-    for k, rows in TABLES.items():
+    for k, rows in tables.items():
         with open(raw / "csv" / "200-csv" / f"{k}.csv", "w", newline="", encoding="utf-8") as f:
             csv.writer(f, quoting=csv.QUOTE_ALL).writerows(rows)
-    for name, questions in (
-        ("random-split-1-train", TRAIN),
-        ("random-split-1-dev", DEV),
-        ("easy-train", EASY),
-    ):
+    for name, questions in splits.items():
         with open(raw / "data" / f"{name}.tsv", "w", encoding="utf-8") as f:
             f.write("id\tutterance\tcontext\ttargetValue\n")
             for qid, text, t, answer in questions:
                 f.write(f"{qid}\t{text}\tcsv/200-csv/{t}.csv\t{answer}\n")
     preprocess("wtq", raw, root / "pre")
-    dataset = load_dataset(root / "pre")
+    return root / "pre"
+
+
+@pytest.fixture(scope="module")
+def tiny(tmp_path_factory) -> tuple[Path, Path]:
+    """(preprocessed dataset dir, programs file)."""
+    root = tmp_path_factory.mktemp("tiny")
+    splits = {"random-split-1-train": TRAIN, "random-split-1-dev": DEV, "easy-train": EASY}
+    dataset = load_dataset(preprocessed_wtq(root, TABLES, splits))
     programs = root / "programs.jsonl"
     with open(programs, "w", encoding="utf-8") as f:
         for ex in dataset.examples("random-split-1-train"):
