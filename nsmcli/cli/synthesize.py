@@ -28,9 +28,10 @@ def synthesize(
     Examples:
 
     \b
-      nsm synthesize data/wtq --out data/wtq-synth --programs data/wtq-programs.jsonl
-      nsm train data/wtq-synth --programs data/wtq-synth/random-split-1-train-synth-programs.jsonl \\
-        --set train_split=random-split-1-train-synth --out runs/wtq-synth
+      nsm synthesize data/wtq --out data/wtq-synth --programs P.jsonl
+      nsm train data/wtq-synth --out runs/synth \\
+        --programs data/wtq-synth/random-split-1-train-synth-programs.jsonl \\
+        --set train_split=random-split-1-train-synth
     """
     from nsmcli.worlds.tables.data.synthesize import (
         synthesize as run_synthesize,
