@@ -351,10 +351,8 @@ def _decode_shard(job: _DecodeJob, bounds: tuple[int, int]) -> Decoded:
             model = build_model(job.kit, member.model_config, member.vocab, pretrained=False)
             model.load_state_dict(member.state)
             models.append(model.eval())
-        pools = [
-            QuestionPool(job.dataset, job.examples, m.limits, model)
-            for m, model in zip(job.members, models, strict=True)
-        ]
+        first = QuestionPool(job.dataset, job.examples, job.members[0].limits, models[0])
+        pools = [first, *(first.for_model(model) for model in models[1:])]  # members share limits
         _DECODER[:] = [job, models, pools]
     _, models, pools = _DECODER
     ids = pools[0].order[bounds[0] : bounds[1]]
@@ -418,7 +416,8 @@ def evaluate(
         models.append(model)
         configs.append(config)
     # the members decode together, in one beam (`decode_ensemble`)
-    pools = [QuestionPool(dataset, examples, c["limits"], m) for m, c in zip(models, configs, strict=True)]
+    first = QuestionPool(dataset, examples, configs[0]["limits"], models[0])
+    pools = [first, *(first.for_model(model) for model in models[1:])]  # one bound table per question
     max_steps = int((configs[0].get("train") or {}).get("max_decode_steps", 30))
     ids = pools[0].order
     names = ", ".join(Path(run).name for run in run_dirs)

@@ -75,6 +75,13 @@ class QuestionPool:
         dataset = open_problems(source, seed)
         return cls(dataset, dataset.examples(split), limits, model)
 
+    def for_model(self, model: Any) -> QuestionPool:
+        """The same questions for another model with the same limits (an ensemble's member): the bound
+        environments are shared, so each question binds its table once; the contexts are the model's own."""
+        other = QuestionPool(self.dataset, [], self.limits, model)
+        other.examples, other.order, other._envs = self.examples, self.order, self._envs
+        return other
+
     def env(self, qid: str) -> Environment:
         env = self._envs.get(qid)
         if env is None:

@@ -27,7 +27,7 @@ import re
 import shutil
 from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from nsmcli.errors import DataError, GrammarError
@@ -38,7 +38,7 @@ from nsmcli.fileio import (
     read_program_file,
     staged_directory,
 )
-from nsmcli.worlds.tables.data.annotate import annotate_question
+from nsmcli.worlds.tables.data.annotate import annotate_question, canonicalize_answer
 from nsmcli.worlds.tables.data.preprocess import Dataset, Example, load_dataset
 from nsmcli.worlds.tables.data.table import Column, Table
 
@@ -334,7 +334,7 @@ def _checked(
 ) -> Example | str:
     """The example, when its own annotation expresses `program` and the program earns the reward; else
     why not."""
-    annotated = annotate_question(question, table, qid=qid, answer=[], linking=linking)
+    annotated = annotate_question(question, table, qid=qid, linking=linking)
     example = Example(qid, table.id, annotated, [], [])
     env = dataset.bind(example)
     try:
@@ -348,8 +348,9 @@ def _checked(
     if not answer or len(answer) > 5 or answer == [0.0]:
         return "the answer is empty, zero or too long"
     texts = [_answer_text(a) for a in answer]
-    annotated = annotate_question(question, table, qid=qid, answer=texts, linking=linking)
-    example = Example(qid, table.id, annotated, texts, annotated.answer_canon)
+    canon = [canonicalize_answer(a) for a in texts]
+    # the entities the env was bound with stay; only the answer is new (what annotate_question adds for one)
+    example = Example(qid, table.id, replace(annotated, answer=texts, answer_canon=canon), texts, canon)
     if dataset.scorer(example, env)(tokens)[0] != 1.0:
         return "the program does not earn the reward"
     return example

@@ -369,10 +369,9 @@ class UserRules(ValueRules):
         if views is None:
             views = super().column_views(raw, min_typed_fraction)
         if "date" in views and _IDENTIFIER_HEADER.search(header):
+            # only years made of bare numbers go: a `Ref date` column keeps its dates
             dated = [text.strip() for text, date in zip(raw, views["date"], strict=True) if date is not None]
-            if all(
-                text.isdigit() for text in dated
-            ):  # years made of bare numbers: `Ref date` keeps its dates
+            if all(text.isdigit() for text in dated):
                 del views["date"]
         return views
 
