@@ -579,6 +579,8 @@ def test_random_wtq_programs_with_sql_form_answer_like_the_interpreter(data_dir:
 # ----- property: every exact rendering is what sqlite answers ---------------------------------------------
 
 EXAMPLE_TABLES = sorted((Path(__file__).resolve().parents[1] / "examples" / "tables").glob("*.csv"))
+#: a timetable of ISO date-times, whose number views are times of day
+TIME_TABLES = [Path(__file__).resolve().parents[1] / "examples" / "real" / "train_timetable.csv"]
 
 
 def _messy_table() -> Table:
@@ -675,7 +677,10 @@ def _exact_renderings_agree(table: Table, env, programs: list[Program], language
 def test_exact_renderings_answer_like_the_program_on_user_tables(language: str) -> None:
     """Random programs over the example tables, a messy table and that table typed by another reader."""
     rng = random.Random(17)
-    tables = [load_table(p) for p in EXAMPLE_TABLES] + [_messy_table(), _other_reader(_messy_table())]
+    tables = [load_table(p) for p in EXAMPLE_TABLES + TIME_TABLES] + [
+        _messy_table(),
+        _other_reader(_messy_table()),
+    ]
     exact = answered = 0
     for table in tables:
         for _ in range(3):
@@ -771,6 +776,9 @@ def test_sql_of_user_table_filters_says_where_it_differs_from_whole_word_and_par
         # as a reader that decides day-first for this column and reads date-times would type them
         (["15/03/2024", "01/12/2023", "n/a"], "date", (Date(2024, 3, 15), Date(2023, 12, 1), None)),
         (["2024-03-15T10:00", "2024-03-16T09:30"], "date", (Date(2024, 3, 15), Date(2024, 3, 16))),
+        # times of day as the user rules read them: a number of hours
+        (["2024-03-15T10:00", "2024-03-16T09:30:15", "n/a"], "number", (10.0, 9.5 + 15 / 3600, None)),
+        (["18:05", "7:30", "00:45"], "number", (18 + 5 / 60, 7.5, 0.75)),
     ],
 )
 def test_views_with_a_verified_sql_reading(cells: list[str], kind: str, view: tuple | None) -> None:

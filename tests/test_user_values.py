@@ -119,6 +119,54 @@ def test_iso_dates_and_date_times() -> None:
     assert dates(*cells) == (Date(2024, 3, 15), Date(2024, 3, 15), Date(2024, 3, 16), Date(2024, 3, 17))
 
 
+def test_times_of_day_are_numbers_of_hours() -> None:
+    assert numbers("18:05", "6:30 pm", "7 am", "12:15 am", "23:59:59") == (
+        18 + 5 / 60,
+        18.5,
+        7.0,
+        0.25,
+        23 + 59 / 60 + 59 / 3600,
+    )
+    # a date-time's number is its time of day, and its date view stays
+    views = user_column("2024-05-03T18:05", "2024-05-03 07:30:00", "03/15/2024 10:00 PM")
+    assert views["number"] == (18 + 5 / 60, 7.5, 22.0)
+    assert views["date"] == (Date(2024, 5, 3), Date(2024, 5, 3), Date(2024, 3, 15))
+    # no minutes and no am/pm is a number; one digit after the colon is a score; no 25 o'clock
+    assert numbers("7", "12") == (7.0, 12.0)
+    assert user_column("3:1", "2:0")["num2"] == (1.0, 0.0) and numbers("3:1", "2:0") == (3.0, 2.0)
+    assert numbers("25:00", "13:00 pm") == (25.0, 13.0)
+    # the WTQ rules read the hour alone
+    wtq = Table.from_rows("t", ["c"], [["18:05"], ["6:30 pm"]])
+    assert wtq.columns[0].views["number"] == (18.0, 6.0)
+
+
+def test_question_times_compare_with_time_columns(tmp_path: Path) -> None:
+    path = tmp_path / "trains.csv"
+    path.write_text(
+        "Train,Departure\nIC 201,2024-05-03T06:45\nIC 203,2024-05-03T07:00\nIC 213,2024-05-03T18:03\n"
+        "RE 425,2024-05-03T22:10\n",
+        encoding="utf-8",
+    )
+    table = load_table(path)
+
+    def numbers_of(question: str) -> list[float]:
+        entities = annotate_question(question, table).entities
+        return [e.values[0] for e in entities if e.kind == "number"]
+
+    assert numbers_of("Which trains leave after 6 pm?") == [18.0]  # not 6
+    assert numbers_of("How many trains depart between 7:00 and 8:00 am?") == [7.0, 8.0]
+    assert numbers_of("which train leaves at 18:03 or 10am or noon") == [18 + 3 / 60, 10.0, 12.0]
+    assert numbers_of("after 6") == [6.0]  # a bare number is no time
+    result = bind("wtq", table, [("number", (18.0,))]).execute(
+        "(filter_greater all_rows 18 r.departure-number) (hop v0 r.train-string)"
+    )
+    assert result.ok, result.error
+    assert result.answer == ["ic 213", "re 425"]
+    # under the WTQ rules a question's "6 pm" stays 6
+    wtq = Table.from_rows("t", ["Departure"], [["18:03"]])
+    assert [e.values for e in annotate_question("after 6 pm", wtq).entities if e.kind == "number"] == [(6.0,)]
+
+
 def test_day_first_is_decided_per_column() -> None:
     # one cell with a first field over 12 makes the whole column day-first
     assert dates("15/03/2024", "01/02/2024") == (Date(2024, 3, 15), Date(2024, 2, 1))

@@ -238,6 +238,26 @@ def _quantity_entities(
     return out
 
 
+def _with_times(
+    tokens: list[str], strings: list[Entity], quantities: list[Entity]
+) -> tuple[list[Entity], list[Entity]]:
+    """The string and quantity entities with each time of day as a number of hours, for rules whose cells
+    read times so: "6 pm" is 18, in place of the number 6 and of the cell "6" it held (a cell that is the
+    whole time, "6 pm", still links)."""
+    times = [Entity("number", q.values, q.start, q.end) for q in textnum.find_times(tokens)]
+    if not times:
+        return strings, quantities
+
+    def inside_a_time(e: Entity) -> bool:
+        return any(
+            t.start <= e.start and e.end <= t.end and (e.start, e.end) != (t.start, t.end) for t in times
+        )
+
+    covered = {k for t in times for k in range(t.start, t.end)}
+    kept = [e for e in quantities if not covered.intersection(range(e.start, e.end))]
+    return [e for e in strings if not inside_a_time(e)], kept + times
+
+
 # ---------------------------------------------------------------------------------------------------------
 # Annotated questions
 # ---------------------------------------------------------------------------------------------------------
@@ -326,9 +346,11 @@ def annotate_question(
     tokens = tokenize(text)
     index = table_index(table)
     number_kinds = table.rules.question_number_kinds
-    found = _string_entities(tokens, index, linking) + _quantity_entities(
-        tokens, ordinals=ordinals, number_kinds=number_kinds
-    )
+    strings = _string_entities(tokens, index, linking)
+    quantities = _quantity_entities(tokens, ordinals=ordinals, number_kinds=number_kinds)
+    if table.rules.question_times:
+        strings, quantities = _with_times(tokens, strings, quantities)
+    found = strings + quantities
     found.sort(key=lambda e: (e.start, ENTITY_KINDS.index(e.kind)))
     entities: list[Entity] = []
     seen: set[tuple[str, tuple]] = set()

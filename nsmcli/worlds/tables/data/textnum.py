@@ -486,6 +486,51 @@ def _date_at(tokens: list[str], low: list[str], i: int) -> tuple[Date, int] | No
     return (date, end) if date is not None else None
 
 
+def clock_hours(hour: int, minute: int = 0, second: int = 0, half: str | None = None) -> float | None:
+    """A time of day as a number of hours (`half`: "a" or "p" for am and pm); None when it is no time. The
+    sum is in this order so that SQL's `H + M / 60.0 + S / 3600.0` gives the same float."""
+    if half:
+        if not 1 <= hour <= 12:
+            return None
+        hour = hour % 12 + (12 if half.lower() == "p" else 0)
+    if hour > 23 or minute > 59 or second > 59:
+        return None
+    return hour + minute / 60 + second / 3600
+
+
+_CLOCK_TOKEN = re.compile(r"(?P<h>\d{1,2})(?::(?P<m>\d{2})(?::(?P<s>\d{2}))?)?(?:(?P<half>[ap])\.?m\.?)?")
+_HALF_DAY_TOKEN = re.compile(r"(?P<half>[ap])\.?m\.?")
+_CLOCK_WORDS = {"noon": 12.0, "midday": 12.0, "midnight": 0.0}
+
+
+def find_times(tokens: list[str]) -> list[Quantity]:
+    """Times of day over lower-cased PTB tokens, as TIME mentions whose value is a number of hours: "18:30",
+    "7:00 am", "6 pm", "10am", "6:45 p.m.", "noon". A bare number ("after 6") is no time."""
+    out: list[Quantity] = []
+    i = 0
+    while i < len(tokens):
+        word = tokens[i]
+        if word in _CLOCK_WORDS:
+            out.append(Quantity("TIME", i, i + 1, (_CLOCK_WORDS[word],)))
+            i += 1
+            continue
+        m = _CLOCK_TOKEN.fullmatch(word)
+        end = i + 1
+        half = m["half"] if m else None
+        if m and half is None and end < len(tokens):
+            following = _HALF_DAY_TOKEN.fullmatch(tokens[end])
+            if following:
+                half, end = following["half"], end + 1
+        if m and (m["m"] or half):
+            hours = clock_hours(int(m["h"]), int(m["m"] or 0), int(m["s"] or 0), half)
+            if hours is not None:
+                out.append(Quantity("TIME", i, end, (hours,)))
+                i = end
+                continue
+        i += 1
+    return out
+
+
 def find_quantities(tokens: list[str], *, slash_years: bool = False) -> list[Quantity]:
     """CoreNLP-like NUMBER/ORDINAL/PERCENT/MONEY/DATE/DURATION/DECADE mentions over PTB tokens.
 

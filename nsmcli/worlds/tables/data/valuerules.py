@@ -11,8 +11,9 @@ Two rule sets, declared once and chosen by name, in the manner of SQL dialects:
   written (`12.5%` -> 12.5, the number a question says when it asks about "12.5%"), magnitude suffixes
   (`3k`, `2.5M`, `1.2bn`, `4 million`), European decimals (`1.234,50`) and day-first dates (`15/03/2024`),
   both decided per column from all of its cells, ISO dates and date-times (`2024-03-15T10:00` is the date
-  2024-03-15; the view has no time of day) and month-name dates (`Mar. 15, 2024`, `1 March 2024`). A cell
-  stating a full date has no number. Anything else is read as the WTQ rules read it, so tables the model
+  2024-03-15) and month-name dates (`Mar. 15, 2024`, `1 March 2024`). Times of day are numbers of hours
+  (`18:30` and `6:30 pm` -> 18.5), so "trains leaving after 6 pm" is a comparison with 18; a date-time's
+  number is its time of day, and a cell stating a full date without a time has no number. Anything else is read as the WTQ rules read it, so tables the model
   was trained on look the same.
 
 Which rules apply is declared per dataset (`nsmcli.worlds.tables.data.preprocess.dataset_formats`) and carried by the `Table`
@@ -70,6 +71,8 @@ class ValueRules:
     name: ClassVar[str]
     #: CoreNLP-style question mentions (`textnum.Quantity.kind`) that become number entities.
     question_number_kinds: ClassVar[tuple[str, ...]] = ("NUMBER",)
+    #: Whether a question's times of day ("after 6 pm", "at 18:30") are numbers of hours, as the cells'.
+    question_times: ClassVar[bool] = False
 
     def cell_values(self, raw: Sequence[str]) -> list[CellValues]:
         """The values of every cell of one column (a column at a time: some rules look at all cells)."""
@@ -182,6 +185,13 @@ _NUMERIC_DATE = re.compile(
     rf"|(?P<dot>\.)(?P<b2>\d{{1,2}})\.(?P<y2>\d{{4}})){_TIME}\s*"
 )
 _YEAR = re.compile(r"\s*(\d{4})\s*")
+#: A time of day alone ("18:05", "6:30 pm", "7 a.m.", "18:05:30"), and the time part of a date-time.
+_CLOCK = re.compile(
+    r"\s*(?P<h>\d{1,2})(?::(?P<m>\d{2})(?::(?P<s>\d{2})(?:\.\d+)?)?)?\s*(?P<half>[AaPp])?(?(half)\.?[Mm]\.?)\s*"
+)
+_CLOCK_OF_DATETIME = re.compile(
+    r"[T ](?P<h>\d{1,2}):(?P<m>\d{2})(?::(?P<s>\d{2})(?:\.\d+)?)?(?:\s*(?P<half>[AaPp])[Mm])?"
+)
 _PLAIN_NUMERAL = re.compile(r"[0-9]+(?:\.[0-9]+)?")
 _ANY_DIGIT = re.compile(r"\d")
 #: Money and percent signs: a cell holding one is no date of the WTQ tagger's (a date mention spans every
@@ -221,6 +231,12 @@ _DAY_MONTH_YEAR = re.compile(
 )
 _NUMBER_RANGE = re.compile(r"\d\s*[-/–]\s*\d")  # "August 8-10": a range, which dateutil would misread
 _TOKEN = re.compile(r"\d{1,2}:\d{2}(?::\d{2})?|[A-Za-z]+\.?|\d+(?:st|nd|rd|th)?|[^\sA-Za-z\d]")
+
+
+def _clock(match: re.Match | None) -> float | None:
+    if match is None:
+        return None
+    return textnum.clock_hours(int(match["h"]), int(match["m"] or 0), int(match["s"] or 0), match["half"])
 
 
 def _sign(match: re.Match) -> float:
@@ -334,6 +350,7 @@ class UserRules(ValueRules):
 
     name = "user"
     question_number_kinds = ("NUMBER", "PERCENT", "MONEY")
+    question_times = True
 
     def __init__(self, european_default: bool = False) -> None:
         #: The table's decimal convention, for columns whose own cells do not say (`for_table`).
@@ -427,7 +444,10 @@ class UserRules(ValueRules):
             return CellValues(string)
         date = self.date(raw, layout)
         if date is not None and date.day != -1:
-            return CellValues(string, date=date)
+            return CellValues(string, _clock(_CLOCK_OF_DATETIME.search(raw)), date=date)
+        clock = self.clock(raw)
+        if clock is not None:
+            return CellValues(string, clock, textnum.parse_cell_numbers(raw)[1], date)
         number = num2 = None
         if len(raw.split()) < MAX_TOKENS_FOR_NUMBER:
             number, num2 = self.numbers(raw, layout)
@@ -459,6 +479,15 @@ class UserRules(ValueRules):
         if value is None:  # digits the column's convention cannot read; a US reading would contradict it
             return textnum.parse_cell_numbers(raw) if not layout.european else (None, None)
         return _sign(m) * value, textnum.parse_number_lenient(m["rest"])
+
+    @staticmethod
+    def clock(raw: str) -> float | None:
+        """The hours of a cell that is a time of day and nothing else ("18:05", "6:30 pm", "7 am"): minutes
+        or an am/pm, so that "7" stays a number and "3:1" (one digit after the colon) a score."""
+        m = _CLOCK.fullmatch(raw)
+        if m is None or not (m["m"] or m["half"]):
+            return None
+        return _clock(m)
 
     @staticmethod
     def date(raw: str, layout: ColumnLayout) -> Date | None:

@@ -155,6 +155,19 @@ def _number_candidates(cells: Sequence[str]) -> list[str]:
         ]
 
     out = [_X] + [g for t in cleanings for g in guarded(t)]
+    if (
+        ":" in chars
+    ):  # times of day as hours ("18:05", "2024-05-03T18:05"); sqlite's time functions need HH:MM
+        hours = " + ".join(
+            f"CAST(strftime('%{field}', {_X}) AS REAL){scale}"
+            for field, scale in (("H", ""), ("M", " / 60.0"), ("S", " / 3600.0"))
+        )
+        out.append(f"CASE WHEN {_X} GLOB '*[0-9]:[0-9][0-9]*' THEN {hours} END")
+        hour = f"CAST(substr({_X}, 1, instr({_X}, ':') - 1) AS REAL)"
+        minute = f"CAST(substr({_X}, instr({_X}, ':') + 1, 2) AS REAL)"
+        out.append(
+            f"CASE WHEN {_X} GLOB '[0-9]:[0-9][0-9]' OR {_X} GLOB '[0-9][0-9]:[0-9][0-9]' THEN {hour} + {minute} / 60.0 END"
+        )
     parts = _lenient_parts(cells)
     if parts is not None:  # the first number anywhere in the cell ("Tikka -88", "[44]")
         out.append(_number_at(parts[1]))
