@@ -167,6 +167,22 @@ def test_question_times_compare_with_time_columns(tmp_path: Path) -> None:
     assert [e.values for e in annotate_question("after 6 pm", wtq).entities if e.kind == "number"] == [(6.0,)]
 
 
+def test_negative_and_positive_in_a_question_compare_with_zero(tmp_path: Path) -> None:
+    path = tmp_path / "growth.csv"
+    path.write_text("Country,GDP growth (%)\nArgentina,-1.6\nGermany,-0.3\nIndia,7.0\n", encoding="utf-8")
+    table = load_table(path)
+    entities = annotate_question("Which countries had negative GDP growth?", table).entities
+    assert [(e.values, e.start) for e in entities if e.kind == "number"] == [((0.0,), 3)]
+    result = bind("wtq", table, [("number", (0.0,))]).execute(
+        "(filter_less all_rows 0 r.gdp_growth-number) (hop v0 r.country-string)"
+    )
+    assert result.ok and result.answer == ["argentina", "germany"]
+    assert [e.values for e in annotate_question("any positive?", table).entities] == [(0.0,)]
+    # the WTQ rules lose signs, so their questions get no such number
+    wtq = Table.from_rows("t", ["Growth"], [["-1.6"]])
+    assert not annotate_question("Which had negative growth?", wtq).entities
+
+
 def test_day_first_is_decided_per_column() -> None:
     # one cell with a first field over 12 makes the whole column day-first
     assert dates("15/03/2024", "01/02/2024") == (Date(2024, 3, 15), Date(2024, 2, 1))

@@ -348,8 +348,9 @@ def annotate_question(
     number_kinds = table.rules.question_number_kinds
     strings = _string_entities(tokens, index, linking)
     quantities = _quantity_entities(tokens, ordinals=ordinals, number_kinds=number_kinds)
-    if table.rules.question_times:
+    if table.rules.question_times_and_signs:
         strings, quantities = _with_times(tokens, strings, quantities)
+        quantities += [Entity("number", q.values, q.start, q.end) for q in textnum.find_sign_words(tokens)]
     found = strings + quantities
     found.sort(key=lambda e: (e.start, ENTITY_KINDS.index(e.kind)))
     entities: list[Entity] = []

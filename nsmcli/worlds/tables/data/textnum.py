@@ -531,6 +531,16 @@ def find_times(tokens: list[str]) -> list[Quantity]:
     return out
 
 
+#: Words that compare with zero: "negative growth" is growth below 0.
+_SIGN_WORDS = frozenset({"negative", "positive"})
+
+
+def find_sign_words(tokens: list[str]) -> list[Quantity]:
+    """"negative" and "positive" over lower-cased tokens, as NUMBER mentions of 0: the number a filter on
+    the sign compares with."""
+    return [Quantity("NUMBER", i, i + 1, (0.0,)) for i, word in enumerate(tokens) if word in _SIGN_WORDS]
+
+
 def find_quantities(tokens: list[str], *, slash_years: bool = False) -> list[Quantity]:
     """CoreNLP-like NUMBER/ORDINAL/PERCENT/MONEY/DATE/DURATION/DECADE mentions over PTB tokens.
 

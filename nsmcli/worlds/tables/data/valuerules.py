@@ -71,8 +71,9 @@ class ValueRules:
     name: ClassVar[str]
     #: CoreNLP-style question mentions (`textnum.Quantity.kind`) that become number entities.
     question_number_kinds: ClassVar[tuple[str, ...]] = ("NUMBER",)
-    #: Whether a question's times of day ("after 6 pm", "at 18:30") are numbers of hours, as the cells'.
-    question_times: ClassVar[bool] = False
+    #: Whether a question's times of day ("after 6 pm", "at 18:30") are numbers of hours, as the cells', and
+    #: its "negative" and "positive" the number 0 (the cells' signs are kept).
+    question_times_and_signs: ClassVar[bool] = False
 
     def cell_values(self, raw: Sequence[str]) -> list[CellValues]:
         """The values of every cell of one column (a column at a time: some rules look at all cells)."""
@@ -350,7 +351,7 @@ class UserRules(ValueRules):
 
     name = "user"
     question_number_kinds = ("NUMBER", "PERCENT", "MONEY")
-    question_times = True
+    question_times_and_signs = True
 
     def __init__(self, european_default: bool = False) -> None:
         #: The table's decimal convention, for columns whose own cells do not say (`for_table`).
