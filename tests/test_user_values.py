@@ -183,6 +183,29 @@ def test_negative_and_positive_in_a_question_compare_with_zero(tmp_path: Path) -
     assert not annotate_question("Which had negative growth?", wtq).entities
 
 
+def test_a_question_on_a_yes_no_column_links_the_cell_it_means() -> None:
+    table = Table.from_rows(
+        "t",
+        ["Respondent", "Would Recommend"],
+        [["R1", "Yes"], ["R2", "No"], ["R3", "Yes"]],
+        value_rules="user",
+    )
+
+    def strings(question: str) -> list[tuple]:
+        return [e.values for e in annotate_question(question, table).entities if e.kind == "string"]
+
+    assert strings("How many respondents would recommend us?") == [("yes",)]
+    assert strings("Who would not recommend us?") == [("no",)]
+    assert strings("Who took part?") == []  # the column is not mentioned
+    result = bind("wtq", table, [("string", ("yes",))]).execute(
+        '(filter_str_contain_any all_rows "yes" r.would_recommend-string) (count v0)'
+    )
+    assert result.ok and result.answer == [2.0]
+    # a column with other values too is no yes/no column
+    other = Table.from_rows("t", ["Recommend"], [["Yes"], ["No"], ["Maybe"]], value_rules="user")
+    assert not annotate_question("would they recommend it?", other).entities
+
+
 def test_day_first_is_decided_per_column() -> None:
     # one cell with a first field over 12 makes the whole column day-first
     assert dates("15/03/2024", "01/02/2024") == (Date(2024, 3, 15), Date(2024, 2, 1))

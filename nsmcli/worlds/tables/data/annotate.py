@@ -238,6 +238,27 @@ def _quantity_entities(
     return out
 
 
+#: The two cells of a yes/no column: the value that says yes, and the one that says no.
+_YES_NO = (("yes", "no"), ("y", "n"), ("true", "false"))
+_NEGATIONS = frozenset({"no", "not", "n't", "never", "without", "nor"})
+
+
+def _yes_no_entities(tokens: list[str], table: Table) -> list[Entity]:
+    """For each yes/no column whose name the question mentions ("would recommend" of `Would Recommend`):
+    the cell the question means, "yes", or "no" when it holds a negation, on the first word of the name.
+    No question writes the cell, so no n-gram links it."""
+    negated = not _NEGATIONS.isdisjoint(tokens)
+    out = []
+    for column in table.columns:
+        values = set(column.views.get("string", ())) - {""}
+        pair = next((pair for pair in _YES_NO if values == set(pair)), None)
+        pieces = set(column_name_pieces(column.slug))
+        at = next((i for i, token in enumerate(tokens) if token in pieces), None)
+        if pair is not None and at is not None:
+            out.append(Entity("string", (pair[negated],), at, at + 1))
+    return out
+
+
 def _with_times(
     tokens: list[str], strings: list[Entity], quantities: list[Entity]
 ) -> tuple[list[Entity], list[Entity]]:
@@ -351,6 +372,7 @@ def annotate_question(
     if table.rules.question_times_and_signs:
         strings, quantities = _with_times(tokens, strings, quantities)
         quantities += [Entity("number", q.values, q.start, q.end) for q in textnum.find_sign_words(tokens)]
+        strings += _yes_no_entities(tokens, table)
     found = strings + quantities
     found.sort(key=lambda e: (e.start, ENTITY_KINDS.index(e.kind)))
     entities: list[Entity] = []
