@@ -107,19 +107,35 @@ def locate_minilm() -> EncoderFiles:
 # ----- BERT -------------------------------------------------------------------------------------------------
 
 
+class _FileLinear(nn.Linear):
+    """A linear layer whose weights always come from the package's file (fine-tuned layers start as copies
+    of it), so it skips the random initialisation of weights that the file replaces, a visible part of a
+    cold `nsm parse`. (Building on the meta device instead costs more than that on its first use.)"""
+
+    def reset_parameters(self) -> None:
+        pass
+
+
+class _FileEmbedding(nn.Embedding):
+    """An embedding table filled from the package's file, so not initialised (see `_FileLinear`)."""
+
+    def reset_parameters(self) -> None:
+        pass
+
+
 class BertLayer(nn.Module):
     """One post-LayerNorm transformer layer: self-attention, then a GELU feed-forward, each residual."""
 
     def __init__(self, hidden: int, heads: int, intermediate: int, eps: float):
         super().__init__()
         self.heads = heads
-        self.query = nn.Linear(hidden, hidden)
-        self.key = nn.Linear(hidden, hidden)
-        self.value = nn.Linear(hidden, hidden)
-        self.attention_out = nn.Linear(hidden, hidden)
+        self.query = _FileLinear(hidden, hidden)
+        self.key = _FileLinear(hidden, hidden)
+        self.value = _FileLinear(hidden, hidden)
+        self.attention_out = _FileLinear(hidden, hidden)
         self.attention_norm = nn.LayerNorm(hidden, eps=eps)
-        self.intermediate = nn.Linear(hidden, intermediate)
-        self.out = nn.Linear(intermediate, hidden)
+        self.intermediate = _FileLinear(hidden, intermediate)
+        self.out = _FileLinear(intermediate, hidden)
         self.out_norm = nn.LayerNorm(hidden, eps=eps)
 
     def forward(self, x: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
@@ -160,9 +176,9 @@ class Bert(nn.Module):
             raise EncoderUnavailable(f"{PACKAGE}'s config.json describes a model nsm cannot run")
         hidden, eps = int(config["hidden_size"]), float(config["layer_norm_eps"])
         self.hidden_size = hidden
-        self.words = nn.Embedding(int(config["vocab_size"]), hidden)
-        self.positions = nn.Embedding(int(config["max_position_embeddings"]), hidden)
-        self.segments = nn.Embedding(int(config["type_vocab_size"]), hidden)
+        self.words = _FileEmbedding(int(config["vocab_size"]), hidden)
+        self.positions = _FileEmbedding(int(config["max_position_embeddings"]), hidden)
+        self.segments = _FileEmbedding(int(config["type_vocab_size"]), hidden)
         self.norm = nn.LayerNorm(hidden, eps=eps)
         self.layers = nn.ModuleList(
             BertLayer(hidden, int(config["num_attention_heads"]), int(config["intermediate_size"]), eps)
