@@ -135,6 +135,9 @@ def test_times_of_day_are_numbers_of_hours() -> None:
     assert numbers("7", "12") == (7.0, 12.0)
     assert user_column("3:1", "2:0")["num2"] == (1.0, 0.0) and numbers("3:1", "2:0") == (3.0, 2.0)
     assert numbers("25:00", "13:00 pm") == (25.0, 13.0)
+    # decided per column: one cell that is no time of day makes them all scores (or durations)
+    assert numbers("25:23", "21:18", "15:25") == (25.0, 21.0, 15.0)
+    assert numbers("3:45", "59:30") == (3.0, 59.0)
     # the WTQ rules read the hour alone
     wtq = Table.from_rows("t", ["c"], [["18:05"], ["6:30 pm"]])
     assert wtq.columns[0].views["number"] == (18.0, 6.0)
@@ -157,6 +160,8 @@ def test_question_times_compare_with_time_columns(tmp_path: Path) -> None:
     assert numbers_of("How many trains depart between 7:00 and 8:00 am?") == [7.0, 8.0]
     assert numbers_of("which train leaves at 18:03 or 10am or noon") == [18 + 3 / 60, 10.0, 12.0]
     assert numbers_of("after 6") == [6.0]  # a bare number is no time
+    assert numbers_of("between 5 and 6 pm") == [17.0, 18.0]  # the range's pm holds for both ends
+    assert numbers_of("at 6.30 pm, or 6.30") == [18.5, 6.3]
     result = bind("wtq", table, [("number", (18.0,))]).execute(
         "(filter_greater all_rows 18 r.departure-number) (hop v0 r.train-string)"
     )
@@ -196,7 +201,15 @@ def test_a_question_on_a_yes_no_column_links_the_cell_it_means() -> None:
 
     assert strings("How many respondents would recommend us?") == [("yes",)]
     assert strings("Who would not recommend us?") == [("no",)]
+    assert strings("Who cannot recommend us?") == [("no",)]
     assert strings("Who took part?") == []  # the column is not mentioned
+    assert strings("Which respondent would be listed first?") == []  # "would" alone does not name it
+    # a negation far from the name is not about it
+    assert strings("who is not from Denver and would recommend us?") == [("yes",)]
+    # the "no" of the name itself is no negation
+    shows = Table.from_rows("t", ["Patient", "No Show"], [["P1", "Yes"], ["P2", "No"]], value_rules="user")
+    linked = annotate_question("which patients were a no show?", shows).entities
+    assert [e.values for e in linked] == [("yes",)]
     result = bind("wtq", table, [("string", ("yes",))]).execute(
         '(filter_str_contain_any all_rows "yes" r.would_recommend-string) (count v0)'
     )

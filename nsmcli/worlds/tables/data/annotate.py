@@ -240,22 +240,28 @@ def _quantity_entities(
 
 #: The two cells of a yes/no column: the value that says yes, and the one that says no.
 _YES_NO = (("yes", "no"), ("y", "n"), ("true", "false"))
-_NEGATIONS = frozenset({"no", "not", "n't", "never", "without", "nor"})
+_NEGATIONS = frozenset({"no", "not", "n't", "never", "without", "nor", "cannot", "none", "neither"})
+#: How many words before a column's name a negation of it may stand ("who would not recommend").
+_NEGATION_REACH = 3
 
 
 def _yes_no_entities(tokens: list[str], table: Table) -> list[Entity]:
-    """For each yes/no column whose name the question mentions ("would recommend" of `Would Recommend`):
-    the cell the question means, "yes", or "no" when it holds a negation, on the first word of the name.
-    No question writes the cell, so no n-gram links it."""
-    negated = not _NEGATIONS.isdisjoint(tokens)
+    """For each yes/no column whose name's last word the question holds ("recommend" of `Would
+    Recommend`): the cell the question means there, "yes", or "no" when a negation stands just before
+    (a word of the name itself, the "no" of `No Show`, is none). No question writes the cell, so no
+    n-gram links it."""
     out = []
     for column in table.columns:
         values = set(column.views.get("string", ())) - {""}
         pair = next((pair for pair in _YES_NO if values == set(pair)), None)
-        pieces = set(column_name_pieces(column.slug))
-        at = next((i for i, token in enumerate(tokens) if token in pieces), None)
-        if pair is not None and at is not None:
-            out.append(Entity("string", (pair[negated],), at, at + 1))
+        pieces = column_name_pieces(column.slug)
+        if pair is None or not pieces or pieces[-1] not in tokens:
+            continue
+        at = tokens.index(pieces[-1])
+        own = set(column.slug.split("_"))
+        before = tokens[max(0, at - _NEGATION_REACH - len(pieces) + 1) : at]
+        negated = any(word in _NEGATIONS and word not in own for word in before)
+        out.append(Entity("string", (pair[negated],), at, at + 1))
     return out
 
 

@@ -498,7 +498,11 @@ def clock_hours(hour: int, minute: int = 0, second: int = 0, half: str | None = 
     return hour + minute / 60 + second / 3600
 
 
-_CLOCK_TOKEN = re.compile(r"(?P<h>\d{1,2})(?::(?P<m>\d{2})(?::(?P<s>\d{2}))?)?(?:(?P<half>[ap])\.?m\.?)?")
+_CLOCK_TOKEN = re.compile(
+    r"(?P<h>\d{1,2})(?:(?P<sep>[:.])(?P<m>\d{2})(?::(?P<s>\d{2}))?)?(?:(?P<half>[ap])\.?m\.?)?"
+)
+#: Words between the two ends of a range of hours: "between 5 and 6 pm" is 17 to 18.
+_RANGE_WORDS = frozenset({"and", "to", "-", "–", "until", "till"})
 _HALF_DAY_TOKEN = re.compile(r"(?P<half>[ap])\.?m\.?")
 _CLOCK_WORDS = {"noon": 12.0, "midday": 12.0, "midnight": 0.0}
 
@@ -521,10 +525,22 @@ def find_times(tokens: list[str]) -> list[Quantity]:
             following = _HALF_DAY_TOKEN.fullmatch(tokens[end])
             if following:
                 half, end = following["half"], end + 1
-        if m and (m["m"] or half):
+        # "6.30" is a time only with an am or pm ("6.30 pm"); alone it is the number 6.3
+        if m and ((m["m"] and (m["sep"] == ":" or half)) or (half and not m["m"])):
             hours = clock_hours(int(m["h"]), int(m["m"] or 0), int(m["s"] or 0), half)
             if hours is not None:
-                out.append(Quantity("TIME", i, end, (hours,)))
+                start = i
+                # "5 and 6 pm": the bare hour before a range word takes the same am or pm
+                if (
+                    half
+                    and i >= 2
+                    and tokens[i - 1] in _RANGE_WORDS
+                    and re.fullmatch(r"\d{1,2}", tokens[i - 2])
+                ):
+                    first = clock_hours(int(tokens[i - 2]), half=half)
+                    if first is not None and not (out and out[-1].end > i - 2):
+                        out.append(Quantity("TIME", i - 2, i - 1, (first,)))
+                out.append(Quantity("TIME", start, end, (hours,)))
                 i = end
                 continue
         i += 1

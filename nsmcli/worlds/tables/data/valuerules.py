@@ -188,8 +188,10 @@ _NUMERIC_DATE = re.compile(
 _YEAR = re.compile(r"\s*(\d{4})\s*")
 #: A time of day alone ("18:05", "6:30 pm", "7 a.m.", "18:05:30"), and the time part of a date-time.
 _CLOCK = re.compile(
-    r"\s*(?P<h>\d{1,2})(?::(?P<m>\d{2})(?::(?P<s>\d{2})(?:\.\d+)?)?)?\s*(?P<half>[AaPp])?(?(half)\.?[Mm]\.?)\s*"
+    r"\s*+(?P<h>\d{1,2})(?::(?P<m>\d{2})(?::(?P<s>\d{2})(?:\.\d+)?)?)?(?:\s*+(?P<half>[AaPp])\.?[Mm]\.?)?\s*+"
 )
+#: A cell shaped like a time of day (hours and minutes); `ColumnLayout.times` needs every such cell to be one.
+_CLOCK_SHAPE = re.compile(r"\s*\d{1,2}:\d{2}(?!\d)")
 _CLOCK_OF_DATETIME = re.compile(
     r"[T ](?P<h>\d{1,2}):(?P<m>\d{2})(?::(?P<s>\d{2})(?:\.\d+)?)?(?:\s*(?P<half>[AaPp])[Mm])?"
 )
@@ -307,6 +309,8 @@ class ColumnLayout:
 
     european: bool  # `1.234,50`: a comma for decimals, points or spaces for thousands
     day_first: bool  # `15/03/2024`: day before month in numeric dates
+    #: `18:05` is a time of day: no cell shaped like one ("25:23", "59:30") says it is a score or a duration
+    times: bool = True
 
     @classmethod
     def infer(cls, raw: Sequence[str], european_default: bool = False) -> ColumnLayout:
@@ -314,9 +318,11 @@ class ColumnLayout:
         `european_default` (the table's convention) when the cells do not decide: none can only be either
         (`3.104`, `1,250`), or as many each way; day-first
         when more numeric dates have a first field over 12 than a second one, or, with no such evidence,
-        when most numeric dates are written with points (`15.03.2024`, the German habit)."""
+        when most numeric dates are written with points (`15.03.2024`, the German habit); times of day
+        unless a cell shaped like one is none (`25:23` makes the column scores, `21:18` with it too)."""
         eu, us, day_first = _column_evidence(raw)
-        return cls(european=eu > us if eu != us else european_default, day_first=day_first)
+        times = all(UserRules.clock(text) is not None for text in set(raw) if _CLOCK_SHAPE.match(text))
+        return cls(european=eu > us if eu != us else european_default, day_first=day_first, times=times)
 
 
 def _column_evidence(raw: Sequence[str]) -> tuple[int, int, bool]:
@@ -446,7 +452,7 @@ class UserRules(ValueRules):
         date = self.date(raw, layout)
         if date is not None and date.day != -1:
             return CellValues(string, _clock(_CLOCK_OF_DATETIME.search(raw)), date=date)
-        clock = self.clock(raw)
+        clock = self.clock(raw) if layout.times else None
         if clock is not None:
             return CellValues(string, clock, textnum.parse_cell_numbers(raw)[1], date)
         number = num2 = None
