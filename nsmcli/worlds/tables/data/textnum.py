@@ -552,8 +552,8 @@ _SIGN_WORDS = frozenset({"negative", "positive"})
 
 
 def find_sign_words(tokens: list[str]) -> list[Quantity]:
-    """The words "negative" and "positive" over lower-cased tokens, as NUMBER mentions of 0: the number a filter on
-    the sign compares with."""
+    """The words "negative" and "positive" over lower-cased tokens, as NUMBER mentions of 0: the number a
+    filter on the sign compares with."""
     return [Quantity("NUMBER", i, i + 1, (0.0,)) for i, word in enumerate(tokens) if word in _SIGN_WORDS]
 
 

@@ -13,8 +13,8 @@ Two rule sets, declared once and chosen by name, in the manner of SQL dialects:
   both decided per column from all of its cells, ISO dates and date-times (`2024-03-15T10:00` is the date
   2024-03-15) and month-name dates (`Mar. 15, 2024`, `1 March 2024`). Times of day are numbers of hours
   (`18:30` and `6:30 pm` -> 18.5), so "trains leaving after 6 pm" is a comparison with 18; a date-time's
-  number is its time of day, and a cell stating a full date without a time has no number. Anything else is read as the WTQ rules read it, so tables the model
-  was trained on look the same.
+  number is its time of day, and a cell stating a full date without a time has no number. Anything else
+  is read as the WTQ rules read it, so tables the model was trained on look the same.
 
 Which rules apply is declared per dataset (`nsmcli.worlds.tables.data.preprocess.dataset_formats`) and carried by the `Table`
 (`Table.value_rules`), so the interpreter, the question annotator and the SQL rendering see one typing.

@@ -155,9 +155,8 @@ def _number_candidates(cells: Sequence[str]) -> list[str]:
         ]
 
     out = [_X] + [g for t in cleanings for g in guarded(t)]
-    if (
-        ":" in chars
-    ):  # times of day as hours ("18:05", "2024-05-03T18:05"); sqlite's time functions need HH:MM
+    # times of day as hours ("18:05", "2024-05-03T18:05"); sqlite's time functions need HH:MM
+    if ":" in chars:
         hours = " + ".join(
             f"CAST(strftime('%{field}', {_X}) AS REAL){scale}"
             for field, scale in (("H", ""), ("M", " / 60.0"), ("S", " / 3600.0"))
