@@ -351,8 +351,7 @@ def _decode_shard(job: _DecodeJob, bounds: tuple[int, int]) -> Decoded:
             model = build_model(job.kit, member.model_config, member.vocab, pretrained=False)
             model.load_state_dict(member.state)
             models.append(model.eval())
-        first = QuestionPool(job.dataset, job.examples, job.members[0].limits, models[0])
-        pools = [first, *(first.for_model(model) for model in models[1:])]  # members share limits
+        pools = QuestionPool.for_ensemble(job.dataset, job.examples, job.members[0].limits, models)
         _DECODER[:] = [job, models, pools]
     _, models, pools = _DECODER
     ids = pools[0].order[bounds[0] : bounds[1]]
@@ -416,8 +415,7 @@ def evaluate(
         models.append(model)
         configs.append(config)
     # the members decode together, in one beam (`decode_ensemble`)
-    first = QuestionPool(dataset, examples, configs[0]["limits"], models[0])
-    pools = [first, *(first.for_model(model) for model in models[1:])]  # one bound table per question
+    pools = QuestionPool.for_ensemble(dataset, examples, configs[0]["limits"], models)
     max_steps = int((configs[0].get("train") or {}).get("max_decode_steps", 30))
     ids = pools[0].order
     names = ", ".join(Path(run).name for run in run_dirs)

@@ -75,12 +75,19 @@ class QuestionPool:
         dataset = open_problems(source, seed)
         return cls(dataset, dataset.examples(split), limits, model)
 
-    def for_model(self, model: Any) -> QuestionPool:
-        """The same questions for another model with the same limits (an ensemble's member): the bound
-        environments are shared, so each question binds its table once; the contexts are the model's own."""
-        other = QuestionPool(self.dataset, [], self.limits, model)
-        other.examples, other.order, other._envs = self.examples, self.order, self._envs
-        return other
+    @classmethod
+    def for_ensemble(
+        cls, dataset: ProblemSet, examples: list[Any], limits: dict[str, int], models: list[Any]
+    ) -> list[QuestionPool]:
+        """One pool per member of an ensemble (whose members share limits): the bound environments are
+        shared, so each question binds its table once; the contexts are each model's own."""
+        first = cls(dataset, examples, limits, models[0])
+        pools = [first]
+        for model in models[1:]:
+            other = cls(dataset, [], limits, model)
+            other.examples, other.order, other._envs = first.examples, first.order, first._envs
+            pools.append(other)
+        return pools
 
     def env(self, qid: str) -> Environment:
         env = self._envs.get(qid)

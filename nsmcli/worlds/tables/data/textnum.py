@@ -498,6 +498,12 @@ def clock_hours(hour: int, minute: int = 0, second: int = 0, half: str | None = 
     return hour + minute / 60 + second / 3600
 
 
+def match_hours(match: re.Match, half: str | None = None) -> float | None:
+    """`clock_hours` of a match with groups `h`, `m` and `s` (the last two optional) and `half`, unless
+    `half` is given."""
+    return clock_hours(int(match["h"]), int(match["m"] or 0), int(match["s"] or 0), half or match["half"])
+
+
 _CLOCK_TOKEN = re.compile(
     r"(?P<h>\d{1,2})(?:(?P<sep>[:.])(?P<m>\d{2})(?::(?P<s>\d{2}))?)?(?:(?P<half>[ap])\.?m\.?)?"
 )
@@ -527,7 +533,7 @@ def find_times(tokens: list[str]) -> list[Quantity]:
                 half, end = following["half"], end + 1
         # "6.30" is a time only with an am or pm ("6.30 pm"); alone it is the number 6.3
         if m and ((m["m"] and (m["sep"] == ":" or half)) or (half and not m["m"])):
-            hours = clock_hours(int(m["h"]), int(m["m"] or 0), int(m["s"] or 0), half)
+            hours = match_hours(m, half)
             if hours is not None:
                 start = i
                 # "5 and 6 pm": the bare hour before a range word takes the same am or pm

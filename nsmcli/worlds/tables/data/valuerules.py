@@ -236,12 +236,6 @@ _NUMBER_RANGE = re.compile(r"\d\s*[-/–]\s*\d")  # "August 8-10": a range, whic
 _TOKEN = re.compile(r"\d{1,2}:\d{2}(?::\d{2})?|[A-Za-z]+\.?|\d+(?:st|nd|rd|th)?|[^\sA-Za-z\d]")
 
 
-def _clock(match: re.Match | None) -> float | None:
-    if match is None:
-        return None
-    return textnum.clock_hours(int(match["h"]), int(match["m"] or 0), int(match["s"] or 0), match["half"])
-
-
 def _sign(match: re.Match) -> float:
     negative = match["open"] is not None or any(s and s in _MINUS for s in (match["sign"], match["sign2"]))
     return -1.0 if negative else 1.0
@@ -451,7 +445,8 @@ class UserRules(ValueRules):
             return CellValues(string)
         date = self.date(raw, layout)
         if date is not None and date.day != -1:
-            return CellValues(string, _clock(_CLOCK_OF_DATETIME.search(raw)), date=date)
+            clock = _CLOCK_OF_DATETIME.search(raw)
+            return CellValues(string, textnum.match_hours(clock) if clock else None, date=date)
         clock = self.clock(raw) if layout.times else None
         if clock is not None:
             return CellValues(string, clock, textnum.parse_cell_numbers(raw)[1], date)
@@ -494,7 +489,7 @@ class UserRules(ValueRules):
         m = _CLOCK.fullmatch(raw)
         if m is None or not (m["m"] or m["half"]):
             return None
-        return _clock(m)
+        return textnum.match_hours(m)
 
     @staticmethod
     def date(raw: str, layout: ColumnLayout) -> Date | None:
