@@ -298,12 +298,23 @@ def test_init_from_a_frozen_run_can_fine_tune_its_top_layer(tiny, tmp_path):  # 
             kit=KIT,
             init=base,
         )
-    with pytest.raises(ConfigError, match="only unfreeze"):
+    with pytest.raises(ConfigError, match="only unfreeze more"):
         train(
             data,
             tmp_path / "y",
             programs=programs,
-            overrides={"model.encoder_train_layers": 2},
+            overrides={"model.encoder_train_layers": 1},
             kit=KIT,
             init=tuned,
         )
+    # one layer deeper: the fine-tuned layer stays the top one, and the package's next layer joins below it
+    deeper = tmp_path / "deeper"
+    still2 = {**still, "model.encoder_train_layers": 2}
+    train(data, deeper, programs=programs, overrides=still2, kit=KIT, init=tuned)
+    assert RunDir(deeper).read_config()["model"]["encoder_train_layers"] == 2
+    tuned_best, now = RunDir(tuned).load_weights("best")[0], RunDir(deeper).load_weights("last")[0]
+    for key, value in tuned_best.items():
+        moved = key.replace("pretrained.top.0.", "pretrained.top.1.")
+        assert torch.equal(now[moved], value), key
+    below = pre.frozen_text(FILES, 0).bert.layers[-2].state_dict()
+    assert all(torch.equal(now[f"pretrained.top.0.{k}"], v) for k, v in below.items())

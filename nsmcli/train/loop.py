@@ -125,18 +125,19 @@ class _Start:
     record: dict
 
 
-#: The one model setting `--init` may change: unfreezing the top layers of a run trained with the pretrained
-#: encoder frozen (the PyTorch MAPO's recipe, mapo.md §8.1: frozen first, fine-tuned after).
+#: The one model setting `--init` may change: unfreezing more top layers of the pretrained encoder than the
+#: run trained (the PyTorch MAPO's recipe, mapo.md §8.1: frozen first, fine-tuned after; then deeper).
 _INIT_UNFREEZE = "encoder_train_layers"
+_TOP = "pretrained.top."
 
 
 def _initial_run(
     init: Path | str, language: str, model_over: dict[str, Any], kit: ModelKit
 ) -> tuple[dict, dict, dict, _Start]:
     """(model config, vocabulary, limits, start) of the run `init`: fine-tuning keeps its architecture and
-    vocabulary (words it never saw read as unknown), so model settings cannot change, except that a run whose
-    pretrained encoder was frozen may fine-tune its top layers (`model.encoder_train_layers`); those layers
-    then start from the package's weights."""
+    vocabulary (words it never saw read as unknown), so model settings cannot change, except that a run with
+    the pretrained encoder may fine-tune more of its top layers (`model.encoder_train_layers`): the layers it
+    trained keep their weights, and the newly unfrozen ones start from the package's."""
     source = RunDir(init)
     record = source.read_config()
     model_json = dict(record["model"])
@@ -145,12 +146,12 @@ def _initial_run(
         raise ConfigError(
             f"--init takes the model from {init}; model settings ({', '.join(other)}) cannot change"
         )
+    trained = int(model_json.get(_INIT_UNFREEZE, 0))
     if _INIT_UNFREEZE in model_over:
-        if model_json.get("encoder") != "minilm" or model_json.get(_INIT_UNFREEZE, 0) != 0:
+        if model_json.get("encoder") != "minilm" or int(model_over[_INIT_UNFREEZE]) <= trained:
             raise ConfigError(
-                f"--init: model.{_INIT_UNFREEZE} can only unfreeze a run whose pretrained encoder was frozen; "
-                f"{init} has encoder={model_json.get('encoder')}, "
-                f"{_INIT_UNFREEZE}={model_json.get(_INIT_UNFREEZE, 0)}"
+                f"--init: model.{_INIT_UNFREEZE} can only unfreeze more layers of a run with the pretrained "
+                f"encoder; {init} has encoder={model_json.get('encoder')}, {_INIT_UNFREEZE}={trained}"
             )
         unfrozen = kit.ModelConfig.from_json(model_json)
         _model_overrides(unfrozen, {_INIT_UNFREEZE: model_over[_INIT_UNFREEZE]})
@@ -161,7 +162,22 @@ def _initial_run(
     summary = {"run": str(Path(init).resolve()), "code": record.get("code"), **info}
     if _INIT_UNFREEZE in model_over:  # recorded, so that a restart before the first checkpoint fills them too
         summary["unfrozen_layers"] = model_json[_INIT_UNFREEZE]
+        summary["trained_layers"] = trained
     return model_json, source.read_vocab(), dict(record["limits"]), _Start(weights, summary)
+
+
+def _unfreeze(fresh: dict, weights: dict, record: dict) -> dict:
+    """The starting weights of a run that unfreezes more top layers than the run it starts from: that run's
+    trained top layers move up to the end of the longer stack (`pretrained.top.i` counts from the lowest
+    trainable layer), and the newly unfrozen layers below them take the package's weights from `fresh`."""
+    shift = int(record["unfrozen_layers"]) - int(record.get("trained_layers", 0))
+    moved = {}
+    for key, value in weights.items():
+        if key.startswith(_TOP):
+            index, rest = key[len(_TOP) :].split(".", 1)
+            key = f"{_TOP}{int(index) + shift}.{rest}"
+        moved[key] = value
+    return {**{k: v for k, v in fresh.items() if k.startswith(_TOP)}, **moved}
 
 
 def _fall_back_to_dataset_splits(config: TrainConfig, dataset: ProblemSet, explicit: dict[str, Any]) -> None:
@@ -297,9 +313,8 @@ def _train(
     ):  # what building recorded: the pretrained encoder's identity
         model_json = plain(built.to_json())
     if ckpt is None and initial is not None:
-        if initial.record.get("unfrozen_layers"):  # the unfrozen layers are not in a frozen run's weights
-            top = {k: v for k, v in model.state_dict().items() if k.startswith("pretrained.top.")}
-            initial.weights = {**top, **initial.weights}
+        if initial.record.get("unfrozen_layers"):
+            initial.weights = _unfreeze(model.state_dict(), initial.weights, initial.record)
         mismatch = weights_mismatch(model.state_dict(), initial.weights)
         if mismatch:
             raise CheckpointError(f"{init}: weights do not fit its configured model ({mismatch})")
