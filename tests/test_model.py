@@ -330,6 +330,40 @@ def test_an_ensemble_beam_scores_each_token_by_the_members_mean_probability(worl
     assert alone == model.beam_search([ctx], [env], beam_size=5)
 
 
+def test_members_of_one_shape_decode_stacked_as_each_would_alone(world, monkeypatch):
+    """An ensemble whose decoders have one shape steps them as one (weights stacked on a member axis); it
+    finds the same programs with the same scores as stepping each member by itself. Members of other
+    shapes still decode, one at a time."""
+    model, (c1, e1), (c2, e2) = world
+    members, contexts = [model], [[c1, c2]]
+    for seed in (1, 2):
+        torch.manual_seed(seed)
+        other = ProgramModel(model.config, model.vocab).eval()
+        members.append(other)
+        contexts.append(
+            [other.context(Example("q1", "tiny", Q1), e1), other.context(Example("q2", "other", Q2), e2)]
+        )
+    assert parser._StackedMembers.of(
+        members, [m._encode(c, False) for m, c in zip(members, contexts, strict=True)], [0, 1], "cpu"
+    )
+    stacked = ProgramModel.ensemble_beam_search(members, contexts, [e1, e2], 4)
+    monkeypatch.setattr(parser._StackedMembers, "of", classmethod(lambda cls, *a: None))
+    each = ProgramModel.ensemble_beam_search(members, contexts, [e1, e2], 4)
+    assert [[t for t, _ in f] for f in stacked] == [[t for t, _ in f] for f in each]
+    for a, b in zip(stacked, each, strict=True):
+        assert [lp for _, lp in a] == pytest.approx([lp for _, lp in b], abs=1e-5)
+    monkeypatch.undo()
+    wider_config = ModelConfig(
+        hidden_size=48, embedding_size=8, dropout=0.0, attention=model.config.attention
+    )
+    wider = ProgramModel(wider_config, model.vocab).eval()
+    mixed = [model, wider]
+    mixed_contexts = [[c1], [wider.context(Example("q1", "tiny", Q1), e1)]]
+    batches = [m._encode(c, False) for m, c in zip(mixed, mixed_contexts, strict=True)]
+    assert parser._StackedMembers.of(mixed, batches, [0], "cpu") is None
+    assert ProgramModel.ensemble_beam_search(mixed, mixed_contexts, [e1], 3)[0]
+
+
 def test_beam_search_drops_programs_that_leave_a_result_unused(world):
     """Training never rewards a program with an unused intermediate result, so decoding does not answer
     with one: the beam keeps the best programs that use every result (the original kept them all)."""

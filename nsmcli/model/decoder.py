@@ -183,3 +183,93 @@ class MemoryDecoder(nn.Module):
         """Scores [N, A] of every action; invalid actions get -inf so a softmax covers the valid ones only."""
         raw = torch.bmm(memory, output.unsqueeze(-1)).squeeze(-1) + self.feature_weight * features
         return raw.masked_fill(~valid, float("-inf"))
+
+
+class StackedDecoders:
+    """The decoders of an ensemble's members stepped as one (inference only): their weights stacked on a
+    leading member axis [M, ...], so a decoding step costs one set of batched ops for all members instead of
+    one set per member. Every tensor it takes and gives has that axis first. Numerically the members' own
+    steps, up to float rounding (the LSTM cell's gates are computed outside its fused kernel)."""
+
+    def __init__(self, decoders: Sequence[MemoryDecoder]):
+        def stacked(tensors: Sequence[torch.Tensor]) -> torch.Tensor:
+            return torch.stack([t.detach() for t in tensors])
+
+        first = decoders[0]
+        # per layer: W_ih^T [M, H, 4H], W_hh^T [M, H, 4H], b_ih + b_hh [M, 1, 4H] (gate order i, f, g, o)
+        self.cells = [
+            (
+                stacked([d.cells[i].weight_ih.t() for d in decoders]),
+                stacked([d.cells[i].weight_hh.t() for d in decoders]),
+                stacked([d.cells[i].bias_ih + d.cells[i].bias_hh for d in decoders]).unsqueeze(1),
+            )
+            for i in range(len(first.cells))
+        ]
+        self.dot = first.dot
+        self.query = (
+            stacked([d.query.weight.t() for d in decoders]),
+            stacked([d.query.bias for d in decoders]).unsqueeze(1),
+        )
+        self.score = (
+            None if self.dot else stacked([d.score.weight.squeeze(0) for d in decoders]).unsqueeze(-1)
+        )
+        self.merge = (
+            stacked([d.merge.weight.t() for d in decoders]),
+            stacked([d.merge.bias for d in decoders]).unsqueeze(1),
+        )
+        self.feature_weight = stacked([d.feature_weight for d in decoders]).view(-1, 1, 1)
+
+    @staticmethod
+    def fits(decoders: Sequence[MemoryDecoder]) -> bool:
+        """Whether the decoders have one shape (hidden size, layers, attention), so that they stack."""
+        first = decoders[0]
+
+        def shape(d: MemoryDecoder) -> tuple:
+            return (d.go.shape, len(d.cells), d.dot, d.go.dtype, d.go.device)
+
+        return all(shape(d) == shape(first) for d in decoders)
+
+    def step(
+        self,
+        x: torch.Tensor,
+        state: State,
+        att_keys: torch.Tensor,
+        att_values: torch.Tensor,
+        att_mask: torch.Tensor,
+    ) -> tuple[torch.Tensor, State]:
+        """`MemoryDecoder.step` for every member: x [M, N, H], attention tensors [M, N, L, ...]."""
+        new_state = []
+        inp = x
+        for i, ((w_ih, w_hh, bias), (h, c)) in enumerate(zip(self.cells, state, strict=True)):
+            gates = torch.baddbmm(bias, inp, w_ih).baddbmm_(h, w_hh)
+            in_gate, forget, cell, out_gate = gates.chunk(4, dim=-1)
+            c = torch.sigmoid(forget) * c + torch.sigmoid(in_gate) * torch.tanh(cell)
+            h = torch.sigmoid(out_gate) * torch.tanh(c)
+            new_state.append((h, c))
+            inp = h if i == 0 else h + inp
+        m, n, hidden = inp.shape
+        length = att_keys.shape[2]
+        q = torch.baddbmm(self.query[1], inp, self.query[0])  # [M, N, H]
+        if self.dot:
+            scores = torch.matmul(att_keys, q.unsqueeze(-1)).squeeze(-1) / math.sqrt(hidden)  # [M, N, L]
+        else:
+            assert self.score is not None
+            scores = torch.tanh(att_keys + q.unsqueeze(2)).view(m, n * length, hidden).bmm(self.score)
+            scores = scores.view(m, n, length)
+        weights = torch.softmax(scores.masked_fill(~att_mask, float("-inf")), dim=-1)
+        context = (
+            weights.view(m * n, 1, length).bmm(att_values.reshape(m * n, length, hidden)).view(m, n, hidden)
+        )
+        out = torch.baddbmm(self.merge[1], torch.cat([inp, context], dim=-1), self.merge[0])
+        return out, new_state
+
+    def log_probs(
+        self, output: torch.Tensor, memory: torch.Tensor, features: torch.Tensor, valid: torch.Tensor
+    ) -> torch.Tensor:
+        """Every member's log-softmax [M, N, A] over the valid actions (`valid` [N, A], shared)."""
+        m, n, n_actions, hidden = memory.shape
+        raw = (
+            memory.view(m * n, n_actions, hidden).bmm(output.reshape(m * n, hidden, 1)).view(m, n, n_actions)
+        )
+        raw = raw + self.feature_weight * features
+        return torch.log_softmax(raw.masked_fill(~valid, float("-inf")), dim=-1)

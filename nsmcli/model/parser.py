@@ -18,7 +18,7 @@ from torch import nn
 
 from nsmcli.model.config import ModelConfig
 from nsmcli.model.context import Context
-from nsmcli.model.decoder import MemoryDecoder, MemoryKeys
+from nsmcli.model.decoder import MemoryDecoder, MemoryKeys, StackedDecoders
 from nsmcli.model.embeddings import WordEmbedding, load_glove_rows
 from nsmcli.model.encoder import Encoded, QuestionEncoder
 from nsmcli.model.pretrained import (
@@ -405,9 +405,10 @@ class ProgramModel(nn.Module):
         n_actions = batches[0].memory.shape[1]
         if any(b.memory.shape[1] != n_actions for b in batches):
             raise ValueError("ensemble members see different action layouts (built with other limits?)")
-        log_members = math.log(len(models))
         q_of = list(range(len(envs)))
-        members = [_Rows(b, q_of, device, m.decoder.go) for m, b in zip(models, batches, strict=True)]
+        members = _StackedMembers.of(models, batches, q_of, device) or _EachMember(
+            models, batches, q_of, device
+        )
         hyps = [_Hyp(q, envs[q].initial_state()) for q in q_of]
         finished: list[list[_Hyp]] = [[] for _ in envs]
         unused: list[_Hyp | None] = [None for _ in envs]  # the best discarded one, if nothing else ends
@@ -421,21 +422,10 @@ class ProgramModel(nn.Module):
             if not keep:
                 break
             if len(keep) != len(hyps):
-                for rows in members:
-                    rows.select(keep, device)
+                members.select(keep, device)
                 hyps = [hyps[r] for r in keep]
-            writes = [h.write for h in hyps]
             valid = models[0]._valid_mask(valids, n_actions)
-            each = [
-                torch.log_softmax(
-                    m.decoder.logits(m._advance(rows, writes), rows.memory, rows.features, valid), -1
-                )
-                for m, rows in zip(models, members, strict=True)
-            ]
-            # the members' mean probability, in log space
-            scores = (
-                each[0] if len(each) == 1 else torch.logsumexp(torch.stack(each), 0) - log_members
-            ).cpu()
+            scores = members.scores([h.write for h in hyps], valid).cpu()
             by_q: dict[int, list[int]] = {}
             for r, h in enumerate(hyps):
                 by_q.setdefault(h.q, []).append(r)
@@ -478,11 +468,8 @@ class ProgramModel(nn.Module):
                 finished[q] = kept
             if not new_hyps:
                 break
-            idx = torch.arange(len(parents), device=device)
-            chosen = torch.tensor(tokens, device=device)
-            for rows in members:
-                rows.select(parents, device)
-                rows.x = rows.memory[idx, chosen]
+            members.select(parents, device)
+            members.feed(torch.tensor(tokens, device=device))
             hyps = new_hyps
         for q, f in enumerate(finished):
             if not f and unused[q] is not None:
@@ -528,6 +515,89 @@ class _Rows:
         self.att_values = self.att_values[i]
         self.att_mask = self.att_mask[i]
         self.x = self.x[i]
+
+
+class _EachMember:
+    """An ensemble's decoding rows, one `_Rows` per member, each member stepped by its own decoder: a single
+    model, or members whose decoders do not stack."""
+
+    def __init__(self, models: Sequence[ProgramModel], batches: Sequence[_Batch], q_of: list[int], device):
+        self.models = models
+        self.rows = [_Rows(b, q_of, device, m.decoder.go) for m, b in zip(models, batches, strict=True)]
+
+    def select(self, index: list[int], device: torch.device) -> None:
+        for rows in self.rows:
+            rows.select(index, device)
+
+    def scores(self, writes: list[int], valid: torch.Tensor) -> torch.Tensor:
+        """One step of every row: the members' mean probability of each action [N, A], in log space."""
+        each = [
+            torch.log_softmax(
+                m.decoder.logits(m._advance(rows, writes), rows.memory, rows.features, valid), -1
+            )
+            for m, rows in zip(self.models, self.rows, strict=True)
+        ]
+        return each[0] if len(each) == 1 else torch.logsumexp(torch.stack(each), 0) - math.log(len(each))
+
+    def feed(self, tokens: torch.Tensor) -> None:
+        """The next step's inputs: the keys of the tokens just chosen (one per row)."""
+        for rows in self.rows:
+            rows.x = rows.memory[torch.arange(len(tokens), device=tokens.device), tokens]
+
+
+class _StackedMembers:
+    """An ensemble's decoding rows with a leading member axis [M, N, ...], stepped by `StackedDecoders`: one
+    set of batched ops per step for all members. Used when the members' decoders and tensors have one shape
+    (`of`); it gives `_EachMember`'s scores up to float rounding."""
+
+    def __init__(self, models: Sequence[ProgramModel], rows: list[_Rows]):
+        self.decoder = StackedDecoders([m.decoder for m in models])
+        self.state = [
+            (torch.stack([r.state[i][0] for r in rows]), torch.stack([r.state[i][1] for r in rows]))
+            for i in range(len(rows[0].state))
+        ]
+        self.memory = torch.stack([r.memory for r in rows])  # [M, N, A, H]
+        self.features = torch.stack([r.features for r in rows])
+        self.att_keys = torch.stack([r.att_keys for r in rows])
+        self.att_values = torch.stack([r.att_values for r in rows])
+        self.att_mask = torch.stack([r.att_mask for r in rows])
+        self.x = torch.stack([r.x for r in rows])
+
+    @classmethod
+    def of(
+        cls, models: Sequence[ProgramModel], batches: Sequence[_Batch], q_of: list[int], device
+    ) -> _StackedMembers | None:
+        if len(models) < 2 or not StackedDecoders.fits([m.decoder for m in models]):
+            return None
+        if len({(b.memory.shape, b.att_keys.shape, b.att_values.shape) for b in batches}) != 1:
+            return None
+        return cls(
+            models, [_Rows(b, q_of, device, m.decoder.go) for m, b in zip(models, batches, strict=True)]
+        )
+
+    def select(self, index: list[int], device: torch.device) -> None:
+        i = torch.tensor(index, device=device, dtype=torch.long)
+        self.state = [(h[:, i], c[:, i]) for h, c in self.state]
+        self.memory = self.memory[:, i]
+        self.features = self.features[:, i]
+        self.att_keys = self.att_keys[:, i]
+        self.att_values = self.att_values[:, i]
+        self.att_mask = self.att_mask[:, i]
+        self.x = self.x[:, i]
+
+    def scores(self, writes: list[int], valid: torch.Tensor) -> torch.Tensor:
+        out, self.state = self.decoder.step(self.x, self.state, self.att_keys, self.att_values, self.att_mask)
+        written = [r for r, s in enumerate(writes) if s >= 0]
+        if written:  # as `ProgramModel._advance`: this step's output is the key of the result just created
+            idx = torch.tensor(written, device=out.device)
+            slots = torch.tensor([writes[r] for r in written], device=out.device)
+            self.memory[:, idx, slots] = out[:, idx]
+        each = self.decoder.log_probs(out, self.memory, self.features, valid)
+        return torch.logsumexp(each, 0) - math.log(each.shape[0])
+
+    def feed(self, tokens: torch.Tensor) -> None:
+        rows = torch.arange(len(tokens), device=tokens.device)
+        self.x = self.memory[:, rows, tokens]
 
 
 class _Hyp:
