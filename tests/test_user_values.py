@@ -219,6 +219,43 @@ def test_a_question_on_a_yes_no_column_links_the_cell_it_means() -> None:
     assert not annotate_question("would they recommend it?", other).entities
 
 
+def test_a_question_about_wins_links_the_code_of_a_results_column() -> None:
+    table = Table.from_rows(
+        "t",
+        ["Opponent", "Result"],
+        [["Ashford", "W"], ["Kingsbridge", "D"], ["Millbrook", "L"], ["Northgate", "W"]],
+        value_rules="user",
+    )
+
+    def strings(question: str) -> list[tuple]:
+        return [e.values for e in annotate_question(question, table).entities if e.kind == "string"]
+
+    assert strings("How many games did we win?") == [("w",)]
+    assert strings("how many matches were lost?") == [("l",)]
+    assert strings("how many draws were there") == [("d",)]
+    assert strings("who did we play?") == []
+    result = bind("wtq", table, [("string", ("w",))]).execute(
+        '(filter_str_contain_any all_rows "w" r.result-string) (count v0)'
+    )
+    assert result.ok and result.answer == [2.0]
+    # a column with longer cells is no results column, and the WTQ rules keep their own linking
+    scores = Table.from_rows("t", ["Result"], [["W 3-1"], ["L 0-2"]], value_rules="user")
+    assert not annotate_question("how many did we win?", scores).entities
+    wtq = Table.from_rows("t", ["Result"], [["W"], ["L"]])
+    assert not annotate_question("how many did we win?", wtq).entities
+
+
+def test_a_header_symbol_is_a_word_of_the_column_name() -> None:
+    rows = [["-1.35", "-2.73%", "3"]]
+    user = Table.from_rows("t", ["Change", "% Change", "# Trades"], rows, value_rules="user")
+    assert [c.slug for c in user.columns] == ["change", "percent_change", "number_trades"]
+    match = annotate_question("which had the lowest % change?", user).column_match
+    assert match["r.percent_change-number"] > match["r.change-number"]
+    # the WTQ rules keep WTQ's names
+    wtq = Table.from_rows("t", ["Change", "% Change", "# Trades"], rows)
+    assert [c.slug for c in wtq.columns] == ["change", "change_2", "trades"]
+
+
 def test_day_first_is_decided_per_column() -> None:
     # one cell with a first field over 12 makes the whole column day-first
     assert dates("15/03/2024", "01/02/2024") == (Date(2024, 3, 15), Date(2024, 2, 1))

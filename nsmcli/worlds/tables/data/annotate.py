@@ -265,6 +265,31 @@ def _yes_no_entities(tokens: list[str], table: Table) -> list[Entity]:
     return out
 
 
+#: The words that mean each one-letter result code of a results column (`W`, `D`, `L`, `T`).
+_RESULT_WORDS = {
+    "w": frozenset({"win", "wins", "won", "winning", "victory", "victories", "beat"}),
+    "l": frozenset({"lose", "loses", "lost", "losing", "loss", "losses", "defeat", "defeats", "defeated"}),
+    "d": frozenset({"draw", "draws", "drew", "drawn", "tie", "ties", "tied"}),
+    "t": frozenset({"tie", "ties", "tied", "draw", "draws", "drew", "drawn"}),
+}
+
+
+def _result_code_entities(tokens: list[str], table: Table) -> list[Entity]:
+    """For each results column (every cell one of `W`, `D`, `L`, `T`, at least two of them): the code that a
+    word of the question means ("won" for `W`, "draws" for `D`), at that word. No question writes the
+    letter, so no n-gram links it."""
+    out = []
+    for column in table.columns:
+        codes = set(column.views.get("string", ())) - {""}
+        if len(codes) < 2 or not codes <= _RESULT_WORDS.keys():
+            continue
+        for code in sorted(codes):
+            at = next((k for k, word in enumerate(tokens) if word in _RESULT_WORDS[code]), None)
+            if at is not None:
+                out.append(Entity("string", (code,), at, at + 1))
+    return out
+
+
 def _with_times(
     tokens: list[str], strings: list[Entity], quantities: list[Entity]
 ) -> tuple[list[Entity], list[Entity]]:
@@ -375,10 +400,10 @@ def annotate_question(
     number_kinds = table.rules.question_number_kinds
     strings = _string_entities(tokens, index, linking)
     quantities = _quantity_entities(tokens, ordinals=ordinals, number_kinds=number_kinds)
-    if table.rules.question_times_and_signs:
+    if table.rules.user_question_readings:
         strings, quantities = _with_times(tokens, strings, quantities)
         quantities += [Entity("number", q.values, q.start, q.end) for q in textnum.find_sign_words(tokens)]
-        strings += _yes_no_entities(tokens, table)
+        strings += _yes_no_entities(tokens, table) + _result_code_entities(tokens, table)
     found = strings + quantities
     found.sort(key=lambda e: (e.start, ENTITY_KINDS.index(e.kind)))
     entities: list[Entity] = []
@@ -394,6 +419,8 @@ def annotate_question(
             for k in range(e.start, e.end):
                 in_table[k] = 1
     token_set = set(tokens)
+    # a header's symbol is a word of its slug ("% Change": percent, change), so the question's symbol is too
+    token_set |= {word for symbol, word in table.rules.header_symbols.items() if symbol in token_set}
     # only matching properties are listed; consumers read `column_match.get(name, 0.0)`
     column_match = {}
     for name, pieces in index.properties:

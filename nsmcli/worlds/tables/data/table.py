@@ -11,7 +11,7 @@ WikiSQL data, the user rules for people's own files; the table records which, so
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from nsmcli.errors import DataError
@@ -117,7 +117,7 @@ class Table:
         for i, row in enumerate(rows):
             if len(row) != width:
                 raise DataError(f"table {table_id}: row {i + 1} has {len(row)} cells, the header has {width}")
-        slugs = _unique_slugs(header)
+        slugs = _unique_slugs(header, rules.header_symbols)
         columns = []
         with gc_paused():
             raws = [
@@ -160,12 +160,16 @@ def _plain_number(text: str) -> float | None:
         return number
 
 
-def _unique_slugs(header: Sequence[str]) -> list[str]:
-    """Lower-case, underscore-joined column slugs (WTQ's `fb:row.row.year_built` style), made unique."""
+def _unique_slugs(header: Sequence[str], symbols: Mapping[str, str] | None = None) -> list[str]:
+    """Lower-case, underscore-joined column slugs (WTQ's `fb:row.row.year_built` style), made unique; each of
+    `symbols` in a header becomes its word ("% Change" -> `percent_change`)."""
     slugs: list[str] = []
     seen: set[str] = set()
     for j, head in enumerate(header):
-        base = re.sub(r"[^0-9a-z]+", "_", normalize(str(head))).strip("_") or f"column_{j + 1}"
+        text = str(head)
+        for symbol, word in (symbols or {}).items():
+            text = text.replace(symbol, f" {word} ")
+        base = re.sub(r"[^0-9a-z]+", "_", normalize(text)).strip("_") or f"column_{j + 1}"
         slug, k = base, 2
         while slug in seen:
             slug, k = f"{base}_{k}", k + 1

@@ -71,9 +71,13 @@ class ValueRules:
     name: ClassVar[str]
     #: CoreNLP-style question mentions (`textnum.Quantity.kind`) that become number entities.
     question_number_kinds: ClassVar[tuple[str, ...]] = ("NUMBER",)
-    #: Whether a question's times of day ("after 6 pm", "at 18:30") are numbers of hours, as the cells', and
-    #: its "negative" and "positive" the number 0 (the cells' signs are kept).
-    question_times_and_signs: ClassVar[bool] = False
+    #: Whether questions are read as a user's table needs (`annotate`): times of day ("after 6 pm") are
+    #: numbers of hours, as the cells'; "negative" and "positive" are the number 0 (the cells keep signs);
+    #: a yes/no column's name links the cell meant; "won" links a results column's `W`.
+    user_question_readings: ClassVar[bool] = False
+    #: Header symbols that name a word in column slugs, and so in programs and in the column-question match
+    #: ("% Change" is `percent_change`, not a second `change`); the WTQ rules drop them, as WTQ's own data.
+    header_symbols: ClassVar[dict[str, str]] = {}
 
     def cell_values(self, raw: Sequence[str]) -> list[CellValues]:
         """The values of every cell of one column (a column at a time: some rules look at all cells)."""
@@ -351,7 +355,8 @@ class UserRules(ValueRules):
 
     name = "user"
     question_number_kinds = ("NUMBER", "PERCENT", "MONEY")
-    question_times_and_signs = True
+    user_question_readings = True
+    header_symbols = {"%": "percent", "#": "number"}
 
     def __init__(self, european_default: bool = False) -> None:
         #: The table's decimal convention, for columns whose own cells do not say (`for_table`).
