@@ -346,13 +346,22 @@ def test_members_of_one_shape_decode_stacked_as_each_would_alone(world, monkeypa
     assert parser._StackedMembers.of(
         members, [m._encode(c, False) for m, c in zip(members, contexts, strict=True)], [0, 1], "cpu"
     )
-    stacked = ProgramModel.ensemble_beam_search(members, contexts, [e1, e2], 4)
-    monkeypatch.setattr(parser._StackedMembers, "of", classmethod(lambda cls, *a: None))
-    each = ProgramModel.ensemble_beam_search(members, contexts, [e1, e2], 4)
-    assert [[t for t, _ in f] for f in stacked] == [[t for t, _ in f] for f in each]
-    for a, b in zip(stacked, each, strict=True):
-        assert [lp for _, lp in a] == pytest.approx([lp for _, lp in b], abs=1e-5)
-    monkeypatch.undo()
+
+    def both() -> tuple[list, list]:
+        stacked = ProgramModel.ensemble_beam_search(members, contexts, [e1, e2], 4)
+        with monkeypatch.context() as patched:
+            patched.setattr(parser._StackedMembers, "of", classmethod(lambda cls, *a: None))
+            each = ProgramModel.ensemble_beam_search(members, contexts, [e1, e2], 4)
+        return stacked, each
+
+    for change in range(2):
+        if change:  # weights changed in place after a decode (training goes on): the stack follows them
+            with torch.no_grad():
+                members[1].decoder.merge.weight.mul_(3.0)
+        stacked, each = both()
+        assert [[t for t, _ in f] for f in stacked] == [[t for t, _ in f] for f in each]
+        for a, b in zip(stacked, each, strict=True):
+            assert [lp for _, lp in a] == pytest.approx([lp for _, lp in b], abs=1e-5)
     wider_config = ModelConfig(
         hidden_size=48, embedding_size=8, dropout=0.0, attention=model.config.attention
     )

@@ -10,6 +10,7 @@ actions the environment says are valid take part in the softmax; everything else
 from __future__ import annotations
 
 import math
+import weakref
 from collections.abc import Sequence
 
 import torch
@@ -185,6 +186,11 @@ class MemoryDecoder(nn.Module):
         return raw.masked_fill(~valid, float("-inf"))
 
 
+#: Stacks of recently used ensembles: member decoder ids -> (weight versions, weak references, stack).
+_STACKS: dict[tuple[int, ...], tuple[tuple[int, ...], tuple[weakref.ref, ...], StackedDecoders]] = {}
+_KEPT_STACKS = 4
+
+
 class StackedDecoders:
     """The decoders of an ensemble's members stepped as one (inference only): their weights stacked on a
     leading member axis [M, ...], so a decoding step costs one set of batched ops for all members instead of
@@ -196,11 +202,13 @@ class StackedDecoders:
             return torch.stack([t.detach() for t in tensors])
 
         first = decoders[0]
-        # per layer: W_ih^T [M, H, 4H], W_hh^T [M, H, 4H], b_ih + b_hh [M, 1, 4H] (gate order i, f, g, o)
+        # per layer: [W_ih W_hh]^T [M, 2H, 4H] (input and state in one product) and b_ih + b_hh [M, 1, 4H]
+        # (gate order i, f, g, o)
         self.cells = [
             (
-                stacked([d.cells[i].weight_ih.t() for d in decoders]),
-                stacked([d.cells[i].weight_hh.t() for d in decoders]),
+                stacked(
+                    [torch.cat([d.cells[i].weight_ih, d.cells[i].weight_hh], dim=1).t() for d in decoders]
+                ),
                 stacked([d.cells[i].bias_ih + d.cells[i].bias_hh for d in decoders]).unsqueeze(1),
             )
             for i in range(len(first.cells))
@@ -218,6 +226,26 @@ class StackedDecoders:
             stacked([d.merge.bias for d in decoders]).unsqueeze(1),
         )
         self.feature_weight = stacked([d.feature_weight for d in decoders]).view(-1, 1, 1)
+
+    @classmethod
+    def of(cls, decoders: Sequence[MemoryDecoder]) -> StackedDecoders:
+        """The stack of these decoders, built once while their weights stay as they are: stacking copies
+        every weight, which would cost a parse about as much as the steps it saves."""
+        key = tuple(id(d) for d in decoders)
+        # a tensor's version counts its in-place writes: an optimizer step or load_state_dict moves it
+        versions = tuple(p._version for d in decoders for p in d.parameters())
+        found = _STACKS.get(key)
+        if (
+            found is not None
+            and found[0] == versions
+            and all(r() is d for r, d in zip(found[1], decoders, strict=True))
+        ):
+            return found[2]
+        made = cls(decoders)
+        _STACKS[key] = (versions, tuple(weakref.ref(d) for d in decoders), made)
+        while len(_STACKS) > _KEPT_STACKS:
+            del _STACKS[next(iter(_STACKS))]
+        return made
 
     @staticmethod
     def fits(decoders: Sequence[MemoryDecoder]) -> bool:
@@ -240,8 +268,8 @@ class StackedDecoders:
         """`MemoryDecoder.step` for every member: x [M, N, H], attention tensors [M, N, L, ...]."""
         new_state = []
         inp = x
-        for i, ((w_ih, w_hh, bias), (h, c)) in enumerate(zip(self.cells, state, strict=True)):
-            gates = torch.baddbmm(bias, inp, w_ih).baddbmm_(h, w_hh)
+        for i, ((weight, bias), (h, c)) in enumerate(zip(self.cells, state, strict=True)):
+            gates = torch.baddbmm(bias, torch.cat([inp, h], dim=-1), weight)
             in_gate, forget, cell, out_gate = gates.chunk(4, dim=-1)
             c = torch.sigmoid(forget) * c + torch.sigmoid(in_gate) * torch.tanh(cell)
             h = torch.sigmoid(out_gate) * torch.tanh(c)

@@ -551,7 +551,7 @@ class _StackedMembers:
     (`of`); it gives `_EachMember`'s scores up to float rounding."""
 
     def __init__(self, models: Sequence[ProgramModel], rows: list[_Rows]):
-        self.decoder = StackedDecoders([m.decoder for m in models])
+        self.decoder = StackedDecoders.of([m.decoder for m in models])
         self.state = [
             (torch.stack([r.state[i][0] for r in rows]), torch.stack([r.state[i][1] for r in rows]))
             for i in range(len(rows[0].state))
