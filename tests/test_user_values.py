@@ -358,3 +358,25 @@ def test_cells_of_long_whitespace_runs_are_read_at_once_and_are_not_numbers() ->
     cells = (" " * 3000, "\x1c" * 3000, "$" + " " * 3000 + "x", "( - " + "\u3000" * 3000)
     assert "number" not in user_column(*cells)
     assert numbers(" " * 3000 + "5" + " " * 3000) == (5.0,)
+
+
+def test_a_question_reads_numbers_and_dates_as_the_table_writes_them() -> None:
+    us = Table.from_rows("t", ["Name", "Total", "Date"], [["a", "1,200", "03/15/2024"]], value_rules="user")
+    eu = Table.from_rows(
+        "t", ["Name", "Total", "Date"], [["a", "1.200,50", "15/03/2024"]], value_rules="user"
+    )
+
+    def values(question: str, table: Table) -> list[tuple]:
+        return [e.values for e in annotate_question(question, table).entities if e.kind != "string"]
+
+    for table in (us, eu):
+        assert values("which had more than 18k fans?", table) == [(18000.0,)]
+        assert values("over 1.5M people?", table) == [(1500000.0,)]
+        assert values("orders placed on 15/03/2024", table) == [(Date(2024, 3, 15),)]
+    # a date whose fields could be either reads as the table's dates do
+    assert values("placed on 03/04/2024", us) == [(Date(2024, 3, 4),)]
+    assert values("placed on 03/04/2024", eu) == [(Date(2024, 4, 3),)]
+    assert values("at least 1,5k", eu) == [(1500.0,)]
+    # the WTQ rules read questions as WTQ's own data were read
+    wtq = Table.from_rows("t", ["Name", "Total"], [["a", "1,200"]])
+    assert values("which had more than 18k fans?", wtq) == []

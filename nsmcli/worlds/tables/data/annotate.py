@@ -290,6 +290,17 @@ def _result_code_entities(tokens: list[str], table: Table) -> list[Entity]:
     return out
 
 
+def _with_rules_values(own: list[textnum.Quantity], quantities: list[Entity]) -> list[Entity]:
+    """The quantity entities with the rules' own question readings in place of what the shared reading
+    made of their spans ("15/03/2024" day first, "18k" as 18,000)."""
+    if not own:
+        return quantities
+    covered = {k for q in own for k in range(q.start, q.end)}
+    kept = [e for e in quantities if not covered.intersection(range(e.start, e.end))]
+    kinds = {"NUMBER": "number", "DATE": "date"}
+    return kept + [Entity(kinds[q.kind], q.values, q.start, q.end) for q in own]
+
+
 def _with_times(
     tokens: list[str], strings: list[Entity], quantities: list[Entity]
 ) -> tuple[list[Entity], list[Entity]]:
@@ -401,6 +412,7 @@ def annotate_question(
     strings = _string_entities(tokens, index, linking)
     quantities = _quantity_entities(tokens, ordinals=ordinals, number_kinds=number_kinds)
     if table.rules.user_question_readings:
+        quantities = _with_rules_values(table.rules.question_values(textnum.ptb_tokenize(text)), quantities)
         strings, quantities = _with_times(tokens, strings, quantities)
         quantities += [Entity("number", q.values, q.start, q.end) for q in textnum.find_sign_words(tokens)]
         strings += _yes_no_entities(tokens, table) + _result_code_entities(tokens, table)

@@ -83,6 +83,12 @@ class ValueRules:
         """The values of every cell of one column (a column at a time: some rules look at all cells)."""
         raise NotImplementedError
 
+    def question_values(self, tokens: Sequence[str]) -> list[textnum.Quantity]:
+        """Number and date mentions these rules read in a question's tokens (in their case) as they read
+        cells, where the shared CoreNLP-like reading misses them or reads them otherwise; those spans take
+        these readings instead."""
+        return []
+
     def for_table(self, columns: Sequence[Sequence[str]]) -> ValueRules:
         """The rules to type this table's columns with (every column's raw cells given): rules that decide
         something for the whole table return a configured copy; these read every table alike."""
@@ -164,6 +170,8 @@ _MAGNITUDES = {
 }
 # Lower-case `m` and `b` are left alone: "100 m" is a distance and "5 b" is rarely a billion.
 _MAGNITUDE = "|".join(sorted(map(re.escape, _MAGNITUDES), key=len, reverse=True))
+#: A question token of digits and a magnitude suffix: "18k", "1.5M" (a word such as "million" is its own token).
+_SUFFIXED_NUMBER = re.compile(rf"(?P<digits>\d[\d.,]*)(?P<mag>{_MAGNITUDE})")
 _MINUS = "-−"
 # Each optional piece carries its own trailing whitespace, so no two `\s*` meet: adjacent ones split a run
 # of spaces in n^k ways, and a cell of a few hundred spaces took seconds (thousands never finished).
@@ -189,6 +197,8 @@ _NUMERIC_DATE = re.compile(
     rf"\s*(?P<a>\d{{1,2}})(?:(?P<sep>[/-])(?P<b>\d{{1,2}})(?P=sep)(?P<y>\d{{4}}|\d{{2}})"
     rf"|(?P<dot>\.)(?P<b2>\d{{1,2}})\.(?P<y2>\d{{4}})){_TIME}\s*"
 )
+#: Somewhere in a text, a numeric date `_NUMERIC_DATE` may read (the test that spares other columns a scan).
+_NUMERIC_DATE_IN = re.compile(r"\d{1,2}(?:[/-]\d{1,2}[/-]\d{2}|\.\d{1,2}\.\d{4})")
 _YEAR = re.compile(r"\s*(\d{4})\s*")
 #: A time of day alone ("18:05", "6:30 pm", "7 a.m.", "18:05:30"), and the time part of a date-time.
 _CLOCK = re.compile(
@@ -358,9 +368,11 @@ class UserRules(ValueRules):
     user_question_readings = True
     header_symbols = {"%": "percent", "#": "number"}
 
-    def __init__(self, european_default: bool = False) -> None:
+    def __init__(self, european_default: bool = False, day_first: bool = False) -> None:
         #: The table's decimal convention, for columns whose own cells do not say (`for_table`).
         self.european_default = european_default
+        #: Whether the table's numeric dates put the day first: how a question's `03/04/2024` reads.
+        self.day_first = day_first
 
     def for_table(self, columns: Sequence[Sequence[str]]) -> UserRules:
         """European decimals for the columns that do not say when the table's other columns together
@@ -368,14 +380,49 @@ class UserRules(ValueRules):
         joined = [_SEP.join(dict.fromkeys(raw)) for raw in columns]
         # a cell with European evidence holds a match of the pattern somewhere (a necessary condition, also
         # met by US thousands such as "1,250"): tables without a comma-or-point number end here
-        if not any(_EU_EVIDENCE.search(text) for text in joined):
+        has_eu = any(_EU_EVIDENCE.search(text) for text in joined)
+        dated = [_NUMERIC_DATE_IN.search(text) is not None for text in joined]
+        if not has_eu and not any(dated):
             return self
-        eu = us = 0
-        for raw, text in zip(columns, joined, strict=True):
-            if _EU_EVIDENCE.search(text) or _US_EVIDENCE.search(text):
-                column_eu, column_us, _ = _column_evidence(raw)
+        eu = us = day_first = month_first = 0
+        for raw, text, has_dates in zip(columns, joined, dated, strict=True):
+            if has_dates or (has_eu and (_EU_EVIDENCE.search(text) or _US_EVIDENCE.search(text))):
+                column_eu, column_us, column_day_first = _column_evidence(raw)
                 eu, us = eu + column_eu, us + column_us
-        return UserRules(european_default=True) if eu > us else self
+                if has_dates:
+                    day_first, month_first = (
+                        day_first + column_day_first,
+                        month_first + (not column_day_first),
+                    )
+        european = has_eu and eu > us
+        if not european and day_first <= month_first:
+            return self
+        return UserRules(european_default=european, day_first=day_first > month_first)
+
+    def question_values(self, tokens: Sequence[str]) -> list[textnum.Quantity]:
+        """Numbers with a magnitude suffix ("18k", "1.5M", "2bn"; the cells' suffixes, in their case) and
+        numeric dates, day first when a field says so ("15/03/2024") or the table's dates do."""
+        out = []
+        for i, token in enumerate(tokens):
+            m = _SUFFIXED_NUMBER.fullmatch(token)
+            if m:
+                # the table's decimal convention first; a question may still write the other ("1.5M")
+                power = _MAGNITUDES[m["mag"]]
+                value = _digits_value(m["digits"], self.european_default, power)
+                if value is None:
+                    value = _digits_value(m["digits"], not self.european_default, power)
+                if value is not None:
+                    out.append(textnum.Quantity("NUMBER", i, i + 1, (value,)))
+                continue
+            fields = _numeric_date(token)
+            if fields:
+                first, second, year = fields
+                day_first = first > 12 or (second <= 12 and self.day_first)
+                day, month = (first, second) if day_first else (second, first)
+                date = textnum.make_date(year, month, day)
+                if date is not None:
+                    out.append(textnum.Quantity("DATE", i, i + 1, (date,)))
+        return out
 
     def cell_values(self, raw: Sequence[str]) -> list[CellValues]:
         layout = ColumnLayout.infer(raw, self.european_default)
