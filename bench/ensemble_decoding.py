@@ -1,6 +1,7 @@
 """An ensemble decoded in one beam (`ProgramModel.ensemble_beam_search`, what nsm ships) against the original's
 pooling of the members' separate beams (MAPO §6.4): accuracy with the answer vote, and decoding CPU time per
-question, one question at a time as `nsm parse` decodes, on one thread.
+question, one question at a time as `nsm parse` decodes, on one thread. The one beam is timed twice: with
+members of one shape stepped as one (`StackedDecoders`, what nsm ships) and one member at a time.
 
     python bench/ensemble_decoding.py --data data/wtq-word --split random-split-1-dev examples/models/wtq
 """
@@ -13,6 +14,7 @@ import time
 import torch
 from common import header, write_result
 
+from nsmcli.model import parser as model_parser
 from nsmcli.train.evaluate import (
     choose,
     decode,
@@ -43,8 +45,10 @@ def main() -> None:
     examples = dataset.examples(split)[: args.limit or None]
     pools = [QuestionPool(dataset, examples, config["limits"], model) for model, config in loaded]
     models = [model for model, _ in loaded]
-    right = {"pooled": 0, "one beam": 0}
-    cpu = {"pooled": 0.0, "one beam": 0.0}
+    one_at_a_time = "one beam, one member at a time"
+    right = {"pooled": 0, "one beam": 0, one_at_a_time: 0}
+    cpu = {"pooled": 0.0, "one beam": 0.0, one_at_a_time: 0.0}
+    stacked = model_parser._StackedMembers.of
     for qid in pools[0].order:
         questions = [[pool.get(qid)] for pool in pools]  # contexts (and encoder vectors) built before timing
         env, example = questions[0][0].env, pools[0].examples[qid]
@@ -54,7 +58,12 @@ def main() -> None:
         start = time.thread_time()
         joint = decode_ensemble(models, questions, args.beam)[0]
         cpu["one beam"] += time.thread_time() - start
-        for name, beams in (("pooled", separate), ("one beam", [joint])):
+        model_parser._StackedMembers.of = classmethod(lambda cls, *a: None)  # type: ignore[method-assign]
+        start = time.thread_time()
+        each = decode_ensemble(models, questions, args.beam)[0]
+        cpu[one_at_a_time] += time.thread_time() - start
+        model_parser._StackedMembers.of = stacked  # type: ignore[method-assign]
+        for name, beams in (("pooled", separate), ("one beam", [joint]), (one_at_a_time, [each])):
             totals: dict[str, float] = {}
             answers: dict[str, list] = {}
             for found in beams:
