@@ -365,7 +365,7 @@ class Parser:
         pool_programs(totals, answers, ((str(env.decode(t)), p, a) for t, p, a in found))
         # most probable first; ties keep the beam's order (sorted is stable)
         candidates = [Candidate(t, p, answers[t]) for t, p in sorted(totals.items(), key=lambda kv: -kv[1])]
-        warnings = [*self.notes, *(w for w in (env.reach_warning(),) if w)]
+        warnings = [*self.notes, *table.notes, *(w for w in (env.reach_warning(),) if w)]
         if not candidates:
             return ParseResult(question, [], None, 0.0, warnings=warnings)
         text = choose(totals, answers, vote)

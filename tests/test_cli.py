@@ -52,6 +52,19 @@ def test_execute_json(tmp_path):
     assert [a.lower() for a in execute_sql(load_table(MEDALS), payload["sql"])] == payload["answer"]
 
 
+def test_a_summary_row_left_out_is_said_on_stderr_and_in_json(tmp_path):
+    table = tmp_path / "sales.csv"
+    table.write_text(
+        'Region,Sales\nNorth,"1,200"\nSouth,980\nEast,"1,540"\nTotal,"3,720"\n', encoding="utf-8"
+    )
+    program = "(argmax all_rows r.sales-number) (hop v0 r.region-string)"
+    proc = nsm("execute", program, str(table))
+    assert proc.returncode == 0, proc.stderr
+    assert "warning: the last row ('Total') holds the sums" in proc.stderr and "East" in proc.stdout
+    payload = json.loads(nsm("execute", program, str(table), "--json", "--quiet").stdout)
+    assert payload["display"] == ["East"] and "'Total'" in payload["warnings"][0]
+
+
 def test_execute_says_when_no_rows_match():
     """A WikiSQL query whose conditions select nothing: its answer is empty, and the output says so."""
     program = "(filter_greater all_rows 100 r.gold-number)"

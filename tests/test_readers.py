@@ -644,3 +644,53 @@ def test_a_reply_cut_short_or_dropped_is_one_clean_error() -> None:
     dropped = server.serve("t.csv", _Reply(200, {}, b"", hang_up=True))
     with pytest.raises(DataError, match="cannot fetch"):
         load_table(dropped)
+
+
+# ------------------------------------------------------------------------------------------------------
+# What spreadsheets put around a table: title lines above it, a summary row below it
+# ------------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        "Quarterly report\n\nRegion,Q1\nNorth,10\nSouth,8\n",
+        "Quarterly report,\nGenerated 2024-03-01,\n,\nRegion,Q1\nNorth,10\nSouth,8\n",  # Excel's export
+        "Sales by region\n\nRegion;Q1\nNorth;10\nSouth;8\n",
+    ],
+)
+def test_title_lines_above_the_header_are_skipped(tmp_path: Path, content: str) -> None:
+    table = load_table(write(tmp_path, "t.csv", content))
+    assert table.header == ["Region", "Q1"] and table.rows == [["North", "10"], ["South", "8"]]
+
+
+def test_a_header_of_one_named_column_is_no_title(tmp_path: Path) -> None:
+    assert load_table(write(tmp_path, "t.csv", "Name,\nAlice,5\nBob,6\n")).header == ["Name", ""]
+    assert load_table(write(tmp_path, "one.csv", "Name\nAlice\nBob\n")).rows == [["Alice"], ["Bob"]]
+
+
+def test_xlsx_title_rows_are_skipped(tmp_path: Path) -> None:
+    openpyxl = pytest.importorskip("openpyxl")
+    book = openpyxl.Workbook()
+    sheet = book.active
+    for row in (["Term 1 grades"], [], ["Student", "Math"], ["Ann", 90], ["Bo", 70]):
+        sheet.append(row)
+    book.save(tmp_path / "g.xlsx")
+    table = load_table(tmp_path / "g.xlsx")
+    assert table.header == ["Student", "Math"] and table.rows == [["Ann", "90"], ["Bo", "70"]]
+
+
+def test_a_summary_row_is_left_out_with_a_note(tmp_path: Path) -> None:
+    rows = 'North,"1,200",4\nSouth,980,2\nEast,"1,540",3\n'
+    total = load_table(write(tmp_path, "t.csv", f'Region,Sales,Stores\n{rows}Total,"3,720",9\n'))
+    assert [r[0] for r in total.rows] == ["North", "South", "East"]
+    assert len(total.notes) == 1 and "'Total'" in total.notes[0] and "sums" in total.notes[0]
+    average = load_table(write(tmp_path, "a.csv", f"Region,Sales,Stores\n{rows}Average,1240,3\n"))
+    assert average.n_rows == 3 and "averages" in average.notes[0]
+    # a row that is only called "Total" (its numbers are not the sums) is data
+    product = load_table(write(tmp_path, "p.csv", f"Region,Sales,Stores\n{rows}Total,500,1\n"))
+    assert product.n_rows == 4 and product.notes == ()
+    # the WTQ rules read a table as WTQ's data were read
+    frame = pd.DataFrame({"Region": ["North", "South", "Total"], "Sales": ["1", "2", "3"]})
+    assert table_from_dataframe(frame, value_rules="wtq").n_rows == 3
+    assert table_from_dataframe(frame).n_rows == 2

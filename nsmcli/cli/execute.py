@@ -63,9 +63,9 @@ def execute(
     spec = get_language(language)
     entities = annotate_question(question, table).entities if question else []
     env = bind(spec, table, entities)
-    warning = env.reach_warning()
-    if warning and not quiet:
-        warn(warning)
+    warnings = [*table.notes, *(w for w in (env.reach_warning(),) if w)]
+    for message in [] if quiet else warnings:
+        warn(message)
     result = env.execute(program)
     columns = [str(a) for a in env.constant_args if str(a).startswith("r.")]
     if not result.ok:
@@ -86,7 +86,7 @@ def execute(
                 "program": result.program,
                 "answer": result.answer,
                 "display": display,
-                "warnings": [warning] if warning else [],
+                "warnings": warnings,
                 "type": result.type,
                 "sql": sql,
                 "sql_exact": sql_exact,

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import codecs
 import csv
+import dataclasses
 import datetime
 import io
 import json
@@ -223,7 +224,7 @@ def _load_table(
                 sep, text = directive.group(1), text[directive.end() :]
             else:
                 sep = "\t" if found.format == "tsv" else _sniff_delimiter(text)
-            df = _parse_delimited(name, text, sep)
+            df = _parse_delimited(name, _skip_title_lines(text, sep), sep)
     elif found.format == "xlsx":
         df = _parse_xlsx(name, found.data, found.sheet)
     else:
@@ -263,7 +264,60 @@ def table_from_dataframe(df: pd.DataFrame, table_id: str = "table", *, value_rul
                     f"table {table_id}: row {i + 1}, column {header[j][:40]!r} has {len(cell):,} characters; "
                     f"cells are limited to {MAX_CELL_CHARS:,}"
                 )
-    return Table.from_rows(table_id, header, rows, value_rules=value_rules)
+    table = Table.from_rows(table_id, header, rows, value_rules=value_rules)
+    if value_rules != "user":
+        return table
+    summary = _summary_row(table)
+    if summary is None:
+        return table
+    label, kind = summary
+    kept = Table.from_rows(table_id, header, rows[:-1], value_rules=value_rules)
+    note = (
+        f"the last row ({label!r}) holds the {kind} of the rows above, so it is left out; questions are "
+        "answered over the other rows"
+    )
+    return dataclasses.replace(kept, notes=(*kept.notes, note))
+
+
+#: The labels of a spreadsheet's summary row, by what its numbers are.
+_SUMMARY_LABELS = {
+    "total": "sums",
+    "totals": "sums",
+    "grand total": "sums",
+    "sum": "sums",
+    "overall": "sums",
+    "average": "averages",
+    "mean": "averages",
+    "avg": "averages",
+}
+
+
+def _summary_row(table: Table) -> tuple[str, str] | None:
+    """(label, what its numbers are) when the table's last row is a summary of the rows above: a cell
+    labels it ("Total", "Average"), and every number it holds is the sum (or mean) of its column's numbers
+    above, at least one of them. A data row that is only called "Total" keeps its place."""
+    if table.n_rows < 3:
+        return None
+    last = table.n_rows - 1
+    labels = [c.raw[last].strip() for c in table.columns if "number" not in c.views and c.raw[last].strip()]
+    kinds = {_SUMMARY_LABELS.get(" ".join(label.lower().rstrip(":").split())) for label in labels}
+    if len(labels) != 1 or None in kinds:
+        return None
+    kind = kinds.pop()
+    checked = 0
+    for column in table.columns:
+        numbers = column.views.get("number")
+        if numbers is None or numbers[last] is None:
+            continue
+        above = [v for v in numbers[:last] if v is not None]
+        if not above:
+            return None
+        expected = sum(above) if kind == "sums" else sum(above) / len(above)
+        # exports round each cell and the total on their own: allow cents per cell, or half a percent
+        if abs(numbers[last] - expected) > max(0.01 * len(above), 0.005 * abs(expected)):
+            return None
+        checked += 1
+    return (labels[0], kind) if checked else None
 
 
 def _unsupported(name: str, kind: str) -> DataError:
@@ -431,6 +485,49 @@ _SEP_DIRECTIVE = re.compile(r'"?sep=([,;\t|])"?\r?\n')
 _SNIFF_CHARS = 64 * 1024
 
 
+#: At most this many title lines ("Quarterly report", a blank line) stand above a header.
+_MAX_TITLE_LINES = 10
+
+
+def _title_records(records: list[list[str]]) -> int:
+    """How many leading records are a title above the header: records with at most one non-empty cell,
+    followed by the header, the first record with two or more, no number among them (else it is a data
+    row, and the record above it a header of one named column, `Name,`), and as wide as the records after
+    it. None of them (0) when no such header follows within `_MAX_TITLE_LINES`, as in a table of one
+    column."""
+    for k, record in enumerate(records[: _MAX_TITLE_LINES + 1]):
+        if sum(bool(cell.strip()) for cell in record) >= 2:
+            after = records[k + 1 : k + 6]
+            if any(_PLAIN_NUMBER.fullmatch(cell.strip()) for cell in record) or not after:
+                return 0
+            return k if all(len(r) == len(record) for r in after) else 0
+    return 0
+
+
+_PLAIN_NUMBER = re.compile(r"[-+]?[\d.,]*\d%?")
+
+
+def _skip_title_lines(text: str, sep: str) -> str:
+    """`text` from its header on: a spreadsheet's export often starts with a title line, a date or a blank
+    line above the header ("Quarterly report,,"), which would otherwise be read as the header."""
+    quoting = csv.QUOTE_NONE if sep == "\t" else csv.QUOTE_MINIMAL
+    lines = text[:_SNIFF_CHARS].splitlines(keepends=True)
+    reader = csv.reader(lines, delimiter=sep, quoting=quoting)
+    records, ends = [], []
+    try:
+        for record in reader:
+            records.append(record)
+            ends.append(reader.line_num)
+            if len(records) > _MAX_TITLE_LINES:
+                break
+    except csv.Error:
+        return text
+    k = _title_records(records)
+    if k == 0:
+        return text
+    return text[sum(len(line) for line in lines[: ends[k - 1]]) :]
+
+
 def _sniff_delimiter(text: str) -> str:
     """The delimiter of CSV-like text: of comma, semicolon, tab and pipe, the one that splits the header
     into the most fields that the next records agree with (comma when none splits it). Records that
@@ -441,9 +538,12 @@ def _sniff_delimiter(text: str) -> str:
     best, best_score = ",", (0.0, 1)
     for sep in _DELIMITERS:
         try:
-            widths = [len(r) for r in csv.reader(io.StringIO(sample), delimiter=sep) if r][:50]
+            records = [r for r in csv.reader(io.StringIO(sample), delimiter=sep) if r][
+                : 50 + _MAX_TITLE_LINES
+            ]
         except csv.Error:
             continue
+        widths = [len(r) for r in records[_title_records(records) :]][:50]
         if not widths or widths[0] < 2:
             continue
         agreeing = sum(w == widths[0] for w in widths) / len(widths)
@@ -572,8 +672,9 @@ def _missing(package: str, kind: str) -> DataError:
 
 
 def _parse_xlsx(name: str, data: bytes, sheet: str | None) -> pd.DataFrame:
-    """The first worksheet (or `sheet`) of an Excel workbook: the first non-empty row is the header, empty
-    rows are skipped, cells print as Excel shows them where that matters (percentages, dates)."""
+    """The first worksheet (or `sheet`) of an Excel workbook: the first non-empty row is the header (after
+    title rows of one cell, `_title_records`), empty rows are skipped, cells print as Excel shows them where
+    that matters (percentages, dates)."""
     try:
         import openpyxl
     except ImportError:
@@ -599,6 +700,9 @@ def _parse_xlsx(name: str, data: bytes, sheet: str | None) -> pd.DataFrame:
         raise DataError(f"{name}: the worksheet is empty")
     width = max(max((j + 1 for j, c in enumerate(r) if c), default=0) for r in records)
     records = [(r + [""] * width)[:width] for r in records]
+    records = records[_title_records(records) :]
+    width = max(max((j + 1 for j, c in enumerate(r) if c), default=0) for r in records)
+    records = [r[:width] for r in records]
     header, rows = records[0], records[1:]
     return pd.DataFrame(rows, columns=pd.Index(header, dtype=object), dtype=object)
 

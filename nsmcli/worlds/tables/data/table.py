@@ -65,6 +65,8 @@ class Table:
     #: the value rules that typed the cells (`nsmcli.worlds.tables.data.valuerules`), as `from_rows` fitted
     #: them to this table (the user rules carry its decimal convention)
     rules: ValueRules = field(default_factory=lambda: get_rules("wtq"), repr=False, compare=False)
+    #: what reading the file changed that a user should know (a summary row left out), one sentence each
+    notes: tuple[str, ...] = field(default=(), compare=False)
 
     @property
     def value_rules(self) -> str:
