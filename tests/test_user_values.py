@@ -380,3 +380,13 @@ def test_a_question_reads_numbers_and_dates_as_the_table_writes_them() -> None:
     # the WTQ rules read questions as WTQ's own data were read
     wtq = Table.from_rows("t", ["Name", "Total"], [["a", "1,200"]])
     assert values("which had more than 18k fans?", wtq) == []
+
+
+def test_digits_join_across_a_space_only_as_thousands() -> None:
+    assert numbers("1 234", "56 789", "12 345 678") == (1234.0, 56789.0, 12345678.0)
+    # a quarter and its year are two numbers, not 12024
+    assert numbers("Q1 2024", "Q2 2024") == (1.0, 2.0)
+    assert user_column("Q1 2024", "Q2 2024")["num2"] == (2024.0, 2024.0)
+    # the WTQ rules keep WTQ's reading
+    wtq = Table.from_rows("t", ["Quarter"], [["Q1 2024"]])
+    assert wtq.columns[0].views["number"] == (12024.0,)

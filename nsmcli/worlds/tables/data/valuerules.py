@@ -360,6 +360,16 @@ def _column_evidence(raw: Sequence[str]) -> tuple[int, int, bool]:
     return eu, us, day_first
 
 
+#: A space between digits that is no thousands separator: what follows is not exactly three digits.
+_UNGROUPED_SPACE = re.compile(r"(\d)\s+(?!\d{3}(?!\d))(?=\d)")
+
+
+def _wtq_numbers(raw: str) -> tuple[float | None, float | None]:
+    """The WTQ reading of a cell with no amount at its start ("Week 12", "3–1"), except that digits join
+    across a space only as thousands ("1 234"): "Q1 2024" is 1 and 2024, not 12024."""
+    return textnum.parse_cell_numbers(_UNGROUPED_SPACE.sub(r"\1 / ", raw))
+
+
 class UserRules(ValueRules):
     """The reading of user tables (see the module docstring)."""
 
@@ -528,10 +538,10 @@ class UserRules(ValueRules):
             or (m["open"] is not None and m["rest"].strip())  # "(131) 44.75" is a note, not -131
             or re.match(r"\s+\d", raw[m.end("digits") :])  # "162 989": thousands grouped by spaces
         ):
-            return textnum.parse_cell_numbers(raw)  # no amount at the start: read as WTQ reads it
+            return _wtq_numbers(raw)  # no amount at the start: read as WTQ reads it
         value = _digits_value(m["digits"], layout.european, _MAGNITUDES.get(m["mag"] or "", 0))
         if value is None:  # digits the column's convention cannot read; a US reading would contradict it
-            return textnum.parse_cell_numbers(raw) if not layout.european else (None, None)
+            return _wtq_numbers(raw) if not layout.european else (None, None)
         return _sign(m) * value, textnum.parse_number_lenient(m["rest"])
 
     @staticmethod
