@@ -390,3 +390,17 @@ def test_digits_join_across_a_space_only_as_thousands() -> None:
     # the WTQ rules keep WTQ's reading
     wtq = Table.from_rows("t", ["Quarter"], [["Q1 2024"]])
     assert wtq.columns[0].views["number"] == (12024.0,)
+
+
+def test_abbreviated_and_plural_header_words_match_the_question() -> None:
+    table = Table.from_rows(
+        "t", ["Store", "Avg. Basket", "Qty", "Customer"], [["a", "1", "2", "x"]], value_rules="user"
+    )
+    match = annotate_question("which store had the larger average basket?", table).column_match
+    assert match["r.avg_basket-number"] == 2.0
+    assert annotate_question("what quantity", table).column_match["r.qty-number"] == 1.0
+    assert annotate_question("which customers", table).column_match["r.customer-string"] == 1.0
+    assert "r.qty-number" not in annotate_question("who has no store", table).column_match
+    # WTQ's rules match equal words only, as its data were made
+    wtq = Table.from_rows("t", ["Store", "Avg. Basket"], [["a", "1"]])
+    assert annotate_question("the larger average basket?", wtq).column_match["r.avg_basket-number"] == 1.0

@@ -435,8 +435,11 @@ def annotate_question(
     token_set |= {word for symbol, word in table.rules.header_symbols.items() if symbol in token_set}
     # only matching properties are listed; consumers read `column_match.get(name, 0.0)`
     column_match = {}
+    words = table.rules.header_words
+    if words is not None:  # the user rules: "avg" is "average" and "sales" is "sale" on both sides
+        token_set |= {words.word(t) for t in token_set if t not in STOP_WORDS}  # "no" is no "number"
     for name, pieces in index.properties:
-        score = sum(p in token_set for p in pieces)
+        score = sum(p in token_set or (words is not None and words.word(p) in token_set) for p in pieces)
         if score:
             column_match[name] = float(score)
     return AnnotatedQuestion(
