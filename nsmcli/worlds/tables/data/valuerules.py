@@ -363,6 +363,47 @@ def _column_evidence(raw: Sequence[str]) -> tuple[int, int, bool]:
     return eu, us, day_first
 
 
+class HeaderWords:
+    """The common form of a header word and a question word: spreadsheet abbreviations written out ("qty",
+    "avg.", "ext") and plurals made singular ("sales", "categories"), so that "the average basket" matches
+    `Avg. Basket` and "how many units" matches `Unit`."""
+
+    ABBREVIATIONS: ClassVar[dict[str, str]] = {
+        "amt": "amount",
+        "avg": "average",
+        "cat": "category",
+        "qty": "quantity",
+        "dept": "department",
+        "desc": "description",
+        "emp": "employee",
+        "ext": "extension",
+        "hrs": "hour",
+        "max": "maximum",
+        "min": "minimum",
+        "mgr": "manager",
+        "mins": "minute",
+        "no": "number",
+        "num": "number",
+        "pct": "percent",
+        "percentage": "percent",
+        "pop": "population",
+        "qtr": "quarter",
+        "tel": "telephone",
+        "temp": "temperature",
+        "yr": "year",
+        "yrs": "year",
+    }
+
+    @lru_cache(maxsize=4096)  # noqa: B019 - one instance per process; the words of questions and headers recur
+    def word(self, word: str) -> str:
+        word = self.ABBREVIATIONS.get(word, word)
+        if len(word) > 4 and word.endswith("ies"):
+            return word[:-3] + "y"
+        if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+            return word[:-1]
+        return word
+
+
 #: A space between digits that is no thousands separator: what follows is not exactly three digits.
 _UNGROUPED_SPACE = re.compile(r"(\d)\s+(?!\d{3}(?!\d))(?=\d)")
 
@@ -380,7 +421,7 @@ class UserRules(ValueRules):
     question_number_kinds = ("NUMBER", "PERCENT", "MONEY")
     user_question_readings = True
     header_symbols = {"%": "percent", "#": "number"}
-    header_words = None  # set below, once HeaderWords is defined
+    header_words = HeaderWords()
 
     def __init__(self, european_default: bool = False, day_first: bool = False) -> None:
         #: The table's decimal convention, for columns whose own cells do not say (`for_table`).
@@ -581,50 +622,6 @@ class UserRules(ValueRules):
 
 
 RULES: dict[str, ValueRules] = {rules.name: rules for rules in (WtqRules(), UserRules())}
-
-
-class HeaderWords:
-    """The common form of a header word and a question word: spreadsheet abbreviations written out ("qty",
-    "avg.", "ext") and plurals made singular ("sales", "categories"), so that "the average basket" matches
-    `Avg. Basket` and "how many units" matches `Unit`."""
-
-    ABBREVIATIONS: ClassVar[dict[str, str]] = {
-        "amt": "amount",
-        "avg": "average",
-        "cat": "category",
-        "qty": "quantity",
-        "dept": "department",
-        "desc": "description",
-        "emp": "employee",
-        "ext": "extension",
-        "hrs": "hour",
-        "max": "maximum",
-        "min": "minimum",
-        "mgr": "manager",
-        "mins": "minute",
-        "no": "number",
-        "num": "number",
-        "pct": "percent",
-        "percentage": "percent",
-        "pop": "population",
-        "qtr": "quarter",
-        "tel": "telephone",
-        "temp": "temperature",
-        "yr": "year",
-        "yrs": "year",
-    }
-
-    @lru_cache(maxsize=4096)  # noqa: B019 - one instance per process; the words of questions and headers recur
-    def word(self, word: str) -> str:
-        word = self.ABBREVIATIONS.get(word, word)
-        if len(word) > 4 and word.endswith("ies"):
-            return word[:-3] + "y"
-        if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
-            return word[:-1]
-        return word
-
-
-UserRules.header_words = HeaderWords()
 
 
 def get_rules(rules: str | ValueRules) -> ValueRules:
