@@ -667,6 +667,24 @@ def test_title_lines_above_the_header_are_skipped(tmp_path: Path, content: str) 
 def test_a_header_of_one_named_column_is_no_title(tmp_path: Path) -> None:
     assert load_table(write(tmp_path, "t.csv", "Name,\nAlice,5\nBob,6\n")).header == ["Name", ""]
     assert load_table(write(tmp_path, "one.csv", "Name\nAlice\nBob\n")).rows == [["Alice"], ["Bob"]]
+    # a header whose first cell is blank (pandas' index column) is a header
+    index = load_table(write(tmp_path, "i.csv", ",name\na,Alice\nb,Bob\nc,Carol\n"))
+    assert index.header == ["", "name"] and index.n_rows == 3
+
+
+@pytest.mark.parametrize(
+    ("content", "header"),
+    [
+        ("Produkt;Preis\nApfel;1,50 €\nBirne;2,30 €\nKiwi;0,99 €\n", ["Produkt", "Preis"]),
+        ("Name;Email\nDoe, Jane;j@x.org\nRoe, Rick;r@x.org\n", ["Name", "Email"]),
+        ("Name,Tags\nA,x; y; z\nB,u; v; w\n", ["Name", "Tags"]),
+    ],
+)
+def test_the_delimiter_that_reads_the_first_line_as_header_wins_a_tie(
+    tmp_path: Path, content: str, header: list[str]
+) -> None:
+    table = load_table(write(tmp_path, "t.csv", content))
+    assert table.header == header and table.n_rows == content.count("\n") - 1
 
 
 def test_xlsx_title_rows_are_skipped(tmp_path: Path) -> None:
@@ -690,7 +708,15 @@ def test_a_summary_row_is_left_out_with_a_note(tmp_path: Path) -> None:
     # a row that is only called "Total" (its numbers are not the sums) is data
     product = load_table(write(tmp_path, "p.csv", f"Region,Sales,Stores\n{rows}Total,500,1\n"))
     assert product.n_rows == 4 and product.notes == ()
+    # a mean that is only near the "Average" row's number, a short table, a sum past float range: data
+    near_csv = 'Region,Sales\nNorth,"1,200"\nSouth,980\nEast,"1,540"\nAverage,1241\n'  # the mean is 1240
+    near = load_table(write(tmp_path, "n.csv", near_csv))
+    assert near.n_rows == 4
+    eclipses = load_table(write(tmp_path, "e.csv", "Type,Count\nPartial,5\nAnnular,3\nTotal,8\n"))
+    assert eclipses.n_rows == 3
+    huge = load_table(write(tmp_path, "h.csv", "Name,X\na,1e308\nb,1e308\nc,1e308\nTotal,5\n"))
+    assert huge.n_rows == 4
     # the WTQ rules read a table as WTQ's data were read
-    frame = pd.DataFrame({"Region": ["North", "South", "Total"], "Sales": ["1", "2", "3"]})
-    assert table_from_dataframe(frame, value_rules="wtq").n_rows == 3
-    assert table_from_dataframe(frame).n_rows == 2
+    frame = pd.DataFrame({"Region": ["North", "South", "East", "Total"], "Sales": ["1", "2", "3", "6"]})
+    assert table_from_dataframe(frame, value_rules="wtq").n_rows == 4
+    assert table_from_dataframe(frame).n_rows == 3

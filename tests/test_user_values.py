@@ -249,6 +249,8 @@ def test_a_header_symbol_is_a_word_of_the_column_name() -> None:
     rows = [["-1.35", "-2.73%", "3"]]
     user = Table.from_rows("t", ["Change", "% Change", "# Trades"], rows, value_rules="user")
     assert [c.slug for c in user.columns] == ["change", "percent_change", "number_trades"]
+    # a header of a symbol alone keeps the plain name: "the number of ..." is no match for it
+    assert Table.from_rows("t", ["#", "Name"], [["1", "a"]], value_rules="user").columns[0].slug == "column_1"
     match = annotate_question("which had the lowest % change?", user).column_match
     assert match["r.percent_change-number"] > match["r.change-number"]
     # the WTQ rules keep WTQ's names
@@ -377,6 +379,20 @@ def test_a_question_reads_numbers_and_dates_as_the_table_writes_them() -> None:
     assert values("placed on 03/04/2024", us) == [(Date(2024, 3, 4),)]
     assert values("placed on 03/04/2024", eu) == [(Date(2024, 4, 3),)]
     assert values("at least 1,5k", eu) == [(1500.0,)]
+    assert values("changes below -5k", us) == [(-5000.0,)]
+    assert values("who lives in room 2B", us) == []  # a question's "2B" is no billion
+    # an ISO column does not outvote a day-first column
+    mixed = Table.from_rows(
+        "t",
+        ["Order", "Date", "Shipped"],
+        [
+            ["a", "15/03/2024", "2024-03-16"],
+            ["b", "05/03/2024", "2024-03-06"],
+            ["c", "20/03/2024", "2024-03-21"],
+        ],
+        value_rules="user",
+    )
+    assert values("placed on 05/03/2024", mixed) == [(Date(2024, 3, 5),)]
     # the WTQ rules read questions as WTQ's own data were read
     wtq = Table.from_rows("t", ["Name", "Total"], [["a", "1,200"]])
     assert values("which had more than 18k fans?", wtq) == []

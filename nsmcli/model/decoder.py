@@ -187,7 +187,7 @@ class MemoryDecoder(nn.Module):
 
 
 #: Stacks of recently used ensembles: member decoder ids -> (weight versions, weak references, stack).
-_STACKS: dict[tuple[int, ...], tuple[tuple[int, ...], tuple[weakref.ref, ...], StackedDecoders]] = {}
+_STACKS: dict[tuple[int, ...], tuple[tuple, tuple[weakref.ref, ...], StackedDecoders]] = {}
 _KEPT_STACKS = 4
 
 
@@ -232,8 +232,9 @@ class StackedDecoders:
         """The stack of these decoders, built once while their weights stay as they are: stacking copies
         every weight, which would cost a parse about as much as the steps it saves."""
         key = tuple(id(d) for d in decoders)
-        # a tensor's version counts its in-place writes: an optimizer step or load_state_dict moves it
-        versions = tuple(p._version for d in decoders for p in d.parameters())
+        # a tensor's version counts its in-place writes (an optimizer step, load_state_dict); its storage
+        # address changes when `.to()`, `.double()` or `.data =` give it new storage
+        versions = tuple((p._version, p.data_ptr(), p.dtype) for d in decoders for p in d.parameters())
         found = _STACKS.get(key)
         if (
             found is not None

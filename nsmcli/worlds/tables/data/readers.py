@@ -292,11 +292,15 @@ _SUMMARY_LABELS = {
 }
 
 
+_DECIMALS = re.compile(r"\d[.,](\d+)(?!.*\d)")
+
+
 def _summary_row(table: Table) -> tuple[str, str] | None:
     """(label, what its numbers are) when the table's last row is a summary of the rows above: a cell
     labels it ("Total", "Average"), and every number it holds is the sum (or mean) of its column's numbers
-    above, at least one of them. A data row that is only called "Total" keeps its place."""
-    if table.n_rows < 3:
+    above, at least one of them, as the cell writes it (to its own decimals). A data row that is only called
+    "Total" keeps its place, and so does any last row of a table of fewer than four rows."""
+    if table.n_rows < 4:
         return None
     last = table.n_rows - 1
     labels = [c.raw[last].strip() for c in table.columns if "number" not in c.views and c.raw[last].strip()]
@@ -313,8 +317,12 @@ def _summary_row(table: Table) -> tuple[str, str] | None:
         if not above:
             return None
         expected = sum(above) if kind == "sums" else sum(above) / len(above)
-        # exports round each cell and the total on their own: allow cents per cell, or half a percent
-        if abs(numbers[last] - expected) > max(0.01 * len(above), 0.005 * abs(expected)):
+        if not (math.isfinite(expected) and math.isfinite(numbers[last])):
+            return None
+        # the summary cell is rounded to the decimals it shows ("12.3" for 12.333...)
+        shown = _DECIMALS.search(column.raw[last])
+        tolerance = 0.5 * 10 ** -(len(shown.group(1)) if shown else 0) + 1e-9 * abs(expected)
+        if abs(numbers[last] - expected) > tolerance:
             return None
         checked += 1
     return (labels[0], kind) if checked else None
@@ -490,15 +498,15 @@ _MAX_TITLE_LINES = 10
 
 
 def _title_records(records: list[list[str]]) -> int:
-    """How many leading records are a title above the header: records with at most one non-empty cell,
-    followed by the header, the first record with two or more, no number among them (else it is a data
-    row, and the record above it a header of one named column, `Name,`), and as wide as the records after
-    it. None of them (0) when no such header follows within `_MAX_TITLE_LINES`, as in a table of one
-    column."""
+    """How many leading records are a title above the header: records empty or filled in their first cell
+    only ("Quarterly report,,"), followed by the header: a record with a later cell filled, no number among
+    its cells (else it is a data row, and the record above it a header of one named column, `Name,`), and
+    as wide as the records after it. None of them (0) when no such header follows within
+    `_MAX_TITLE_LINES`, as in a table of one column."""
     for k, record in enumerate(records[: _MAX_TITLE_LINES + 1]):
-        if sum(bool(cell.strip()) for cell in record) >= 2:
+        if any(cell.strip() for cell in record[1:]):
             after = records[k + 1 : k + 6]
-            if any(_PLAIN_NUMBER.fullmatch(cell.strip()) for cell in record) or not after:
+            if k == 0 or not after or any(_PLAIN_NUMBER.fullmatch(cell.strip()) for cell in record):
                 return 0
             return k if all(len(r) == len(record) for r in after) else 0
     return 0
@@ -535,7 +543,7 @@ def _sniff_delimiter(text: str) -> str:
     sample = text[:_SNIFF_CHARS]
     if len(text) > _SNIFF_CHARS and "\n" in sample:
         sample = sample[: sample.rindex("\n")]
-    best, best_score = ",", (0.0, 1)
+    best, best_score = ",", (0.0, 0, 1)
     for sep in _DELIMITERS:
         try:
             records = [r for r in csv.reader(io.StringIO(sample), delimiter=sep) if r][
@@ -543,11 +551,13 @@ def _sniff_delimiter(text: str) -> str:
             ]
         except csv.Error:
             continue
-        widths = [len(r) for r in records[_title_records(records) :]][:50]
+        titles = _title_records(records)
+        widths = [len(r) for r in records[titles:]][:50]
         if not widths or widths[0] < 2:
             continue
         agreeing = sum(w == widths[0] for w in widths) / len(widths)
-        score = (agreeing, widths[0])
+        # a delimiter that reads the first line as the header beats one that needs title lines skipped
+        score = (agreeing, -titles, widths[0])
         if score > best_score:
             best, best_score = sep, score
     return best

@@ -169,8 +169,9 @@ def _unique_slugs(header: Sequence[str], symbols: Mapping[str, str] | None = Non
     seen: set[str] = set()
     for j, head in enumerate(header):
         text = str(head)
-        for symbol, word in (symbols or {}).items():
-            text = text.replace(symbol, f" {word} ")
+        if re.search(r"[^\W_]", text):  # a header of symbols alone ("#") keeps the plain name
+            for symbol, word in (symbols or {}).items():
+                text = text.replace(symbol, f" {word} ")
         base = re.sub(r"[^0-9a-z]+", "_", normalize(text)).strip("_") or f"column_{j + 1}"
         slug, k = base, 2
         while slug in seen:

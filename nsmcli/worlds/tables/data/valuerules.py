@@ -174,7 +174,9 @@ _MAGNITUDES = {
 # Lower-case `m` and `b` are left alone: "100 m" is a distance and "5 b" is rarely a billion.
 _MAGNITUDE = "|".join(sorted(map(re.escape, _MAGNITUDES), key=len, reverse=True))
 #: A question token of digits and a magnitude suffix: "18k", "1.5M" (a word such as "million" is its own token).
-_SUFFIXED_NUMBER = re.compile(rf"(?P<digits>\d[\d.,]*)(?P<mag>{_MAGNITUDE})")
+# "B" and "T" alone are left to cells: a question's "room 2B" or "3T" is no billion or trillion
+_QUESTION_MAGNITUDE = "|".join(sorted(map(re.escape, set(_MAGNITUDES) - {"B", "T"}), key=len, reverse=True))
+_SUFFIXED_NUMBER = re.compile(rf"(?P<sign>[-+−]?)(?P<digits>\d[\d.,]*)(?P<mag>{_QUESTION_MAGNITUDE})")
 _MINUS = "-−"
 # Each optional piece carries its own trailing whitespace, so no two `\s*` meet: adjacent ones split a run
 # of spaces in n^k ways, and a cell of a few hundred spaces took seconds (thousands never finished).
@@ -436,7 +438,11 @@ class UserRules(ValueRules):
         # a cell with European evidence holds a match of the pattern somewhere (a necessary condition, also
         # met by US thousands such as "1,250"): tables without a comma-or-point number end here
         has_eu = any(_EU_EVIDENCE.search(text) for text in joined)
-        dated = [_NUMERIC_DATE_IN.search(text) is not None for text in joined]
+        # a column votes on day-first only when its cells are numeric dates (`2024-03-16` holds `24-03-16`)
+        dated = [
+            _NUMERIC_DATE_IN.search(text) is not None and any(_numeric_date(c) for c in dict.fromkeys(raw))
+            for raw, text in zip(columns, joined, strict=True)
+        ]
         if not has_eu and not any(dated):
             return self
         eu = us = day_first = month_first = 0
@@ -467,6 +473,7 @@ class UserRules(ValueRules):
                 if value is None:
                     value = _digits_value(m["digits"], not self.european_default, power)
                 if value is not None:
+                    value = -value if m["sign"] in ("-", "−") else value
                     out.append(textnum.Quantity("NUMBER", i, i + 1, (value,)))
                 continue
             fields = _numeric_date(token)
