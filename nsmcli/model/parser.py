@@ -322,7 +322,7 @@ class ProgramModel(nn.Module):
         _check_pairs(contexts, envs)
         q_of = [q for q in range(len(contexts)) for _ in range(n)]
         batch = self._encode(list(contexts), drop=False)
-        rows = _Rows(batch, q_of, self.device, self.decoder.go)
+        rows = _Rows.of(batch, q_of, self.device, self.decoder.go)
         n_actions = batch.memory.shape[1]
         hyps = [_Hyp(q, envs[q].initial_state()) for q in q_of]  # aligned with rows
         results: list[list[tuple[int, Scored]]] = [[] for _ in contexts]
@@ -489,32 +489,68 @@ class ProgramModel(nn.Module):
         return [f[0] if f else ((), float("-inf")) for f in found]
 
 
+@dataclass(eq=False)
 class _Rows:
     """Decoder-side tensors of the rows being decoded (samples or beam hypotheses); each row owns its memory
-    copy, so a computed result's key is written in place."""
+    copy, so a computed result's key is written in place. Rows of an ensemble's members stepped as one
+    (`_StackedMembers`) have a leading member axis on every tensor but `q`."""
 
-    def __init__(self, batch: _Batch, q_of: list[int], device: torch.device, go: torch.Tensor):
+    q: torch.Tensor
+    state: list[tuple[torch.Tensor, torch.Tensor]]
+    memory: torch.Tensor
+    features: torch.Tensor
+    att_keys: torch.Tensor
+    att_values: torch.Tensor
+    att_mask: torch.Tensor
+    x: torch.Tensor
+
+    @classmethod
+    def of(cls, batch: _Batch, q_of: list[int], device: torch.device, go: torch.Tensor) -> _Rows:
         q = torch.tensor(q_of, device=device)
-        self.q = q
-        self.state = [(h[q], c[q]) for h, c in batch.encoded.state]
-        self.memory = batch.memory[q]
-        self.features = batch.features[q]
-        self.att_keys = batch.att_keys[q]
-        self.att_values = batch.att_values[q]
-        self.att_mask = batch.encoded.mask[q]
-        self.x = go.unsqueeze(0).expand(len(q_of), -1)
+        return cls(
+            q,
+            [(h[q], c[q]) for h, c in batch.encoded.state],
+            batch.memory[q],
+            batch.features[q],
+            batch.att_keys[q],
+            batch.att_values[q],
+            batch.encoded.mask[q],
+            go.unsqueeze(0).expand(len(q_of), -1),
+        )
 
-    def select(self, index: list[int], device: torch.device) -> None:
-        """Keep only the rows `index` (in that order; repeats fork a row)."""
+    @classmethod
+    def stacked(cls, rows: Sequence[_Rows]) -> _Rows:
+        """The members' rows (of one shape) with a leading member axis [M, N, ...]."""
+
+        def stack(name: str) -> torch.Tensor:
+            return torch.stack([getattr(r, name) for r in rows])
+
+        state = [
+            (torch.stack([r.state[i][0] for r in rows]), torch.stack([r.state[i][1] for r in rows]))
+            for i in range(len(rows[0].state))
+        ]
+        return cls(
+            rows[0].q,
+            state,
+            stack("memory"),
+            stack("features"),
+            stack("att_keys"),
+            stack("att_values"),
+            stack("att_mask"),
+            stack("x"),
+        )
+
+    def select(self, index: list[int], device: torch.device, axis: int = 0) -> None:
+        """Keep only the rows `index` (in that order; repeats fork a row); `axis` 1 for stacked rows."""
         i = torch.tensor(index, device=device, dtype=torch.long)
         self.q = self.q[i]
-        self.state = [(h[i], c[i]) for h, c in self.state]
-        self.memory = self.memory[i]
-        self.features = self.features[i]
-        self.att_keys = self.att_keys[i]
-        self.att_values = self.att_values[i]
-        self.att_mask = self.att_mask[i]
-        self.x = self.x[i]
+        self.state = [(h.index_select(axis, i), c.index_select(axis, i)) for h, c in self.state]
+        self.memory = self.memory.index_select(axis, i)
+        self.features = self.features.index_select(axis, i)
+        self.att_keys = self.att_keys.index_select(axis, i)
+        self.att_values = self.att_values.index_select(axis, i)
+        self.att_mask = self.att_mask.index_select(axis, i)
+        self.x = self.x.index_select(axis, i)
 
 
 class _EachMember:
@@ -523,7 +559,7 @@ class _EachMember:
 
     def __init__(self, models: Sequence[ProgramModel], batches: Sequence[_Batch], q_of: list[int], device):
         self.models = models
-        self.rows = [_Rows(b, q_of, device, m.decoder.go) for m, b in zip(models, batches, strict=True)]
+        self.rows = [_Rows.of(b, q_of, device, m.decoder.go) for m, b in zip(models, batches, strict=True)]
 
     def select(self, index: list[int], device: torch.device) -> None:
         for rows in self.rows:
@@ -541,8 +577,9 @@ class _EachMember:
 
     def feed(self, tokens: torch.Tensor) -> None:
         """The next step's inputs: the keys of the tokens just chosen (one per row)."""
+        index = torch.arange(len(tokens), device=tokens.device)
         for rows in self.rows:
-            rows.x = rows.memory[torch.arange(len(tokens), device=tokens.device), tokens]
+            rows.x = rows.memory[index, tokens]
 
 
 class _StackedMembers:
@@ -552,16 +589,7 @@ class _StackedMembers:
 
     def __init__(self, models: Sequence[ProgramModel], rows: list[_Rows]):
         self.decoder = StackedDecoders.of([m.decoder for m in models])
-        self.state = [
-            (torch.stack([r.state[i][0] for r in rows]), torch.stack([r.state[i][1] for r in rows]))
-            for i in range(len(rows[0].state))
-        ]
-        self.memory = torch.stack([r.memory for r in rows])  # [M, N, A, H]
-        self.features = torch.stack([r.features for r in rows])
-        self.att_keys = torch.stack([r.att_keys for r in rows])
-        self.att_values = torch.stack([r.att_values for r in rows])
-        self.att_mask = torch.stack([r.att_mask for r in rows])
-        self.x = torch.stack([r.x for r in rows])
+        self.rows = _Rows.stacked(rows)
 
     @classmethod
     def of(
@@ -572,32 +600,25 @@ class _StackedMembers:
         if len({(b.memory.shape, b.att_keys.shape, b.att_values.shape) for b in batches}) != 1:
             return None
         return cls(
-            models, [_Rows(b, q_of, device, m.decoder.go) for m, b in zip(models, batches, strict=True)]
+            models, [_Rows.of(b, q_of, device, m.decoder.go) for m, b in zip(models, batches, strict=True)]
         )
 
     def select(self, index: list[int], device: torch.device) -> None:
-        i = torch.tensor(index, device=device, dtype=torch.long)
-        self.state = [(h[:, i], c[:, i]) for h, c in self.state]
-        self.memory = self.memory[:, i]
-        self.features = self.features[:, i]
-        self.att_keys = self.att_keys[:, i]
-        self.att_values = self.att_values[:, i]
-        self.att_mask = self.att_mask[:, i]
-        self.x = self.x[:, i]
+        self.rows.select(index, device, axis=1)
 
     def scores(self, writes: list[int], valid: torch.Tensor) -> torch.Tensor:
-        out, self.state = self.decoder.step(self.x, self.state, self.att_keys, self.att_values, self.att_mask)
+        rows = self.rows
+        out, rows.state = self.decoder.step(rows.x, rows.state, rows.att_keys, rows.att_values, rows.att_mask)
         written = [r for r, s in enumerate(writes) if s >= 0]
         if written:  # as `ProgramModel._advance`: this step's output is the key of the result just created
             idx = torch.tensor(written, device=out.device)
             slots = torch.tensor([writes[r] for r in written], device=out.device)
-            self.memory[:, idx, slots] = out[:, idx]
-        each = self.decoder.log_probs(out, self.memory, self.features, valid)
+            rows.memory[:, idx, slots] = out[:, idx]
+        each = self.decoder.log_probs(out, rows.memory, rows.features, valid)
         return torch.logsumexp(each, 0) - math.log(each.shape[0])
 
     def feed(self, tokens: torch.Tensor) -> None:
-        rows = torch.arange(len(tokens), device=tokens.device)
-        self.x = self.memory[:, rows, tokens]
+        self.rows.x = self.rows.memory[:, torch.arange(len(tokens), device=tokens.device), tokens]
 
 
 class _Hyp:
