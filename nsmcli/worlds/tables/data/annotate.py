@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 import re
 import weakref
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -266,11 +267,12 @@ def _yes_no_entities(tokens: list[str], table: Table) -> list[Entity]:
 
 
 #: The words that mean each one-letter result code of a results column (`W`, `D`, `L`, `T`).
+_DRAW_WORDS = frozenset({"draw", "draws", "drew", "drawn", "tie", "ties", "tied"})
 _RESULT_WORDS = {
     "w": frozenset({"win", "wins", "won", "winning", "victory", "victories", "beat"}),
     "l": frozenset({"lose", "loses", "lost", "losing", "loss", "losses", "defeat", "defeats", "defeated"}),
-    "d": frozenset({"draw", "draws", "drew", "drawn", "tie", "ties", "tied"}),
-    "t": frozenset({"tie", "ties", "tied", "draw", "draws", "drew", "drawn"}),
+    "d": _DRAW_WORDS,
+    "t": _DRAW_WORDS,
 }
 
 
@@ -295,10 +297,14 @@ def _with_rules_values(own: list[textnum.Quantity], quantities: list[Entity]) ->
     made of their spans ("15/03/2024" day first, "18k" as 18,000)."""
     if not own:
         return quantities
-    covered = {k for q in own for k in range(q.start, q.end)}
-    kept = [e for e in quantities if not covered.intersection(range(e.start, e.end))]
     kinds = {"NUMBER": "number", "DATE": "date"}
-    return kept + [Entity(kinds[q.kind], q.values, q.start, q.end) for q in own]
+    return _outside(quantities, own) + [Entity(kinds[q.kind], q.values, q.start, q.end) for q in own]
+
+
+def _outside(entities: list[Entity], spans: Sequence[Entity | textnum.Quantity]) -> list[Entity]:
+    """The entities that share no token with any of `spans`."""
+    covered = {k for t in spans for k in range(t.start, t.end)}
+    return [e for e in entities if not covered.intersection(range(e.start, e.end))]
 
 
 def _with_times(
@@ -316,9 +322,7 @@ def _with_times(
             t.start <= e.start and e.end <= t.end and (e.start, e.end) != (t.start, t.end) for t in times
         )
 
-    covered = {k for t in times for k in range(t.start, t.end)}
-    kept = [e for e in quantities if not covered.intersection(range(e.start, e.end))]
-    return [e for e in strings if not inside_a_time(e)], kept + times
+    return [e for e in strings if not inside_a_time(e)], _outside(quantities, times) + times
 
 
 # ---------------------------------------------------------------------------------------------------------

@@ -710,9 +710,7 @@ def _parse_xlsx(name: str, data: bytes, sheet: str | None) -> pd.DataFrame:
         raise DataError(f"{name}: the worksheet is empty")
     width = max(max((j + 1 for j, c in enumerate(r) if c), default=0) for r in records)
     records = [(r + [""] * width)[:width] for r in records]
-    records = records[_title_records(records) :]
-    width = max(max((j + 1 for j, c in enumerate(r) if c), default=0) for r in records)
-    records = [r[:width] for r in records]
+    records = records[_title_records(records) :]  # a title fills one cell, so the width stays
     header, rows = records[0], records[1:]
     return pd.DataFrame(rows, columns=pd.Index(header, dtype=object), dtype=object)
 

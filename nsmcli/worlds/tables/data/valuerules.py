@@ -333,13 +333,14 @@ class ColumnLayout:
         when more numeric dates have a first field over 12 than a second one, or, with no such evidence,
         when most numeric dates are written with points (`15.03.2024`, the German habit); times of day
         unless a cell shaped like one is none (`25:23` makes the column scores, `21:18` with it too)."""
-        eu, us, day_first = _column_evidence(raw)
+        eu, us, day_first, _ = _column_evidence(raw)
         times = all(UserRules.clock(text) is not None for text in set(raw) if _CLOCK_SHAPE.match(text))
         return cls(european=eu > us if eu != us else european_default, day_first=day_first, times=times)
 
 
-def _column_evidence(raw: Sequence[str]) -> tuple[int, int, bool]:
-    """(cells only European, cells only US, day-first) of a column (`ColumnLayout.infer`)."""
+def _column_evidence(raw: Sequence[str]) -> tuple[int, int, bool, int]:
+    """(cells only European, cells only US, day-first, numeric-date cells) of a column
+    (`ColumnLayout.infer`)."""
     eu = us = first_over = second_over = dotted = numeric_dates = 0
     for text in raw:
         if not _ANY_DIGIT.search(text):  # no numeric date and no number: no evidence either way
@@ -362,7 +363,7 @@ def _column_evidence(raw: Sequence[str]) -> tuple[int, int, bool]:
         day_first = first_over > second_over
     else:
         day_first = dotted * 2 > numeric_dates
-    return eu, us, day_first
+    return eu, us, day_first, numeric_dates
 
 
 class HeaderWords:
@@ -438,19 +439,17 @@ class UserRules(ValueRules):
         # a cell with European evidence holds a match of the pattern somewhere (a necessary condition, also
         # met by US thousands such as "1,250"): tables without a comma-or-point number end here
         has_eu = any(_EU_EVIDENCE.search(text) for text in joined)
-        # a column votes on day-first only when its cells are numeric dates (`2024-03-16` holds `24-03-16`)
-        dated = [
-            _NUMERIC_DATE_IN.search(text) is not None and any(_numeric_date(c) for c in dict.fromkeys(raw))
-            for raw, text in zip(columns, joined, strict=True)
-        ]
-        if not has_eu and not any(dated):
+        may_date = [_NUMERIC_DATE_IN.search(text) is not None for text in joined]
+        if not has_eu and not any(may_date):
             return self
         eu = us = day_first = month_first = 0
-        for raw, text, has_dates in zip(columns, joined, dated, strict=True):
-            if has_dates or (has_eu and (_EU_EVIDENCE.search(text) or _US_EVIDENCE.search(text))):
-                column_eu, column_us, column_day_first = _column_evidence(raw)
+        for raw, text, maybe in zip(columns, joined, may_date, strict=True):
+            if maybe or (has_eu and (_EU_EVIDENCE.search(text) or _US_EVIDENCE.search(text))):
+                column_eu, column_us, column_day_first, dates = _column_evidence(raw)
                 eu, us = eu + column_eu, us + column_us
-                if has_dates:
+                # a column votes on day-first only when its cells are numeric dates (`2024-03-16` holds
+                # `24-03-16`)
+                if dates:
                     day_first, month_first = (
                         day_first + column_day_first,
                         month_first + (not column_day_first),
