@@ -147,6 +147,6 @@ def test_the_tables_decimal_convention_is_the_count_over_all_its_columns(columns
     """`UserRules.for_table` skips the count for tables with no European pattern: the same decision."""
     eu = us = 0
     for raw in columns:
-        column_eu, column_us, _ = valuerules._column_evidence(raw)
+        column_eu, column_us, _, _ = valuerules._column_evidence(raw)
         eu, us = eu + column_eu, us + column_us
     assert UserRules().for_table(columns).european_default == (eu > us)
