@@ -191,6 +191,30 @@ def test_word_linking_needs_whole_words(medals: Table) -> None:
     ]
 
 
+def test_either_or_of_two_cells_is_one_entity_of_both(medals: Table) -> None:
+    """ "germany or kenya" is also one string entity of both values over their span, so one filter keeps
+    both rows; each side stays an entity of its own, and the "or" is not marked as in the table."""
+    from nsmcli.worlds.tables.lang.interpreter import bind
+
+    question = "which nation won more gold, germany or kenya?"
+    q = annotate_question(question, medals)
+    pairs = [(e.values, e.start, e.end) for e in q.entities if len(e.values) > 1]
+    assert pairs == [(("germany", "kenya"), 6, 9)]
+    assert _strings(question, medals) == [("germany", 6, 7), ("germany", 6, 9), ("kenya", 8, 9)]
+    assert q.in_table[6:9] == [1, 0, 1]
+    env = bind("wtq", medals, q.entities)
+    program = (
+        '(filter_str_contain_any all_rows ["germany" "kenya"] r.nation-string) (argmax v0 r.gold-number)'
+    )
+    assert env.execute(program + " (hop v1 r.nation-string)").answer == ["germany"]
+    assert len(annotate_question("germany, or kenya: which won less gold?", medals).entities) == 3
+    # a word that is no cell leaves no pair; nor does MAPO's substring linking, reproduced as it was
+    assert not any(len(e.values) > 1 for e in annotate_question("germany or spain?", medals).entities)
+    assert not any(
+        len(e.values) > 1 for e in annotate_question(question, medals, linking="substring").entities
+    )
+
+
 def test_word_linking_does_not_stretch_a_number_into_a_longer_one(medals: Table) -> None:
     # only April 10 and 19 are in the table: "april 1" is not, "april 19" is
     assert _strings("what happened on april 1", medals)[0] == ("april", 3, 4)

@@ -112,7 +112,13 @@ def test_no_sum_over_a_total_row_and_no_value_that_selects_more_than_its_rows(od
     records = _records(odd)
     on_medals = [r for t, r, _ in records if t.endswith("_10")]
     assert on_medals  # the differences remain
-    assert {r["template"] for r in on_medals} <= {"difference", "sum_of_selected", "average_of_selected"}
+    assert {r["template"] for r in on_medals} <= {
+        "difference",
+        "either_or_more",
+        "either_or_less",
+        "sum_of_selected",
+        "average_of_selected",
+    }
     assert not any('"china"' in r["programs"][0] for r in on_medals)
 
 
@@ -135,6 +141,25 @@ def test_a_difference_names_the_larger_first(odd):
         assert values[a] > values[b] and float(answer[0]) == values[a] - values[b]
         checked += 1
     assert checked
+
+
+def test_an_either_or_answers_the_one_named_row_with_more_or_less_in_either_order(odd):
+    """ "which had more points, reds or blues?" keeps both rows with one filter of the pair entity and
+    answers the row with more (fewer) by the raw rows; the larger is named first in some questions and
+    second in others, so the order tells nothing."""
+    points = {row[0].lower(): float(row[3]) for row in ODD_TABLES["11"][1:]}
+    gold = {row[1].lower(): float(row[2]) for row in ODD_TABLES["10"][1:]}
+    firsts = []
+    for table_id, record, answer in _records(odd):
+        if not record["template"].startswith("either_or"):
+            continue
+        a, b = re.findall(r'"([^"]+)"', record["programs"][0])
+        values = points if table_id.endswith("_11") else gold
+        more = record["template"] == "either_or_more"
+        expected = max((a, b), key=values.get) if more else min((a, b), key=values.get)
+        assert [answer[0].lower()] == [expected], record
+        firsts.append(expected == a)
+    assert True in firsts and False in firsts
 
 
 def test_synthesize_writes_a_copy_with_one_more_split_and_its_programs(tiny, tmp_path):  # noqa: F811
@@ -194,3 +219,29 @@ def test_cli_synthesize_prints_a_summary_and_bad_input_is_one_line(tiny, tmp_pat
         cwd=ROOT,
     )
     assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1 and "nope" in bad.stderr
+
+
+def test_templates_chooses_what_is_drawn_and_an_unknown_name_is_one_line(tiny, tmp_path):  # noqa: F811
+    """`--templates` repeats a recipe written for an earlier set: only the named templates are drawn,
+    and the dataset records which."""
+    data, _ = tiny
+    cli = [sys.executable, "-m", "nsmcli", "synthesize", str(data)]
+    out = tmp_path / "sums"
+    done = subprocess.run(
+        [*cli, "--out", str(out), "--per-table", "6", "--templates", "sum_of_all, sum_of_selected", "--json"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
+    assert done.returncode == 0, done.stderr
+    assert set(json.loads(done.stdout)["by_template"]) == {"sum_of_all", "sum_of_selected"}
+    meta = json.loads((out / "meta.json").read_text(encoding="utf-8"))
+    assert meta["synthesized"]["random-split-1-train-synth"]["templates"] == ["sum_of_selected", "sum_of_all"]
+    bad = subprocess.run(
+        [*cli, "--out", str(tmp_path / "t"), "--templates", "sum_of_al"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
+    assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1 and "sum_of_al" in bad.stderr
+    assert not (tmp_path / "t").exists()

@@ -19,11 +19,14 @@ def synthesize(
     programs: Path = typer.Option(
         None, "--programs", help="A program file (nsm explore) to merge with the templates' programs."
     ),
+    templates: str = typer.Option(
+        None, "--templates", help="Comma-separated template names to draw from (default: all)."
+    ),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Print nothing but errors."),
     json_out: bool = typer.Option(False, "--json", help="Print the summary as JSON."),
 ) -> None:
-    """Add templated questions with their programs (sums, averages, thresholds, differences) over a
-    split's own tables, as a new split of a copy of the dataset.
+    """Add templated questions with their programs (sums, averages, thresholds, differences, either-or,
+    superlatives) over a split's own tables, as a new split of a copy of the dataset.
 
     Examples:
 
@@ -38,7 +41,14 @@ def synthesize(
     )  # on use: `nsm -h` stays fast
 
     summary = run_synthesize(
-        data, out, split=split, name=name, per_table=per_table, seed=seed, programs=programs
+        data,
+        out,
+        split=split,
+        name=name,
+        per_table=per_table,
+        seed=seed,
+        programs=programs,
+        templates=None if templates is None else [t.strip() for t in templates.split(",") if t.strip()],
     )
     if json_out:
         print_json(summary.to_json())

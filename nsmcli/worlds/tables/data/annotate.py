@@ -224,6 +224,22 @@ def _string_entities(tokens: list[str], index: _TableIndex, linking: str) -> lis
     return out
 
 
+def _either_or_entities(tokens: list[str], strings: list[Entity]) -> list[Entity]:
+    """For "A or B" where A and B are linked cells: one entity of both values, spanning "A or B", so that
+    one filter keeps both rows and a superlative can choose between them ("which was longer, A or B?").
+    A cell holds one value, so a pair is only useful where a filter may match any of its values."""
+    ending_at = {e.end: e for e in strings}
+    out = []
+    for second in strings:
+        at = second.start - 1  # where the "or" between them stands
+        if at < 1 or tokens[at] != "or":
+            continue
+        first = ending_at.get(at - 1 if tokens[at - 1] == "," else at)  # "A, or B" too
+        if first is not None and first.values != second.values:
+            out.append(Entity("string", first.values + second.values, first.start, second.end))
+    return out
+
+
 def _quantity_entities(
     tokens: list[str], *, ordinals: bool, number_kinds: tuple[str, ...] = ("NUMBER",)
 ) -> list[Entity]:
@@ -414,6 +430,8 @@ def annotate_question(
     index = table_index(table)
     number_kinds = table.rules.question_number_kinds
     strings = _string_entities(tokens, index, linking)
+    if linking == "word":  # MAPO's substring linking, reproduced as it was, has no pairs
+        strings += _either_or_entities(tokens, strings)
     quantities = _quantity_entities(tokens, ordinals=ordinals, number_kinds=number_kinds)
     if table.rules.user_question_readings:
         quantities = _with_rules_values(table.rules.question_values(textnum.ptb_tokenize(text)), quantities)
@@ -431,7 +449,7 @@ def annotate_question(
             entities.append(e)
     in_table = [0] * len(tokens)
     for e in entities:
-        if e.kind == "string" or _value_in_table(e, index):
+        if (e.kind == "string" and len(e.values) == 1) or _value_in_table(e, index):  # not a pair's "or"
             for k in range(e.start, e.end):
                 in_table[k] = 1
     token_set = set(tokens)

@@ -26,7 +26,7 @@ import random
 import re
 import shutil
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -80,8 +80,11 @@ class Template:
     forms: tuple[str, ...]
     program: str
     #: what the template needs of the table: a selecting value (`v`, shared by 2 rows or more), two unique
-    #: rows (`a`, `b`), a threshold (`x`), or none of them (every row)
+    #: rows (`a`, `b`), a threshold (`x`), rows named one by one (`rows`), or none of them (every row)
     needs: str
+    #: whether `a` is the row with the larger number ("how much more did A have than B"); else `a` and `b`
+    #: come in either order, so that which one the question names first tells nothing
+    larger_first: bool = False
 
 
 TEMPLATES: tuple[Template, ...] = (
@@ -156,6 +159,41 @@ TEMPLATES: tuple[Template, ...] = (
         ("how much more {n} did {a} have than {b}?", "what is the difference in {n} between {a} and {b}?"),
         '(filter_str_contain_any all_rows "{A}" {C}) (filter_str_contain_any all_rows "{B}" {C}) (diff v0 v1 {N})',
         "ab",
+        larger_first=True,
+    ),
+    # "A or B" is one question entity of both values (annotate's either-or pairs), so one filter keeps both
+    Template(
+        "either_or_more",
+        (
+            "which {c} had more {n}, {a} or {b}?",
+            "who had the higher {n}, {a} or {b}?",
+            "which had a larger {n}: {a} or {b}?",
+            "{a} or {b}: which {c} had more {n}?",
+        ),
+        '(filter_str_contain_any all_rows ["{A}" "{B}"] {C}) (argmax v0 {N}) (hop v1 {C})',
+        "ab",
+    ),
+    Template(
+        "either_or_less",
+        (
+            "which {c} had fewer {n}, {a} or {b}?",
+            "who had the lower {n}, {a} or {b}?",
+            "which had a smaller {n}: {a} or {b}?",
+        ),
+        '(filter_str_contain_any all_rows ["{A}" "{B}"] {C}) (argmin v0 {N}) (hop v1 {C})',
+        "ab",
+    ),
+    Template(
+        "most",
+        ("which {c} had the most {n}?", "which {c} had the highest {n}?", "what {c} has the largest {n}?"),
+        "(argmax all_rows {N}) (hop v0 {C})",
+        "rows",
+    ),
+    Template(
+        "least",
+        ("which {c} had the fewest {n}?", "which {c} had the lowest {n}?", "what {c} has the smallest {n}?"),
+        "(argmin all_rows {N}) (hop v0 {C})",
+        "rows",
     ),
 )
 
@@ -240,7 +278,7 @@ def _fill(template: Template, table: Table, rng: random.Random) -> tuple[str, st
         return None
     n = rng.choice(numeric)
     slots: dict[str, str] = {"n": _words(n.header) or "", "N": n.property_name("number")}
-    if template.needs in ("", "x") and _has_total_row(table):
+    if template.needs in ("", "x", "rows") and _has_total_row(table):
         return None
     if template.needs or "{c" in " ".join(template.forms):
         if not naming:
@@ -261,23 +299,25 @@ def _fill(template: Template, table: Table, rng: random.Random) -> tuple[str, st
             v = rng.choice(shared)
             slots.update(v=nameable[v].strip(), V=v)
         elif template.needs == "ab":
-            unique = sorted(s for s in alone if counts[s] == 1)
+            # a row of totals is no row to compare with the ones it adds up
+            unique = sorted(s for s in alone if counts[s] == 1 and not _TOTAL_ROW.search(s))
             if len(unique) < 2:
                 return None
             a, b = rng.sample(unique, 2)
             value = dict(zip(strings, n.views["number"], strict=True))
             if value[a] == value[b]:
                 return None
-            if value[a] < value[b]:  # "how much more ... did A have than B": A has more
+            if (value[a] < value[b]) if template.larger_first else rng.random() < 0.5:
                 a, b = b, a
             slots.update(a=nameable[a].strip(), A=a, b=nameable[b].strip(), B=b)
-        elif template.needs == "x":
+        elif template.needs in ("x", "rows"):
             if len(set(strings)) < len(strings):  # rows must be nameable one by one
                 return None
-            found = _threshold(list(n.views["number"]), rng)
-            if found is None:
-                return None
-            slots.update(x=found[0], X=_program_number(found[1]))
+            if template.needs == "x":
+                found = _threshold(list(n.views["number"]), rng)
+                if found is None:
+                    return None
+                slots.update(x=found[0], X=_program_number(found[1]))
     form = rng.choice(template.forms)
     question = form.format(**{k: v for k, v in slots.items() if k.islower()})
     program = template.program.format(**{k: v for k, v in slots.items() if k.isupper()})
@@ -294,11 +334,31 @@ def _answer_text(value: object) -> str:
     return str(value)
 
 
+def chosen_templates(names: Sequence[str] | None) -> tuple[Template, ...]:
+    """The templates called `names` (all of them for None), in `TEMPLATES` order; a DataError names an
+    unknown one."""
+    if names is None:
+        return TEMPLATES
+    known = {t.name for t in TEMPLATES}
+    unknown = [n for n in names if n not in known]
+    if unknown or not names:
+        what = f"unknown template {unknown[0]!r}" if unknown else "no template named"
+        raise DataError(f"{what}; choose from: {', '.join(sorted(known))}")
+    return tuple(t for t in TEMPLATES if t.name in set(names))
+
+
 def synthesize_examples(
-    dataset: Dataset, split: str, per_table: int = 2, seed: int = 0, linking: str | None = None
+    dataset: Dataset,
+    split: str,
+    per_table: int = 2,
+    seed: int = 0,
+    linking: str | None = None,
+    templates: Sequence[str] | None = None,
 ) -> tuple[list[Example], list[dict], Counter, Counter]:
     """(examples, their program records, kept per template, rejected per reason) for the tables of
-    `split`: up to `per_table` questions each, templates and slots drawn with `seed`."""
+    `split`: up to `per_table` questions each, templates (`templates` names them; default all) and slots
+    drawn with `seed`."""
+    drawn = chosen_templates(templates)
     rng = random.Random(seed)
     linking = linking or dataset.meta.get("linking", "word")
     table_ids = sorted({e.table_id for e in dataset.examples(split)})
@@ -309,7 +369,7 @@ def synthesize_examples(
         for _ in range(per_table * 4):  # a few draws per question: many find nothing they need
             if len(made) >= per_table:
                 break
-            template = rng.choice(TEMPLATES)
+            template = rng.choice(drawn)
             filled = _fill(template, table, rng)
             if filled is None:
                 rejected["the table has nothing it needs"] += 1
@@ -365,10 +425,12 @@ def synthesize(
     per_table: int = 2,
     seed: int = 0,
     programs: Path | str | None = None,
+    templates: Sequence[str] | None = None,
 ) -> SynthesisSummary:
     """Write `out`: the dataset `data` with one split more, `name` (default `<split>-synth`) = `split` plus
     templated questions over its tables, and `<name>-programs.jsonl` = the program file `programs` (if
-    given) plus the templates' programs. `out` is written whole or not at all."""
+    given) plus the templates' programs. `templates` names the templates drawn from (default all), so
+    that a recipe written for an earlier set repeats. `out` is written whole or not at all."""
     source = load_dataset(data)
     if split not in source.splits:
         raise DataError(f"split {split!r} not in {source.path}; available: {', '.join(source.splits)}")
@@ -383,14 +445,22 @@ def synthesize(
     if programs is not None and not Path(programs).is_file():
         raise DataError(f"program file {programs} does not exist")
     with output_lock(out, "synthesized dataset", inside=False):
-        return _write(source, out, split, name, per_table, seed, programs)
+        return _write(source, out, split, name, per_table, seed, programs, chosen_templates(templates))
 
 
 def _write(
-    source: Dataset, out: Path, split: str, name: str, per_table: int, seed: int, programs: Path | str | None
+    source: Dataset,
+    out: Path,
+    split: str,
+    name: str,
+    per_table: int,
+    seed: int,
+    programs: Path | str | None,
+    templates: tuple[Template, ...],
 ) -> SynthesisSummary:
     base = source.examples(split)
-    examples, records, kept, rejected = synthesize_examples(source, split, per_table, seed)
+    names = [t.name for t in templates]
+    examples, records, kept, rejected = synthesize_examples(source, split, per_table, seed, templates=names)
     taken = {e.id for e in base} & {e.id for e in examples}
     if taken:
         raise DataError(f"{split} already holds templated question ids ({sorted(taken)[0]}, ...)")
@@ -411,7 +481,13 @@ def _write(
         meta.setdefault("skipped", {})[name] = {}
         meta["synthesized"] = {
             **meta.get("synthesized", {}),
-            name: {"base": split, "per_table": per_table, "seed": seed, "added": len(examples)},
+            name: {
+                "base": split,
+                "per_table": per_table,
+                "seed": seed,
+                "templates": names,
+                "added": len(examples),
+            },
         }
         atomic_write_json(stage / "meta.json", meta)
     return SynthesisSummary(
@@ -431,4 +507,11 @@ def _program_records(base: Path | str | None, records: list[dict]) -> Iterator[d
     yield from records
 
 
-__all__: list[str] = ["TEMPLATES", "Template", "SynthesisSummary", "synthesize", "synthesize_examples"]
+__all__: list[str] = [
+    "TEMPLATES",
+    "SynthesisSummary",
+    "Template",
+    "chosen_templates",
+    "synthesize",
+    "synthesize_examples",
+]
