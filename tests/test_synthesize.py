@@ -7,6 +7,7 @@ import os
 import re
 import subprocess
 import sys
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -51,8 +52,12 @@ def test_every_templated_question_is_answered_by_its_program(tiny):  # noqa: F81
     express that program, which earns the reward; sums and averages equal the raw rows' arithmetic."""
     data, _ = tiny
     dataset = load_dataset(data)
-    examples, records, kept, _ = synthesize_examples(dataset, "random-split-1-train", per_table=8, seed=3)
-    assert examples and len(examples) == len(records) == sum(kept.values())
+    examples, records, kept = [], [], Counter()
+    for seed in range(3, 9):  # a few seeds: each draws a few of the templates on the tiny tables
+        found = synthesize_examples(dataset, "random-split-1-train", per_table=8, seed=seed)
+        assert len(found[0]) == len(found[1]) == sum(found[2].values())
+        examples, records, kept = examples + found[0], records + found[1], kept + found[2]
+    assert examples
     assert {"sum_of_selected", "sum_of_all"} <= set(kept)
     checked = 0
     for example, record in zip(examples, records, strict=True):
@@ -116,6 +121,7 @@ def test_no_sum_over_a_total_row_and_no_value_that_selects_more_than_its_rows(od
         "difference",
         "either_or_more",
         "either_or_less",
+        "lookup",
         "sum_of_selected",
         "average_of_selected",
     }
@@ -160,6 +166,23 @@ def test_an_either_or_answers_the_one_named_row_with_more_or_less_in_either_orde
         assert [answer[0].lower()] == [expected], record
         firsts.append(expected == a)
     assert True in firsts and False in firsts
+
+
+def test_a_lookup_answers_the_cell_of_the_column_it_names_in_the_row_it_names(odd):
+    found = 0
+    for table_id, record, answer in _records(odd):
+        if record["template"] != "lookup":
+            continue
+        header, *rows = ODD_TABLES["11" if table_id.endswith("_11") else "10"]
+        (name, by, of) = re.fullmatch(
+            r'\(filter_str_contain_any all_rows "([^"]+)" r\.(\w+)-string\) \(hop v0 r\.(\w+)-\w+\)',
+            record["programs"][0],
+        ).groups()
+        column = {h.lower(): k for k, h in enumerate(header)}
+        (row,) = [r for r in rows if r[column[by]].lower() == name]
+        assert [a.lower() for a in answer] == [row[column[of]].lower()]
+        found += 1
+    assert found
 
 
 def test_synthesize_writes_a_copy_with_one_more_split_and_its_programs(tiny, tmp_path):  # noqa: F811

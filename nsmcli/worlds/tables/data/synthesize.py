@@ -61,7 +61,7 @@ _TOTAL_ROW = re.compile(r"\b(?:total|totals|sum|overall|all)\b")
 @dataclass(frozen=True)
 class Slots:
     """What a question form is filled with: a numeric column `n`, a column `c` that names rows, values of
-    `c` (`v`, `a`, `b`) and a threshold `x`."""
+    `c` (`v`, `a`, `b`), a threshold `x` and another column `d` whose cell a lookup asks for."""
 
     n: str = ""
     c: str = ""
@@ -70,6 +70,7 @@ class Slots:
     a: str = ""
     b: str = ""
     x: str = ""
+    d: str = ""
 
 
 @dataclass(frozen=True)
@@ -80,7 +81,8 @@ class Template:
     forms: tuple[str, ...]
     program: str
     #: what the template needs of the table: a selecting value (`v`, shared by 2 rows or more), two unique
-    #: rows (`a`, `b`), a threshold (`x`), rows named one by one (`rows`), or none of them (every row)
+    #: rows (`a`, `b`), one unique row and another column (`ad`), a threshold (`x`), rows named one by one
+    #: (`rows`), or none of them (every row)
     needs: str
     #: whether `a` is the row with the larger number ("how much more did A have than B"); else `a` and `b`
     #: come in either order, so that which one the question names first tells nothing
@@ -182,6 +184,12 @@ TEMPLATES: tuple[Template, ...] = (
         ),
         '(filter_str_contain_any all_rows ["{A}" "{B}"] {C}) (argmin v0 {N}) (hop v1 {C})',
         "ab",
+    ),
+    Template(
+        "lookup",
+        ("what is the {d} of {a}?", "what was {a}'s {d}?", "what {d} did {a} have?"),
+        '(filter_str_contain_any all_rows "{A}" {C}) (hop v0 {D})',
+        "ad",
     ),
     Template(
         "most",
@@ -298,11 +306,23 @@ def _fill(template: Template, table: Table, rng: random.Random) -> tuple[str, st
                 return None
             v = rng.choice(shared)
             slots.update(v=nameable[v].strip(), V=v)
-        elif template.needs == "ab":
+        elif template.needs in ("ab", "ad"):
             # a row of totals is no row to compare with the ones it adds up
             unique = sorted(s for s in alone if counts[s] == 1 and not _TOTAL_ROW.search(s))
             if len(unique) < 2:
                 return None
+            if template.needs == "ad":  # a lookup: the cell of another column in the row `a` names
+                others = [other for other in table.columns if other is not c and _words(other.header)]
+                if not others:
+                    return None
+                a, d = rng.choice(unique), rng.choice(others)
+                if not re.search(
+                    r"[A-Za-z0-9]", d.raw[strings.index(a)]
+                ):  # a blank or a dash answers nothing
+                    return None
+                view = "number" if d in numeric else "string"
+                slots.update(a=nameable[a].strip(), A=a, d=_words(d.header) or "", D=d.property_name(view))
+                return _filled(template, slots, rng)
             a, b = rng.sample(unique, 2)
             value = dict(zip(strings, n.views["number"], strict=True))
             if value[a] == value[b]:
@@ -318,6 +338,12 @@ def _fill(template: Template, table: Table, rng: random.Random) -> tuple[str, st
                 if found is None:
                     return None
                 slots.update(x=found[0], X=_program_number(found[1]))
+    return _filled(template, slots, rng)
+
+
+def _filled(template: Template, slots: dict[str, str], rng: random.Random) -> tuple[str, str]:
+    """A form of `template` drawn with `rng` and its program, both filled with `slots` (lower-case keys
+    fill the question, upper-case ones the program)."""
     form = rng.choice(template.forms)
     question = form.format(**{k: v for k, v in slots.items() if k.islower()})
     program = template.program.format(**{k: v for k, v in slots.items() if k.isupper()})
