@@ -215,6 +215,20 @@ def test_either_or_of_two_cells_is_one_entity_of_both(medals: Table) -> None:
     )
 
 
+def test_a_possessive_name_links_whole_and_an_article_may_follow_the_or() -> None:
+    """The tokenizer splits "Margie's" into "margie" and "'s": the cell still links as one entity, and
+    "the X or the Y" pairs X and Y."""
+    table = Table.from_rows(
+        "t", ["Company", "Close"], [["Margie's Travel", "5"], ["Fabrikam Inc.", "7"], ["Stud Finder", "2"]]
+    )
+    q = annotate_question("which closed higher, the stud finder or margie's travel?", table)
+    assert [e.values for e in q.entities if e.kind == "string"] == [
+        ("stud finder",),
+        ("stud finder", "margie's travel"),
+        ("margie's travel",),
+    ]
+
+
 def test_word_linking_does_not_stretch_a_number_into_a_longer_one(medals: Table) -> None:
     # only April 10 and 19 are in the table: "april 1" is not, "april 19" is
     assert _strings("what happened on april 1", medals)[0] == ("april", 3, 4)

@@ -192,6 +192,16 @@ def table_index(table: Table) -> _TableIndex:
     return index
 
 
+#: Tokens that the tokenizer split off the word before them ("margie's" -> "margie", "'s").
+_CLITICS = frozenset({"'s", "'", "n't", "'re", "'ve", "'ll", "'d", "'m"})
+
+
+def _as_written(tokens: list[str]) -> str:
+    """The normalised text of `tokens` as a cell writes them: words apart, clitics joined to the word before
+    ("margie 's travel" -> "margie's travel", which no single separator gives)."""
+    return normalize("".join(t if k == 0 or t in _CLITICS else " " + t for k, t in enumerate(tokens)))
+
+
 def _string_entities(tokens: list[str], index: _TableIndex, linking: str) -> list[Entity]:
     """Non-stop-word tokens found in some string cell, expanded to the right while the joined text (with a
     space, a hyphen or nothing between) is still found; trailing stop words are not kept. `linking` says
@@ -209,8 +219,8 @@ def _string_entities(tokens: list[str], index: _TableIndex, linking: str) -> lis
         j = i + 1
         while j < n:
             grown = None
-            for sep in (" ", "-", ""):
-                candidate = normalize(sep.join(tokens[i : j + 1]))
+            span = tokens[i : j + 1]
+            for candidate in (*(normalize(sep.join(span)) for sep in (" ", "-", "")), _as_written(span)):
                 if index.has_match(candidate, linking):
                     grown = candidate
                     break
@@ -224,6 +234,9 @@ def _string_entities(tokens: list[str], index: _TableIndex, linking: str) -> lis
     return out
 
 
+_ARTICLES = frozenset({"the", "a", "an"})
+
+
 def _either_or_entities(tokens: list[str], strings: list[Entity]) -> list[Entity]:
     """For "A or B" where A and B are linked cells: one entity of both values, spanning "A or B", so that
     one filter keeps both rows and a superlative can choose between them ("which was longer, A or B?").
@@ -232,6 +245,8 @@ def _either_or_entities(tokens: list[str], strings: list[Entity]) -> list[Entity
     out = []
     for second in strings:
         at = second.start - 1  # where the "or" between them stands
+        if at >= 1 and tokens[at] in _ARTICLES:  # "the stud finder or the extension cord"
+            at -= 1
         if at < 1 or tokens[at] != "or":
             continue
         first = ending_at.get(at - 1 if tokens[at - 1] == "," else at)  # "A, or B" too
