@@ -69,6 +69,9 @@ WTQ_UNFROZEN ?= minilm-ft1-s2:minilm-lstm-s2:2:5500
 # name:from:seed:steps, the runs that go on from one of those on the training split plus templated
 # questions (nsm synthesize over its buffer): the MiniLM members of the ensemble
 WTQ_SYNTH ?= minilm-ft1-synth-s2:minilm-ft1-s2:2:1500
+# the templates that stage drew from (those of nsm synthesize when the member was trained)
+WTQ_SYNTH_TEMPLATES ?= sum_of_selected,sum_of_all,average_of_selected,average_of_all,rows_above,rows_below,\
+count_above,count_below,difference
 WTQ_MEMBERS = $(foreach m,$(WTQ_SYNTH),$(firstword $(subst :, ,$(m))))
 # bundle-directory:run pairs of the copy loop, one per member: wtq.new/NAME:wtq-NAME
 WTQ_MEMBER_COPIES = $(foreach m,$(WTQ_MEMBERS),wtq.new/$(m):wtq-$(m))
@@ -100,7 +103,8 @@ models: install
 		name=$${run%%:*}; rest=$${run#*:}; from=$${rest%%:*}; rest=$${rest#*:}; seed=$${rest%%:*}; \
 		steps=$${rest#*:}; rm -rf "data/wtq-word-synth-$$from"; \
 		$(NSM) synthesize data/wtq-word --out "data/wtq-word-synth-$$from" --per-table 4 --seed 0 \
-			--programs "runs/wtq-$$from/checkpoint/buffer.jsonl" || exit 1; \
+			--programs "runs/wtq-$$from/checkpoint/buffer.jsonl" --templates "$(WTQ_SYNTH_TEMPLATES)" \
+			|| exit 1; \
 		OMP_NUM_THREADS=1 $(NSM) train "data/wtq-word-synth-$$from" --init "runs/wtq-$$from" \
 			--programs "data/wtq-word-synth-$$from/random-split-1-train-synth-programs.jsonl" \
 			--out "runs/wtq-$$name" --algo mapo --seed "$$seed" --actors 2 --steps "$$steps" \

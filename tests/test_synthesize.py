@@ -268,3 +268,47 @@ def test_templates_chooses_what_is_drawn_and_an_unknown_name_is_one_line(tiny, t
     )
     assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1 and "sum_of_al" in bad.stderr
     assert not (tmp_path / "t").exists()
+
+
+DATED_TABLES = {
+    # whole dates in Joined, a year alone in Season (no template compares years as dates)
+    "12": [
+        ["Name", "Joined", "Season", "Goals"],
+        ["Ana Silva", "March 4, 2015", "2015", "7"],
+        ["Ben Ode", "June 1, 2019", "2016", "3"],
+        ["Cy Park", "January 20, 2012", "2017", "9"],
+        ["Dee Holt", "October 9, 2017", "2018", "4"],
+    ],
+}
+
+
+@pytest.fixture(scope="module")
+def dated(tmp_path_factory) -> Path:
+    splits = {
+        split: [(f"{split}-0", "how many rows?", "12", "4")]
+        for split in ("random-split-1-train", "random-split-1-dev")
+    }
+    return preprocessed_wtq(tmp_path_factory.mktemp("dated"), DATED_TABLES, splits)
+
+
+def test_earlier_and_later_compare_whole_dates(dated):
+    """ "which name had the earlier joined, ben ode or dee holt?" and "... the earliest joined?" answer by
+    the dates of the rows, not by their order or the question's order; a year-only column is no date to
+    compare."""
+    joined = {
+        "ana silva": (2015, 3, 4),
+        "ben ode": (2019, 6, 1),
+        "cy park": (2012, 1, 20),
+        "dee holt": (2017, 10, 9),
+    }
+    seen = set()
+    for _, record, answer in _records(dated, range(40)):
+        template, program = record["template"], record["programs"][0]
+        if template not in {"either_or_earlier", "either_or_later", "earliest", "latest"}:
+            continue
+        assert "r.joined-date" in program and "season" not in program
+        named = re.findall(r'"([^"]+)"', program) or list(joined)
+        pick = min if template in {"either_or_earlier", "earliest"} else max
+        assert answer == [pick(named, key=joined.get)], record
+        seen.add(template)
+    assert seen == {"either_or_earlier", "either_or_later", "earliest", "latest"}

@@ -41,6 +41,7 @@ from nsmcli.fileio import (
 from nsmcli.worlds.tables.data.annotate import annotate_question, canonicalize_answer
 from nsmcli.worlds.tables.data.preprocess import Dataset, Example, load_dataset
 from nsmcli.worlds.tables.data.table import Column, Table
+from nsmcli.worlds.tables.data.values import Date
 
 #: A header that reads as words in a question ("attendance", "gold medals", "points for").
 _WORDY_HEADER = re.compile(r"[a-z][a-z .'/-]{0,28}[a-z]")
@@ -87,6 +88,8 @@ class Template:
     #: whether `a` is the row with the larger number ("how much more did A have than B"); else `a` and `b`
     #: come in either order, so that which one the question names first tells nothing
     larger_first: bool = False
+    #: the view of the column `n` it compares: a quantity ("number") or a full date ("date")
+    measure: str = "number"
 
 
 TEMPLATES: tuple[Template, ...] = (
@@ -192,6 +195,38 @@ TEMPLATES: tuple[Template, ...] = (
         "ad",
     ),
     Template(
+        "either_or_earlier",
+        (
+            "which {c} had the earlier {n}, {a} or {b}?",
+            "whose {n} came first, {a} or {b}?",
+            "{a} or {b}: which {c} had the earlier {n}?",
+        ),
+        '(filter_str_contain_any all_rows ["{A}" "{B}"] {C}) (argmin v0 {N}) (hop v1 {C})',
+        "ab",
+        measure="date",
+    ),
+    Template(
+        "either_or_later",
+        ("which {c} had the later {n}, {a} or {b}?", "whose {n} came last, {a} or {b}?"),
+        '(filter_str_contain_any all_rows ["{A}" "{B}"] {C}) (argmax v0 {N}) (hop v1 {C})',
+        "ab",
+        measure="date",
+    ),
+    Template(
+        "earliest",
+        ("which {c} had the earliest {n}?", "which {c} came first by {n}?"),
+        "(argmin all_rows {N}) (hop v0 {C})",
+        "rows",
+        measure="date",
+    ),
+    Template(
+        "latest",
+        ("which {c} had the latest {n}?", "which {c} has the most recent {n}?"),
+        "(argmax all_rows {N}) (hop v0 {C})",
+        "rows",
+        measure="date",
+    ),
+    Template(
         "most",
         ("which {c} had the most {n}?", "which {c} had the highest {n}?", "what {c} has the largest {n}?"),
         "(argmax all_rows {N}) (hop v0 {C})",
@@ -253,6 +288,23 @@ def _numeric_columns(table: Table) -> list[Column]:
     return measures
 
 
+def _date_columns(table: Table) -> list[Column]:
+    """Columns of whole dates (day, month and year in every cell) whose header reads as words: the ones a
+    question calls earlier or later."""
+    return [
+        c
+        for c in table.columns
+        if _words(c.header)
+        and "date" in c.views
+        and all(d is not None and not d.has_unknown_fields for d in c.views["date"])
+        and len(set(c.views["date"])) > 1
+    ]
+
+
+def _order_key(value: float | Date) -> float | tuple[int, int, int]:
+    return value.sort_key if isinstance(value, Date) else value
+
+
 def _naming_columns(table: Table) -> list[Column]:
     """Text columns whose header reads as words: they name rows (`c`) and hold the values a question
     selects by (`v`, `a`, `b`)."""
@@ -282,10 +334,11 @@ def _fill(template: Template, table: Table, rng: random.Random) -> tuple[str, st
     """One (question, program) of `template` on `table`, slots drawn with `rng`; None when the table has
     nothing the template needs."""
     numeric, naming = _numeric_columns(table), _naming_columns(table)
-    if not numeric:
+    measures = numeric if template.measure == "number" else _date_columns(table)
+    if not measures:
         return None
-    n = rng.choice(numeric)
-    slots: dict[str, str] = {"n": _words(n.header) or "", "N": n.property_name("number")}
+    n = rng.choice(measures)
+    slots: dict[str, str] = {"n": _words(n.header) or "", "N": n.property_name(template.measure)}
     if template.needs in ("", "x", "rows") and _has_total_row(table):
         return None
     if template.needs or "{c" in " ".join(template.forms):
@@ -324,14 +377,15 @@ def _fill(template: Template, table: Table, rng: random.Random) -> tuple[str, st
                 slots.update(a=nameable[a].strip(), A=a, d=_words(d.header) or "", D=d.property_name(view))
                 return _filled(template, slots, rng)
             a, b = rng.sample(unique, 2)
-            value = dict(zip(strings, n.views["number"], strict=True))
+            value = {s: _order_key(v) for s, v in zip(strings, n.views[template.measure], strict=True)}
             if value[a] == value[b]:
                 return None
             if (value[a] < value[b]) if template.larger_first else rng.random() < 0.5:
                 a, b = b, a
             slots.update(a=nameable[a].strip(), A=a, b=nameable[b].strip(), B=b)
         elif template.needs in ("x", "rows"):
-            if len(set(strings)) < len(strings):  # rows must be nameable one by one
+            # rows must be nameable one by one, each by a short name (not a description)
+            if len(set(strings)) < len(strings) or len(nameable) < len(strings):
                 return None
             if template.needs == "x":
                 found = _threshold(list(n.views["number"]), rng)
