@@ -50,6 +50,7 @@ from nsmcli.worlds.tables.data.readers import (
     wtq_table_id,
 )
 from nsmcli.worlds.tables.data.table import Table
+from nsmcli.worlds.tables.lang.choices import echoes_a_choice
 from nsmcli.worlds.tables.lang.interpreter import Environment, bind
 from nsmcli.worlds.tables.lang.spec import Limits
 
@@ -521,7 +522,8 @@ class Dataset:
 
     def scorer(self, example: Example, env: Environment) -> Callable[[Sequence[int]], tuple[float, bool]]:
         """Reward 1 only for a consistent program: the right answer and no unused intermediate result, as
-        OFF's environment with punish_extra_work."""
+        OFF's environment with punish_extra_work, and no echo of one side of an "A or B" choice that the
+        program does not make (`lang.choices`: right half of the time whatever the table says)."""
 
         def score(tokens: Sequence[int]) -> tuple[float, bool]:
             state = env.run(tokens)
@@ -529,7 +531,10 @@ class Dataset:
                 return 0.0, False
             if env.unused_work(state):
                 return 0.0, True
-            return (1.0 if self.is_correct(example, env.result(state).answer) else 0.0), True
+            answer = env.result(state).answer
+            if not self.is_correct(example, answer) or echoes_a_choice(env, env.decode(tokens), answer):
+                return 0.0, True
+            return 1.0, True
 
         return score
 

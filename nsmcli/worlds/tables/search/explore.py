@@ -55,6 +55,7 @@ from nsmcli.errors import GrammarError
 from nsmcli.worlds.tables.data.checkers import AnswerChecker, CallableChecker
 from nsmcli.worlds.tables.data.values import Date
 from nsmcli.worlds.tables.lang import program as P
+from nsmcli.worlds.tables.lang.choices import choice_pairs, choice_programs, echoes_a_choice
 from nsmcli.worlds.tables.lang.functions import REGISTRY, ExecError, Prop
 from nsmcli.worlds.tables.lang.interpreter import Environment, has_unused_result, to_plain
 from nsmcli.worlds.tables.lang.spec import LanguageSpec
@@ -710,10 +711,24 @@ class _Search:
             if text not in seen:
                 seen.add(text)
                 programs.append(text)
+        if choice_pairs(self.env):
+            programs = self._with_choices(programs)
         stats = ExploreStats(
             self.evaluated, len(self.types), time.perf_counter() - self.t0, exhausted, self.round
         )
         return ExploreResult(programs, self.n_found, stats)
+
+    def _with_choices(self, programs: list[str]) -> list[str]:
+        """On a question that offers a choice ("A or B"): the consistent comparisons of its two sides
+        first, which the search's one derivation per row set hides behind the shorter echo of one side,
+        and no echo (`choices` module)."""
+        made = [t for t in choice_programs(self.env) if check_program(self.env, t, self.checker) is None]
+        kept = [
+            t
+            for t in programs
+            if t not in made and not echoes_a_choice(self.env, P.Program.parse(t), self.env.execute(t).answer)
+        ]
+        return (made + kept)[: self.max_programs]
 
     def _text(self, fname: str, codes: tuple[int, ...], union: tuple[int, ...]) -> str:
         position = {i: k for k, i in enumerate(union)}

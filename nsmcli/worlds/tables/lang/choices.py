@@ -1,0 +1,63 @@
+"""Either-or questions: programs that choose between the two cells a question names ("A or B").
+
+"which is deeper, lake tuz or lake palas tuzla?" has one entity of both names (annotate's either-or pairs).
+A program that filters on one of the names and answers that same name,
+`(filter_str_contain_any all_rows "lake tuz" r.lake-string) (hop v0 r.lake-string)`, is right half of the
+time whatever the table says: it echoes one side of the choice. The program that keeps both rows, ranks
+them and answers the first, `(filter_str_contain_any all_rows ["lake tuz" "lake palas tuzla"]
+r.lake-string) (argmax v0 r.depth-number) (hop v1 r.lake-string)`, is right for a reason.
+
+Exploration searches bottom-up by denotation and keeps the shortest derivation of each row set, so the echo
+(one filter) hides the comparison (three expressions that select the same row): `choice_programs` writes
+the comparisons out, and an echo earns no reward on a question that offers a choice (`echoes_a_choice`),
+in exploration and in training alike.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from nsmcli.worlds.tables.lang import program as P
+from nsmcli.worlds.tables.lang.interpreter import Environment
+
+#: The superlatives a choice is made with ("more", "longer", "earlier": argmax or argmin of a column).
+CHOOSING_FUNCTIONS = ("argmax", "argmin")
+
+
+def choice_pairs(env: Environment) -> list[P.Literal]:
+    """The question's either-or entities: string literals of two values or more."""
+    return [
+        a for a in env.constant_args if isinstance(a, P.Literal) and a.kind == "string" and len(a.values) > 1
+    ]
+
+
+def echoes_a_choice(env: Environment, program: P.Program, answer: Sequence) -> bool:
+    """Whether `program`, answering `answer`, names one side of a choice the question offers without
+    making it: it filters on one value of an either-or entity (not on the pair) and answers that value."""
+    pairs = choice_pairs(env)
+    if not pairs or len(answer) != 1:
+        return False
+    literals = {a for e in program.exprs for a in e.args if isinstance(a, P.Literal)}
+    if literals.intersection(pairs):
+        return False
+    sides = {v for pair in pairs for v in pair.values}
+    filtered = {a.values[0] for a in literals if a.kind == "string" and len(a.values) == 1}
+    return str(answer[0]) in filtered & sides
+
+
+def choice_programs(env: Environment) -> list[str]:
+    """Every "keep both, rank them, answer the first" program of the question's either-or entities: for
+    each pair, each text column that holds its values, each ordered column and each superlative."""
+    columns = [(a, env.constants[i][0]) for i, a in enumerate(env.constant_args) if isinstance(a, P.Column)]
+    texts = [a for a, type_ in columns if type_ == "string_property"]
+    ordered = [a for a, type_ in columns if type_ in ("num_property", "date_property")]
+    return [
+        f"(filter_str_contain_any all_rows {pair} {text}) ({choose} v0 {rank}) (hop v1 {text})"
+        for pair in choice_pairs(env)
+        for text in texts
+        for rank in ordered
+        for choose in CHOOSING_FUNCTIONS
+    ]
+
+
+__all__ = ["CHOOSING_FUNCTIONS", "choice_pairs", "choice_programs", "echoes_a_choice"]
