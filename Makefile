@@ -69,7 +69,8 @@ WTQ_UNFROZEN ?= minilm-ft1-s2:minilm-lstm-s2:2:5500
 # name:from:seed:steps, the runs that go on from one of those on the training split plus templated
 # questions (nsm synthesize over its buffer): the MiniLM members of the ensemble
 WTQ_SYNTH ?= minilm-ft1-synth-s2:minilm-ft1-s2:2:1500
-# the templates that stage drew from (those of nsm synthesize when the member was trained)
+# the templates that stage drew from (those of nsm synthesize when the member was trained; the same
+# templates, not the same questions: the rules that fill them and the annotation have changed since)
 WTQ_SYNTH_TEMPLATES ?= sum_of_selected,sum_of_all,average_of_selected,average_of_all,rows_above,rows_below,\
 count_above,count_below,difference
 WTQ_MEMBERS = $(foreach m,$(WTQ_SYNTH),$(firstword $(subst :, ,$(m))))

@@ -276,3 +276,11 @@ def test_word_linking_boundaries_in_lists_and_slugs() -> None:
     assert _strings("who won in 1967", table)[0] == ("1967", 3, 4)
     assert _strings("what came after cry wolf", table) == [("cry", 3, 4), ("wolf", 4, 5)]
     assert _strings("the big 1", table) == [("big", 1, 2)]
+
+
+def test_substring_linking_is_mapo_s_own_for_clitics_and_pairs() -> None:
+    """MAPO's substring linking, kept to reproduce the published models' data, joins no clitic back and
+    makes no pair (WikiSQL and the GloVe model's data are unchanged by word linking's readings)."""
+    table = Table.from_rows("t", ["Company", "Close"], [["Margie's Travel", "5"], ["Fabrikam", "7"]])
+    q = annotate_question("did margie's travel or fabrikam close higher?", table, linking="substring")
+    assert [e.values for e in q.entities if e.kind == "string"] == [("margie",), ("travel",), ("fabrikam",)]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import re
 import subprocess
 import sys
@@ -312,3 +313,16 @@ def test_earlier_and_later_compare_whole_dates(dated):
         assert answer == [pick(named, key=joined.get)], record
         seen.add(template)
     assert seen == {"either_or_earlier", "either_or_later", "earliest", "latest"}
+
+
+def test_a_superlative_names_one_row_so_a_tie_at_an_extreme_gets_none() -> None:
+    from nsmcli.worlds.tables.data.synthesize import _fill
+    from nsmcli.worlds.tables.data.table import Table
+
+    most = next(t for t in TEMPLATES if t.name == "most")
+    header = ["Team", "Points"]
+    tied = Table.from_rows("t", header, [["Reds", "5"], ["Blues", "9"], ["Greens", "9"], ["Golds", "2"]])
+    apart = Table.from_rows("t", header, [["Reds", "5"], ["Blues", "9"], ["Greens", "7"], ["Golds", "2"]])
+    assert all(_fill(most, tied, random.Random(seed)) is None for seed in range(20))
+    filled = {_fill(most, apart, random.Random(seed)) for seed in range(20)} - {None}
+    assert {program for _, program in filled} == {"(argmax all_rows r.points-number) (hop v0 r.team-string)"}

@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 import re
 import weakref
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -192,20 +192,27 @@ def table_index(table: Table) -> _TableIndex:
     return index
 
 
-#: Tokens that the tokenizer split off the word before them ("margie's" -> "margie", "'s").
-_CLITICS = frozenset({"'s", "'", "n't", "'re", "'ve", "'ll", "'d", "'m"})
-
-
 def _as_written(tokens: list[str]) -> str:
-    """The normalised text of `tokens` as a cell writes them: words apart, clitics joined to the word before
-    ("margie 's travel" -> "margie's travel", which no single separator gives)."""
-    return normalize("".join(t if k == 0 or t in _CLITICS else " " + t for k, t in enumerate(tokens)))
+    """The normalised text of `tokens` as a cell writes them: words apart, the clitics that the tokenizer
+    split off joined back to the word before ("margie 's travel" -> "margie's travel", which no single
+    separator gives)."""
+    return normalize("".join(t if k == 0 or t in textnum.CLITICS else " " + t for k, t in enumerate(tokens)))
+
+
+def _joinings(span: list[str], linking: str) -> Iterator[str]:
+    """The texts a span of tokens may stand for in a cell, most likely first: joined by a space, a hyphen or
+    nothing, and with word linking also as written (`_as_written`)."""
+    for sep in (" ", "-", ""):
+        yield normalize(sep.join(span))
+    if linking == "word":
+        yield _as_written(span)
 
 
 def _string_entities(tokens: list[str], index: _TableIndex, linking: str) -> list[Entity]:
     """Non-stop-word tokens found in some string cell, expanded to the right while the joined text (with a
-    space, a hyphen or nothing between) is still found; trailing stop words are not kept. `linking` says
-    what found means (`LINKING_MODES`)."""
+    space, a hyphen or nothing between; with word linking also as written, clitics joined) is still found;
+    trailing stop words are not kept. `linking` says what found means (`LINKING_MODES`); MAPO's substring
+    linking is reproduced as it was."""
     out: list[Entity] = []
     i = 0
     n = len(tokens)
@@ -220,7 +227,7 @@ def _string_entities(tokens: list[str], index: _TableIndex, linking: str) -> lis
         while j < n:
             grown = None
             span = tokens[i : j + 1]
-            for candidate in (*(normalize(sep.join(span)) for sep in (" ", "-", "")), _as_written(span)):
+            for candidate in _joinings(span, linking):
                 if index.has_match(candidate, linking):
                     grown = candidate
                     break

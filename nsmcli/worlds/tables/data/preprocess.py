@@ -50,12 +50,13 @@ from nsmcli.worlds.tables.data.readers import (
     wtq_table_id,
 )
 from nsmcli.worlds.tables.data.table import Table
-from nsmcli.worlds.tables.lang.choices import echoes_a_choice
+from nsmcli.worlds.tables.lang.choices import choice_pairs, echoes_a_choice
 from nsmcli.worlds.tables.lang.interpreter import Environment, bind
 from nsmcli.worlds.tables.lang.spec import Limits
 
 FORMAT = "nsm-preprocessed"
-PREPROCESS_VERSION = 2  # 2: WikiSQL string views are lower-cased cell text
+#: 2: WikiSQL string views are lower-cased cell text; 3: word linking adds either-or pairs and joins clitics
+PREPROCESS_VERSION = 3
 
 
 @dataclass
@@ -532,7 +533,9 @@ class Dataset:
             if env.unused_work(state):
                 return 0.0, True
             answer = env.result(state).answer
-            if not self.is_correct(example, answer) or echoes_a_choice(env, env.decode(tokens), answer):
+            if not self.is_correct(example, answer):
+                return 0.0, True
+            if choice_pairs(env) and echoes_a_choice(env, env.decode(tokens), answer):
                 return 0.0, True
             return 1.0, True
 

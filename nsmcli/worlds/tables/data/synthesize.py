@@ -302,6 +302,7 @@ def _date_columns(table: Table) -> list[Column]:
 
 
 def _order_key(value: float | Date) -> float | tuple[int, int, int]:
+    """What a column's values are compared by (a date by its fields; a column holds one kind)."""
     return value.sort_key if isinstance(value, Date) else value
 
 
@@ -387,6 +388,9 @@ def _fill(template: Template, table: Table, rng: random.Random) -> tuple[str, st
             # rows must be nameable one by one, each by a short name (not a description)
             if len(set(strings)) < len(strings) or len(nameable) < len(strings):
                 return None
+            keys = [_order_key(v) for v in n.views[template.measure]]
+            if template.needs == "rows" and any(keys.count(e) > 1 for e in (min(keys), max(keys))):
+                return None  # "which C had the most X?" names one row; argmax would answer every tied one
             if template.needs == "x":
                 found = _threshold(list(n.views["number"]), rng)
                 if found is None:
@@ -510,7 +514,8 @@ def synthesize(
     """Write `out`: the dataset `data` with one split more, `name` (default `<split>-synth`) = `split` plus
     templated questions over its tables, and `<name>-programs.jsonl` = the program file `programs` (if
     given) plus the templates' programs. `templates` names the templates drawn from (default all), so
-    that a recipe written for an earlier set repeats. `out` is written whole or not at all."""
+    that a recipe written for an earlier set draws from the same templates (not the same questions: the
+    rules that fill them have changed since). `out` is written whole or not at all."""
     source = load_dataset(data)
     if split not in source.splits:
         raise DataError(f"split {split!r} not in {source.path}; available: {', '.join(source.splits)}")

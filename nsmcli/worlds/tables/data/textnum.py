@@ -198,7 +198,8 @@ _LEADING = "\"'`([{<$#£€¿¡"
 _TRAILING = "\"')]}>,;:!?%"
 _BRACKETS = {"(": "-lrb-", ")": "-rrb-", "[": "-lsb-", "]": "-rsb-", "{": "-lcb-", "}": "-rcb-"}
 _DASHES = "–—―"
-_CLITICS = ("n't", "'s", "'re", "'ve", "'ll", "'d", "'m")
+#: The endings the tokenizer splits off a word ("didn't" -> "did", "n't"), as PTB does.
+CLITICS = ("n't", "'s", "'re", "'ve", "'ll", "'d", "'m")
 _INNER_SPLIT = re.compile(r"([–—―()\[\]{}]|\.\.\.)")
 
 
@@ -227,7 +228,7 @@ def _split_core(core: str) -> list[str]:
 
 def _split_clitic(word: str) -> list[str]:
     low = word.lower().replace("’", "'")
-    for clitic in _CLITICS:
+    for clitic in CLITICS:
         if low.endswith(clitic) and len(low) > len(clitic):
             cut = len(word) - len(clitic)
             return [word[:cut], word[cut:].replace("’", "'")]
