@@ -66,6 +66,25 @@ def test_help_reads_well_at_80_columns(capsys, monkeypatch, command):
 
 
 @pytest.mark.parametrize("command", sorted(COMMANDS))
+def test_help_examples_keep_their_lines(capsys, monkeypatch, command):
+    """Each example command of a help text starts a line of its own: help does not re-wrap them into one
+    paragraph, which a reader cannot copy from."""
+    from typer.main import get_command
+
+    from nsmcli.cli.main import app
+
+    monkeypatch.setenv("COLUMNS", "80")
+    doc = get_command(app).commands[command].help or ""
+    examples = [
+        line.strip().rstrip("\\").strip() for line in doc.splitlines() if line.strip().startswith("nsm ")
+    ]
+    _, out, _ = run(capsys, command, "-h")
+    lines = [line.strip() for line in out.splitlines()]
+    for example in examples:
+        assert any(line.startswith(example) for line in lines), (example, out)
+
+
+@pytest.mark.parametrize("command", sorted(COMMANDS))
 def test_every_command_has_quiet(capsys, command):
     _, out, _ = run(capsys, command, "-h")
     assert "-q, --quiet" in out

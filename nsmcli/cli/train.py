@@ -72,7 +72,6 @@ def train(
       nsm train data/wtq --programs programs.jsonl --out runs/mapo-1 --seed 1
       nsm train data/wtq --programs programs.jsonl --out runs/hard-em-1 \\
           --algo hard-em --minutes 120
-
       nsm train data/wtq --programs programs.jsonl --out runs/minilm-1 \\
           --set model.encoder=minilm
       nsm train data/wtq --out runs/mapo-1 --resume
