@@ -69,12 +69,9 @@ def test_help_reads_well_at_80_columns(capsys, monkeypatch, command):
 def test_help_examples_keep_their_lines(capsys, monkeypatch, command):
     """Each example command of a help text starts a line of its own: help does not re-wrap them into one
     paragraph, which a reader cannot copy from."""
-    from typer.main import get_command
-
-    from nsmcli.cli.main import app
-
     monkeypatch.setenv("COLUMNS", "80")
-    doc = get_command(app).commands[command].help or ""
+    function, _ = COMMANDS[command]
+    doc = function.__doc__ or ""
     examples = [
         line.strip().rstrip("\\").strip() for line in doc.splitlines() if line.strip().startswith("nsm ")
     ]
