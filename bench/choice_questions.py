@@ -16,7 +16,18 @@ from pathlib import Path
 
 from common import header, write_result
 
+from nsmcli.errors import NsmError
 from nsmcli.worlds.tables.data.preprocess import load_dataset
+from nsmcli.worlds.tables.lang import program as P
+
+
+def uses_a_pair(text: str | None) -> bool:
+    """Whether a predicted program has a literal of two values or more (an either-or entity)."""
+    try:
+        program = P.Program.parse(text or "")
+    except (NsmError, ValueError):
+        return False
+    return any(isinstance(a, P.Literal) and len(a.values) > 1 for e in program.exprs for a in e.args)
 
 
 def main() -> None:
@@ -40,7 +51,7 @@ def main() -> None:
         name, _, path = item.partition("=")
         rows = [json.loads(line) for line in Path(path).read_text(encoding="utf-8").splitlines() if line]
         chosen = [r for r in rows if r["id"] in offering]
-        using = [r for r in chosen if "[" in (r.get("program") or "")]
+        using = [r for r in chosen if uses_a_pair(r.get("program"))]
         lines.append(
             f"| {name} | {sum(r['correct'] for r in rows)} / {len(rows)} | "
             f"{sum(r['correct'] for r in chosen)} / {len(chosen)} | "

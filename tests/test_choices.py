@@ -65,3 +65,20 @@ def test_the_training_reward_gives_an_echo_nothing(tmp_path: Path) -> None:
     score = dataset.scorer(example, env)
     assert score(env.encode(COMPARISON)) == (1.0, True)
     assert score(env.encode(ECHO)) == (0.0, True)
+
+
+def test_a_side_whose_filter_keeps_the_other_side_can_still_compare() -> None:
+    rows = [["Kenya Rep", "1", "1"], ["Kenya", "4", "0"], ["Peru", "0", "2"]]
+    table = Table.from_rows("t", ["Nation", "Gold", "Silver"], rows)
+    env = bind("wtq", table, annotate_question("which won more gold, kenya rep or kenya?", table).entities)
+
+    def echoes(text: str) -> bool:
+        return echoes_a_choice(env, P.Program.parse(text), env.execute(text).answer)
+
+    # "kenya" also keeps the "Kenya Rep" row, so ranking after it compares both sides
+    compare = '(filter_str_contain_any all_rows "kenya" r.nation-string) ({} v0 r.gold-number) (hop v1 r.nation-string)'
+    assert env.execute(compare.format("argmax")).answer == ["kenya"]
+    assert not echoes(compare.format("argmax"))
+    assert not echoes(compare.format("argmin"))  # answers "kenya rep"
+    # "kenya rep" keeps only its own row: answering it is an echo
+    assert echoes('(filter_str_contain_any all_rows "kenya rep" r.nation-string) (hop v0 r.nation-string)')

@@ -392,8 +392,19 @@ def test_run_exploration_writes_a_deterministic_report(mini_dataset, tmp_path):
     out2 = tmp_path / "b.jsonl"
     run_exploration(mini_dataset, "mini-train", out2, workers=2, quiet=True)
     assert out2.read_bytes() == out1.read_bytes()
-    # rerunning a finished run does nothing and returns its report
-    assert run_exploration(mini_dataset, "mini-train", out1, quiet=True)["seconds"] == report["seconds"]
+    # rerunning a finished run does nothing and returns its report, marked as reused
+    again = run_exploration(mini_dataset, "mini-train", out1, quiet=True)
+    assert again["seconds"] == report["seconds"] and again["reused"]
+    assert "reused" not in json.loads((tmp_path / "a.report.json").read_text())
+
+
+def test_an_output_of_an_older_search_is_searched_again(mini_dataset, tmp_path, monkeypatch):
+    out = tmp_path / "a.jsonl"
+    first = run_exploration(mini_dataset, "mini-train", out, quiet=True)
+    monkeypatch.setattr(runner_module, "SEARCH_VERSION", runner_module.SEARCH_VERSION + 1)
+    again = run_exploration(mini_dataset, "mini-train", out, quiet=True)
+    assert not again.get("reused") and again["explored_this_run"] == first["questions"]
+    assert again["settings"]["search_version"] == runner_module.SEARCH_VERSION
 
 
 def test_run_exploration_resumes_after_a_kill(mini_dataset, tmp_path, monkeypatch):

@@ -64,7 +64,10 @@ def explore(
     ),
     limit: int = typer.Option(None, "--limit", help="Only the first N questions of the split."),
     overwrite: bool = typer.Option(
-        False, "--overwrite", help="Start again even if a run with other settings left partial output."
+        False,
+        "--overwrite",
+        help="Search again even if the output exists with the same settings, or a run with other settings "
+        "left partial output.",
     ),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar or progress lines."),
     json_out: bool = typer.Option(False, "--json", help="Print the coverage report as JSON."),
@@ -129,4 +132,9 @@ def explore(
         f"[bold]{report['split']}[/]: {label} {report['coverage']:.1%} ({report['covered']:,}/{report['questions']:,}), "
         f"{report['programs_per_covered_question']} programs kept and {report['found_per_covered_question']} "
         f"found per covered question, {report['seconds']} s -> {out}"
+        + (
+            " (reused: same settings and search version; --overwrite searches again)"
+            if report.get("reused")
+            else ""
+        )
     )

@@ -33,16 +33,39 @@ def choice_pairs(env: Environment) -> list[P.Literal]:
 
 def echoes_a_choice(env: Environment, program: P.Program, answer: Sequence) -> bool:
     """Whether `program`, answering `answer`, names one side of a choice the question offers without
-    making it: it filters on one value of an either-or entity (not on the pair) and answers that value."""
+    making it: it filters on one value of an either-or entity (not on the pair) and answers that value.
+    A filter on a side that keeps every row of the other side ("kenya" in "kenya rep or kenya" keeps the
+    "Kenya Rep" row too) lets what follows compare them: that is no echo."""
     pairs = choice_pairs(env)
     if not pairs or len(answer) != 1:
         return False
     literals = {a for e in program.exprs for a in e.args if isinstance(a, P.Literal)}
     if literals.intersection(pairs):
         return False
-    sides = {v for pair in pairs for v in pair.values}
-    filtered = {a.values[0] for a in literals if a.kind == "string" and len(a.values) == 1}
-    return str(answer[0]) in filtered & sides
+    echoed = {side for expr in program.exprs for side in _sides_filtered_alone(env, expr, pairs)}
+    return str(answer[0]) in echoed
+
+
+def _sides_filtered_alone(env: Environment, expr: P.Expr, pairs: Sequence[P.Literal]) -> list[str]:
+    """The sides of a choice that `expr` filters on by themselves: a one-value literal of a side whose
+    filter does not keep every row of another side ("kenya" keeps the "Kenya Rep" row; "kenya rep" does
+    not keep the "Kenya" row)."""
+    columns = [a for a in expr.args if isinstance(a, P.Column)]
+    prop = env.column(columns[0]) if len(columns) == 1 else None
+    alone = []
+    for arg in expr.args:
+        if not (isinstance(arg, P.Literal) and arg.kind == "string" and len(arg.values) == 1):
+            continue
+        side = arg.values[0]
+        others = [v for pair in pairs if side in pair.values for v in pair.values if v != side]
+        if not others:
+            continue
+        if prop is not None and prop.type == "string_property":
+            kept = prop.containing(side)
+            if any((rows := prop.containing(other)) and rows & kept == rows for other in others):
+                continue
+        alone.append(side)
+    return alone
 
 
 def choice_programs(env: Environment) -> list[str]:

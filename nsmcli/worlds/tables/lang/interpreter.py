@@ -362,6 +362,11 @@ class Environment:
         tokens.append(END)
         return tokens
 
+    def column(self, column: P.Column) -> Prop | None:
+        """The table's property behind `column` (None: not a column of this table)."""
+        index = self._prop_by_name.get(column.name)
+        return None if index is None else self.constants[index][1]
+
     def _arg_token(self, arg: P.Arg) -> int:
         if isinstance(arg, P.AllRows):
             return ALL_ROWS

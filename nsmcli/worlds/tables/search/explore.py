@@ -63,6 +63,7 @@ from nsmcli.worlds.tables.lang.spec import LanguageSpec
 __all__ = [
     "DEFAULT_MAX_PROGRAMS",
     "ROWWISE_FILTERS",
+    "SEARCH_VERSION",
     "ExploreStats",
     "ExploreResult",
     "allowed_functions",
@@ -73,6 +74,11 @@ __all__ = [
 
 #: Consistent programs kept per question (the rest are only counted).
 DEFAULT_MAX_PROGRAMS = 20
+
+#: Bump when a change to the search, its ranking or its filters (the choice rule) changes which programs it
+#: keeps under the same settings: `nsm explore` then searches again instead of reusing an earlier output.
+#: 2: a side of a choice whose filter keeps the other side's rows is no echo.
+SEARCH_VERSION = 2
 
 #: Filters whose result is `rows & mask(list, column)` (declared by `SearchHints.rowwise`): the mask is
 #: computed once per (list, column) on all rows, then intersected with every row set.
@@ -106,7 +112,8 @@ class ExploreStats:
 
 @dataclass
 class ExploreResult:
-    """Consistent programs in canonical text, best first (at most `max_programs`); `n_found` counts all."""
+    """Consistent programs in canonical text, best first (at most `max_programs`); `n_found` counts every
+    consistent program the search met, before a question that offers a choice drops its echoes."""
 
     programs: list[str] = field(default_factory=list)
     n_found: int = 0

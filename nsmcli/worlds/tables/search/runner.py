@@ -23,7 +23,12 @@ from nsmcli.process import die_with_parent
 from nsmcli.progress import make_progress
 from nsmcli.worlds.tables.data.preprocess import load_dataset
 from nsmcli.worlds.tables.lang.spec import get_language
-from nsmcli.worlds.tables.search.explore import DEFAULT_MAX_PROGRAMS, allowed_functions, explore
+from nsmcli.worlds.tables.search.explore import (
+    DEFAULT_MAX_PROGRAMS,
+    SEARCH_VERSION,
+    allowed_functions,
+    explore,
+)
 
 __all__ = ["DEFAULT_MAX_EVALUATIONS", "ExploreSettings", "explore_example", "run_exploration"]
 
@@ -49,6 +54,8 @@ class ExploreSettings:
     limit: int | None = None
     #: the interpreter limits (expressions, variables) the programs were searched under
     limits: dict | None = None
+    #: the search code's version: an output of an older search is searched again, not reused
+    search_version: int = SEARCH_VERSION
 
     def to_json(self) -> dict:
         return asdict(self)
@@ -181,7 +188,8 @@ def _run_exploration(
     (a torn last line is cut off). The output depends only on the dataset and the settings, never on
     `workers` or interruptions, unless `budget_seconds_per_question` (wall time) stops a search: prefer the
     deterministic `max_evaluations_per_question`. A different setting on resume is refused unless
-    `overwrite`. Returns the coverage report, also written to `<out stem>.report.json`; on a split that is
+    `overwrite`. A complete output whose report has the same settings (the search version included) is
+    not searched again: its report comes back with `reused` set, unless `overwrite`. Returns the coverage report, also written to `<out stem>.report.json`; on a split that is
     not a training split its coverage is the oracle coverage (questions whose answer some program reaches).
     `backend`: `inline` (one process), `processes` (the default with several workers) or `ray` (tasks over
     shards of the questions on a local Ray instance, or the cluster at `address`).
@@ -207,6 +215,7 @@ def _run_exploration(
         trigger_words,
         limit,
         get_language(dataset.language).limits.to_json(),
+        SEARCH_VERSION,
     )
     ids = [e.id for e in examples]
     if len(set(ids)) != len(ids):
@@ -218,7 +227,7 @@ def _run_exploration(
         except ValueError:
             previous_report = None
         if previous_report is not None and previous_report.get("settings") == settings.to_json():
-            return previous_report  # already complete
+            return {**previous_report, "reused": True}  # already complete
     if partial.exists() or settings_path.exists():
         previous = json.loads(settings_path.read_text(encoding="utf-8")) if settings_path.exists() else None
         if previous != settings.to_json():
