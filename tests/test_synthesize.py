@@ -326,3 +326,32 @@ def test_a_superlative_names_one_row_so_a_tie_at_an_extreme_gets_none() -> None:
     assert all(_fill(most, tied, random.Random(seed)) is None for seed in range(20))
     filled = {_fill(most, apart, random.Random(seed)) for seed in range(20)} - {None}
     assert {program for _, program in filled} == {"(argmax all_rows r.points-number) (hop v0 r.team-string)"}
+
+
+def test_a_table_without_numbers_still_gets_lookups(tmp_path):
+    """A lookup asks for another column's cell, so it needs no numeric column (a staff list of names,
+    roles and cities)."""
+    tables = {
+        "0": [
+            ["Name", "Role", "City"],
+            ["Ann Lee", "Engineer", "Leeds"],
+            ["Bo Chan", "Designer", "Hull"],
+            ["Cy Dunn", "Manager", "York"],
+            ["Di Eze", "Analyst", "Bath"],
+        ]
+    }
+    splits = {
+        split: [(f"{split}-0", "how many rows?", "0", "4")]
+        for split in ("random-split-1-train", "random-split-1-dev")
+    }
+    dataset = load_dataset(preprocessed_wtq(tmp_path, tables, splits))
+    records = []
+    for seed in range(6):
+        examples, found, _, _ = synthesize_examples(dataset, "random-split-1-train", per_table=4, seed=seed)
+        records += [(e, r) for e, r in zip(examples, found, strict=True)]
+    assert records and {r["template"] for _, r in records} == {"lookup"}
+    rows = [[cell.lower() for cell in row] for row in tables["0"][1:]]
+    for example, record in records:
+        name = re.search(r'"([^"]+)"', record["programs"][0]).group(1)
+        (row,) = [row for row in rows if name in row]  # the row the question names
+        assert example.answer[0].lower() in set(row) - {name}

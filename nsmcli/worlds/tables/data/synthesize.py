@@ -336,10 +336,12 @@ def _fill(template: Template, table: Table, rng: random.Random) -> tuple[str, st
     nothing the template needs."""
     numeric, naming = _numeric_columns(table), _naming_columns(table)
     measures = numeric if template.measure == "number" else _date_columns(table)
-    if not measures:
+    if not measures and ("{N}" in template.program or "{n}" in " ".join(template.forms)):
         return None
-    n = rng.choice(measures)
-    slots: dict[str, str] = {"n": _words(n.header) or "", "N": n.property_name(template.measure)}
+    slots: dict[str, str] = {}
+    if measures:  # drawn even where unused, so each table's draws stay those of earlier versions
+        n = rng.choice(measures)
+        slots.update(n=_words(n.header) or "", N=n.property_name(template.measure))
     if template.needs in ("", "x", "rows") and _has_total_row(table):
         return None
     if template.needs or "{c" in " ".join(template.forms):
