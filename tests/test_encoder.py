@@ -17,6 +17,7 @@ from nsmcli.errors import CheckpointError
 from nsmcli.model import ModelConfig, ProgramModel, Vocab
 from nsmcli.model import pretrained as pre
 from nsmcli.parser import as_table
+from nsmcli.train.backends import WorkerSpec
 from nsmcli.train.config import ConfigError
 from nsmcli.train.evaluate import load_run_model
 from nsmcli.train.loop import train
@@ -318,3 +319,81 @@ def test_init_from_a_frozen_run_can_fine_tune_its_top_layer(tiny, tmp_path):  # 
         assert torch.equal(now[moved], value), key
     below = pre.frozen_text(FILES, 0).bert.layers[-2].state_dict()
     assert all(torch.equal(now[f"pretrained.top.0.{k}"], v) for k, v in below.items())
+
+
+# ----- batched encodings and their store ---------------------------------------------------------------------
+
+ITEMS = [
+    (["how", "many", "medals", "?"], [["nation"], ["gold"]]),
+    (
+        ["what", "was", "the", "score", "on", "march", "15", ",", "2024", "?"],
+        [["date"], ["score"], ["venue"]],
+    ),
+    (["which", "café", "opened", "first", "?"], [["name"], ["opened", "(", "year", ")"]]),
+    (["who", "'s", "the", "top-scoring", "player"], [["player"], ["goals"], ["club"], ["nation"]]),
+    (["total"], [["a", "long", "header", "about", "gross", "domestic", "product", "per", "capita"]]),
+]
+
+
+@pytest.mark.parametrize("tuned_layers", [0, 1], ids=["frozen", "top-layer-tuned"])
+def test_batched_encodings_equal_one_question_at_a_time(tuned_layers):
+    """Questions of different lengths share a padded batch; padding must not change any real piece."""
+    text = pre.frozen_text(FILES, tuned_layers)
+    batched = text.encode_many(ITEMS, batch_pieces=10_000)  # one batch: every shorter question padded
+    for item, many in zip(ITEMS, batched, strict=True):
+        one = text._encode(*item)
+        assert many.hidden.shape == one.hidden.shape and many.groups == one.groups
+        assert (many.n_tokens, many.n_columns) == (one.n_tokens, one.n_columns)
+        assert torch.allclose(many.hidden, one.hidden, atol=1e-5, rtol=0)
+
+
+def test_stored_encodings_are_read_back_and_a_foreign_or_broken_store_is_ignored(tmp_path):
+    model, context, env = _medals_model()
+    question = annotate_question("how many gold medals did norway win?", as_table(MEDALS))
+    (prepared,) = model.contexts([question], [env], store=tmp_path)
+    path = tmp_path / model._text.store_name
+    assert path.is_file() and torch.equal(prepared.pretrained.hidden, context.pretrained.hidden)
+    item = (list(context.words), context.columns)
+
+    fresh = pre.MiniLMText(FILES, 0)
+    assert [pre.text_key(*i) for i in pre.load_encodings(path, fresh)] == [pre.text_key(*item)]
+    assert fresh.knows(*item)
+    assert torch.equal(fresh.encode(*item).hidden, context.pretrained.hidden)
+    # made with other frozen layers: other encodings, so not read
+    assert pre.load_encodings(path, pre.MiniLMText(FILES, 1)) == []
+    # a torn file, and a pickle that would run code: neither is read, nothing runs
+    (tmp_path / "torn.pt").write_bytes(path.read_bytes()[:100])
+    assert pre.load_encodings(tmp_path / "torn.pt", fresh) == []
+
+    class Boom:
+        def __reduce__(self):
+            return (Path.touch, (tmp_path / "ran",))
+
+    torch.save({"format": pre.STORE_FORMAT, "keys": Boom()}, tmp_path / "evil.pt")
+    assert pre.load_encodings(tmp_path / "evil.pt", fresh) == [] and not (tmp_path / "ran").exists()
+
+
+def test_training_keeps_question_encodings_beside_the_data_for_its_actors(encoder_run):
+    """The learner encodes every training and dev question in batches before the first step and stores
+    them in the dataset's `encodings/`; a worker built from the same spec reads them instead of encoding."""
+    run, data, trained = encoder_run
+    config = RunDir(run).read_config()
+    dataset = load_dataset(data)
+    store = Path(data) / "encodings"
+    assert (store / trained._text.store_name).is_file()
+    fresh = pre.MiniLMText(FILES, config["model"]["encoder_train_layers"])
+    stored = {pre.text_key(*i) for i in pre.load_encodings(store / trained._text.store_name, fresh)}
+    pool = QuestionPool(dataset, dataset.examples(config["train"]["train_split"]), config["limits"], trained)
+    for qid in pool.order:
+        context = pool.get(qid).context
+        assert pre.text_key(context.words, context.columns) in stored
+    spec = WorkerSpec(
+        KIT, config["model"], RunDir(run).read_vocab(), str(data), config["train"]["train_split"],
+        config["limits"], 1, str(store),
+    )  # fmt: skip
+    pre.frozen_text.cache_clear()  # a worker process starts with an encoder that knows nothing
+    try:
+        worker, _ = spec.build()
+        assert worker._text.knows(context.words, context.columns)
+    finally:
+        pre.frozen_text.cache_clear()

@@ -11,6 +11,7 @@ import math
 import weakref
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any
 
 import torch
@@ -27,7 +28,10 @@ from nsmcli.model.pretrained import (
     PretrainedInputs,
     check_recorded,
     frozen_text,
+    load_encodings,
     locate_minilm,
+    save_encodings,
+    text_key,
 )
 from nsmcli.model.vocab import PAD_ID, Vocab
 from nsmcli.protocols import Environment, ProgramState
@@ -131,6 +135,51 @@ class ProgramModel(nn.Module):
         if self._text is None:
             return context
         return replace(context, pretrained=self._text.encode(list(context.words), context.columns))
+
+    def contexts(
+        self,
+        examples: Sequence[Any],
+        envs: Sequence[Environment],
+        store: Path | None = None,
+        on_progress: Callable[[int, int], None] | None = None,
+    ) -> list[Context]:
+        """`context` of many problems at once. With the pretrained encoder their questions are encoded in
+        batches, and the directory `store` keeps the encodings for later runs on the same data and for
+        actor processes (`load_encodings`): what it holds is read, what it lacks is computed and the file
+        written again. `on_progress(done, total)` counts questions encoded."""
+        world_contexts = [
+            get_world(env.world).context(example, env, self.vocab, self.config)
+            for example, env in zip(examples, envs, strict=True)
+        ]
+        text = self._text
+        if text is None:
+            return world_contexts
+        items = [(list(c.words), c.columns) for c in world_contexts]
+        path = None if store is None else store / text.store_name
+        stored = load_encodings(path, text) if path is not None and path.is_file() else []
+        missing = list({text_key(*it): it for it in items if not text.knows(*it)}.values())
+        if missing:
+            done = 0
+
+            def advance(n: int) -> None:
+                nonlocal done
+                done += n
+                if on_progress is not None:
+                    on_progress(done, len(missing))
+
+            text.remember(missing, text.encode_many(missing, on_progress=advance))
+            if path is not None:
+                kept = list({text_key(*it): it for it in [*stored, *items]}.values())
+                try:
+                    save_encodings(path, text, kept)
+                except OSError:
+                    pass  # only a cache: a read-only data directory costs this time again next run
+        return [replace(c, pretrained=text.encode(*it)) for c, it in zip(world_contexts, items, strict=True)]
+
+    def load_encodings(self, store: Path) -> None:
+        """Read what `contexts` stored in `store` for this model's encoder, if anything (actor processes)."""
+        if self._text is not None and (store / self._text.store_name).is_file():
+            load_encodings(store / self._text.store_name, self._text)
 
     def value(self, contexts: Sequence[Context]) -> torch.Tensor:
         """The value head's estimate [len(contexts)] of each problem's expected reward (actor-critic)."""

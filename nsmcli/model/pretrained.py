@@ -24,10 +24,12 @@ import functools
 import hashlib
 import importlib.metadata
 import importlib.util
+import io
 import json
+import pickle
 import threading
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -212,6 +214,10 @@ class Bert(nn.Module):
 # ----- the frozen text encoder --------------------------------------------------------------------------
 
 
+#: One question for the encoder: its tokens and its columns' header words.
+TextItem = tuple[Sequence[str], Sequence[Sequence[str]]]
+
+
 @dataclass(frozen=True)
 class PretrainedText:
     """The encoder's view of one question and its table's headers, kept with the question's `Context`.
@@ -253,7 +259,9 @@ class MiniLMText:
         if not 0 <= n_train <= self.n_layers:
             raise ValueError(f"encoder_train_layers must be in [0, {self.n_layers}]")
         self.n_frozen = self.n_layers - n_train
+        self.files = files
         self._recent: OrderedDict[tuple, PretrainedText] = OrderedDict()
+        self._known: dict[tuple, PretrainedText] = {}  # prepared in advance (`remember`), kept for good
         self._lock = threading.Lock()
 
     @property
@@ -312,8 +320,11 @@ class MiniLMText:
     def encode(self, tokens: Sequence[str], columns: Sequence[Sequence[str]]) -> PretrainedText:
         """One question with its headers through the frozen layers (CPU). The last few results are kept:
         an ensemble's members share this encoder and each asks for the same question."""
-        key = (tuple(tokens), tuple(tuple(c) for c in columns))
+        key = text_key(tokens, columns)
         with self._lock:  # one encoder serves every Parser of the process, so every thread too
+            known = self._known.get(key)
+            if known is not None:
+                return known
             found = self._recent.pop(key, None)
         if found is None:
             found = self._encode(tokens, columns)
@@ -323,16 +334,132 @@ class MiniLMText:
                 self._recent.popitem(last=False)
         return found
 
-    @torch.no_grad()
     def _encode(self, tokens: Sequence[str], columns: Sequence[Sequence[str]]) -> PretrainedText:
-        ids, segments, groups = self.layout(tokens, columns)
-        x = self.bert.embed(torch.tensor([ids]), torch.tensor([segments]))
-        mask = torch.ones(1, len(ids), dtype=torch.bool)
-        for layer in self.bert.layers[: self.n_frozen]:
-            x = layer(x, mask)
-        if self.n_frozen < self.n_layers:
-            return PretrainedText(x[0].clone(), len(tokens), len(columns), tuple(groups))
-        return PretrainedText(pool(x, [groups])[0], len(tokens), len(columns))
+        return self.encode_many([(tokens, columns)])[0]
+
+    def remember(self, items: Sequence[TextItem], texts: Sequence[PretrainedText]) -> None:
+        """Keep these encodings for good: `encode` returns them without running the encoder."""
+        with self._lock:
+            for (tokens, columns), text in zip(items, texts, strict=True):
+                self._known[text_key(tokens, columns)] = text
+
+    def knows(self, tokens: Sequence[str], columns: Sequence[Sequence[str]]) -> bool:
+        return text_key(tokens, columns) in self._known
+
+    @property
+    def store_name(self) -> str:
+        """The file name of this encoder's stored encodings: other weights or another number of frozen
+        layers give other encodings, so another file."""
+        return f"minilm-{self.files.sha256()[:16]}-frozen{self.n_frozen}.pt"
+
+    @torch.no_grad()
+    def encode_many(
+        self,
+        items: Sequence[TextItem],
+        batch_pieces: int = 1024,
+        on_progress: Callable[[int], None] | None = None,
+    ) -> list[PretrainedText]:
+        """`encode` for many (tokens, columns) at once, in batches of similar length (padding masked),
+        which takes less CPU per question than one at a time (BENCHMARKS.md). Kept nowhere; see
+        `remember`. `on_progress(n)`: n more items done."""
+        layouts = [self.layout(tokens, columns) for tokens, columns in items]
+        order = sorted(range(len(items)), key=lambda i: len(layouts[i][0]))
+        found: list[PretrainedText | None] = [None] * len(items)
+        start = 0
+        while start < len(order):
+            end = start + 1
+            while end < len(order) and (end + 1 - start) * len(layouts[order[end]][0]) <= batch_pieces:
+                end += 1
+            chunk = order[start:end]
+            start = end
+            width = len(layouts[chunk[-1]][0])
+            ids = torch.zeros(len(chunk), width, dtype=torch.long)
+            segments = torch.zeros(len(chunk), width, dtype=torch.long)
+            mask = torch.zeros(len(chunk), width, dtype=torch.bool)
+            for k, i in enumerate(chunk):
+                n = len(layouts[i][0])
+                ids[k, :n] = torch.tensor(layouts[i][0])
+                segments[k, :n] = torch.tensor(layouts[i][1])
+                mask[k, :n] = True
+            x = self.bert.embed(ids, segments)
+            for layer in self.bert.layers[: self.n_frozen]:
+                x = layer(x, mask)
+            pooled = pool(x, [layouts[i][2] for i in chunk]) if self.n_frozen == self.n_layers else None
+            for k, i in enumerate(chunk):
+                tokens, columns = items[i]
+                groups = layouts[i][2]
+                if pooled is None:
+                    hidden = x[k, : len(layouts[i][0])].clone()
+                    found[i] = PretrainedText(hidden, len(tokens), len(columns), tuple(groups))
+                else:
+                    found[i] = PretrainedText(pooled[k, : len(groups)].clone(), len(tokens), len(columns))
+            if on_progress is not None:
+                on_progress(len(chunk))
+        return [f for f in found if f is not None]
+
+
+def text_key(tokens: Sequence[str], columns: Sequence[Sequence[str]]) -> tuple:
+    """What an encoding depends on besides the encoder: the question's tokens and the headers' words."""
+    return (tuple(tokens), tuple(tuple(c) for c in columns))
+
+
+# ----- encodings kept on disk -------------------------------------------------------------------------------
+
+#: The stored encodings' format tag (`save_encodings`).
+STORE_FORMAT = "nsm-encodings/1"
+
+
+def save_encodings(path: Path, text: MiniLMText, items: Sequence[TextItem]) -> None:
+    """Write the encodings of `items` (each known to `text`) to `path`, atomically: one tensor of every
+    row, and per item its key, row count, token and column counts (and piece groups when layers are
+    fine-tuned). Tensors, strings and numbers only: `load_encodings` reads it without unpickling code."""
+    from nsmcli.fileio import atomic_write_bytes
+
+    texts = [text.encode(tokens, columns) for tokens, columns in items]
+    payload = {
+        "format": STORE_FORMAT,
+        "package": PACKAGE,
+        "sha256": text.files.sha256(),
+        "frozen": text.n_frozen,
+        "keys": [json.dumps([list(tokens), [list(c) for c in columns]]) for tokens, columns in items],
+        "sizes": torch.tensor(
+            [[t.hidden.shape[0], t.n_tokens, t.n_columns] for t in texts], dtype=torch.long
+        ).reshape(-1, 3),
+        "hidden": torch.cat([t.hidden for t in texts]) if texts else torch.zeros(0, text.hidden_size),
+        "groups": [[list(g) for g in t.groups] if t.groups is not None else [] for t in texts],
+    }
+    buffer = io.BytesIO()
+    torch.save(payload, buffer)
+    atomic_write_bytes(path, buffer.getvalue())
+
+
+def load_encodings(path: Path, text: MiniLMText) -> list[TextItem]:
+    """The items whose encodings `path` holds, now known to `text`; none when the file is missing,
+    unreadable or made with other weights or frozen layers (it is only a cache: they are computed again)."""
+    try:
+        payload = torch.load(path, weights_only=True, map_location="cpu")
+        if (
+            payload["format"] != STORE_FORMAT
+            or payload["sha256"] != text.files.sha256()
+            or payload["frozen"] != text.n_frozen
+        ):
+            return []
+        keys, sizes, hidden, groups = payload["keys"], payload["sizes"], payload["hidden"], payload["groups"]
+        if len(keys) != len(sizes) or len(groups) != len(keys) or int(sizes[:, 0].sum()) != hidden.shape[0]:
+            return []
+        items: list[TextItem] = []
+        texts = []
+        start = 0
+        for key, (rows, n_tokens, n_columns), group in zip(keys, sizes.tolist(), groups, strict=True):
+            tokens, columns = json.loads(key)
+            items.append((tokens, columns))
+            kept = tuple((int(a), int(b)) for a, b in group) if text.n_frozen < text.n_layers else None
+            texts.append(PretrainedText(hidden[start : start + rows], n_tokens, n_columns, kept))
+            start += rows
+    except (OSError, RuntimeError, KeyError, TypeError, ValueError, EOFError, pickle.UnpicklingError):
+        return []
+    text.remember(items, texts)
+    return items
 
 
 def pool(hidden: torch.Tensor, groups: Sequence[Sequence[tuple[int, int]]]) -> torch.Tensor:

@@ -20,7 +20,7 @@ import platform
 import random
 import shutil
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -178,6 +178,29 @@ def _unfreeze(fresh: dict, weights: dict, record: dict) -> dict:
             key = f"{_TOP}{int(index) + shift}.{rest}"
         moved[key] = value
     return {**{k: v for k, v in fresh.items() if k.startswith(_TOP)}, **moved}
+
+
+def _prepare_questions(
+    dataset: ProblemSet, pools: Sequence[tuple[QuestionPool, Sequence[str]]], progress: Any
+) -> str | None:
+    """Build the contexts of the questions training will see, in batches (a pretrained encoder's outputs
+    take most of a first epoch one question at a time), keeping the encodings in the dataset directory's
+    `encodings/` for later runs and for the actors. Returns that directory (None: no directory dataset)."""
+    source = Path(dataset.source)
+    store = source / "encodings" if source.is_dir() else None
+    task = progress.add_task("encoding questions", total=None, status="") if progress else None
+
+    def advance(done: int, total: int) -> None:
+        if progress:
+            progress.update(task, completed=done, total=total)
+
+    try:
+        for pool, ids in pools:
+            pool.prepare(ids, store, advance)
+    finally:
+        if progress:
+            progress.remove_task(task)
+    return None if store is None else str(store)
 
 
 def _fall_back_to_dataset_splits(config: TrainConfig, dataset: ProblemSet, explicit: dict[str, Any]) -> None:
@@ -409,7 +432,10 @@ def _train(
                 average.load(ckpt.average)
             except ValueError as exc:
                 raise CheckpointError(f"{rundir.path}: {exc}") from None
-    spec = WorkerSpec(kit, model_json, vocab_json, dataset.source, config.train_split, limits, config.seed)
+    store = _prepare_questions(dataset, [(train_pool, train_ids), (dev_pool, dev_ids)], progress)
+    spec = WorkerSpec(
+        kit, model_json, vocab_json, dataset.source, config.train_split, limits, config.seed, store
+    )
     workers = open_backend(backend, actors, spec, train_pool, device, address)
 
     def request(at: int) -> ActRequest:

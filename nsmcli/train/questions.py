@@ -12,12 +12,30 @@ the first time. Problems come from any registered world (`nsmcli.protocols.Probl
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from pathlib import Path
+from typing import Any, NamedTuple, Protocol, runtime_checkable
 
 from nsmcli.errors import NsmError
 from nsmcli.protocols import Environment, ProblemSet, Scorer
 from nsmcli.worlds import open_problems
+
+
+@runtime_checkable
+class BatchContexts(Protocol):
+    """A model that builds many problems' contexts at once, keeping costly parts (a pretrained encoder's
+    outputs) in a store directory that other processes read (`nsmcli.model.ProgramModel`)."""
+
+    def contexts(
+        self,
+        examples: Sequence[Any],
+        envs: Sequence[Environment],
+        store: Path | None = None,
+        on_progress: Callable[[int, int], None] | None = None,
+    ) -> list[Any]: ...
+
+    def load_encodings(self, store: Path) -> None: ...
 
 
 class ModelKit(NamedTuple):
@@ -94,6 +112,23 @@ class QuestionPool:
         if env is None:
             env = self._envs[qid] = self.dataset.bind(self.examples[qid], self.limits)
         return env
+
+    def prepare(
+        self,
+        qids: Sequence[str],
+        store: Path | None = None,
+        on_progress: Callable[[int, int], None] | None = None,
+    ) -> None:
+        """Build these problems' contexts now, all at once (`BatchContexts`), instead of one by one on
+        first use; a model without batch contexts builds them on first use as before."""
+        if not isinstance(self.model, BatchContexts):
+            return
+        todo = [q for q in dict.fromkeys(qids) if q not in self._cache]
+        examples = [self.examples[q] for q in todo]
+        envs = [self.env(q) for q in todo]
+        contexts = self.model.contexts(examples, envs, store, on_progress)
+        for qid, example, env, context in zip(todo, examples, envs, contexts, strict=True):
+            self._cache[qid] = QuestionEnv(env, context, self.dataset.scorer(example, env))
 
     def get(self, qid: str) -> QuestionEnv:
         hit = self._cache.get(qid)

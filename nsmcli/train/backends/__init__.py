@@ -150,12 +150,19 @@ class WorkerSpec:
     split: str
     limits: dict
     seed: int = 1
+    encodings: str | None = None
+    """A directory of stored question encodings (`BatchContexts`) that the learner prepared; read when
+    this machine has it, else the worker encodes questions on first use."""
 
     def build(self, data: SplitData | None = None) -> tuple[Any, Any]:
         """(model, question pool) of a worker: the pool over `data` when shipped, else read from disk."""
-        from nsmcli.train.questions import QuestionPool, build_model
+        from pathlib import Path
+
+        from nsmcli.train.questions import BatchContexts, QuestionPool, build_model
 
         model = build_model(self.kit, self.model_config, self.vocab, pretrained=False)
+        if self.encodings is not None and isinstance(model, BatchContexts):
+            model.load_encodings(Path(self.encodings))
         if data is None:
             return model, QuestionPool.open(self.source, self.split, self.limits, model, self.seed)
         return model, QuestionPool(data.dataset, data.examples, self.limits, model)
