@@ -24,7 +24,6 @@ import functools
 import hashlib
 import importlib.metadata
 import importlib.util
-import io
 import json
 import pickle
 import threading
@@ -413,7 +412,7 @@ def save_encodings(path: Path, text: MiniLMText, items: Sequence[TextItem]) -> N
     """Write the encodings of `items` (each known to `text`) to `path`, atomically: one tensor of every
     row, and per item its key, row count, token and column counts (and piece groups when layers are
     fine-tuned). Tensors, strings and numbers only: `load_encodings` reads it without unpickling code."""
-    from nsmcli.fileio import atomic_write_bytes
+    from nsmcli.fileio import atomic_open
 
     texts = [text.encode(tokens, columns) for tokens, columns in items]
     payload = {
@@ -428,9 +427,8 @@ def save_encodings(path: Path, text: MiniLMText, items: Sequence[TextItem]) -> N
         "hidden": torch.cat([t.hidden for t in texts]) if texts else torch.zeros(0, text.hidden_size),
         "groups": [[list(g) for g in t.groups] if t.groups is not None else [] for t in texts],
     }
-    buffer = io.BytesIO()
-    torch.save(payload, buffer)
-    atomic_write_bytes(path, buffer.getvalue())
+    with atomic_open(path, "wb") as f:  # streamed: the store can be gigabytes
+        torch.save(payload, f)
 
 
 def load_encodings(path: Path, text: MiniLMText) -> list[TextItem]:

@@ -307,6 +307,8 @@ def _decode_batches(
 ) -> Iterator[Decoded]:
     for s in range(0, len(ids), batch_size):
         chunk = ids[s : s + batch_size]
+        for pool in pools:
+            pool.prepare(chunk)  # a pretrained encoder encodes the chunk's questions in one batch
         questions = [[pool.get(q) for q in chunk] for pool in pools]
         hyps = decode_ensemble(models, questions, beam, keep_unused, max_steps)
         yield [
