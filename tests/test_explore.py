@@ -3,6 +3,7 @@ the interpreter's valid tokens, trigger words, ranking and the cap, and resumabl
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import random
@@ -225,6 +226,33 @@ def test_wikisql_programs_use_four_expressions_and_ordered_answers():
     assert result.programs and all(wikisql_correct(["Ann"], env.execute(p).answer) for p in result.programs)
     # order matters for WikiSQL, and `hop` keeps row order: the reversed list is not reachable
     assert explore(env, WikisqlChecker(["Dee", "Ann"])).programs == []
+
+
+def test_wikisql_programs_state_every_condition_the_table_makes_redundant():
+    """ "Which player of the Red team scored 12 points?": on this table "12" alone selects Dee, so merging
+    by denotation never derives the two-filter program; exploration states the team too, keeps only the
+    programs that use both entities, and each of them still answers Dee."""
+    table = Table.from_rows(
+        "w",
+        ["Player", "Team", "Points"],
+        [["Ann", "Red", "10"], ["Bob", "Blue", "11"], ["Cid", "Red", "7"], ["Dee", "Red", "12"]],
+        column_types=["text", "text", "real"],
+    )
+    env = bind("wikisql", table, [("string", ("red",)), ("number", (12.0,))])
+    programs = explore(env, WikisqlChecker(["Dee"])).programs
+    assert programs
+    assert_consistent(env, programs, lambda a: wikisql_correct(["Dee"], a))
+    assert all('"red"' in p and " 12 " in p for p in programs)
+    assert (
+        '(filter_str_contain_any all_rows "red" r.team-string) (filter_eq v0 12 r.points-number) '
+        "(hop v1 r.player-string)"
+    ) in programs
+    # the same search where the language does not declare it keeps the one-filter program
+    plain = bind("wikisql", table, [("string", ("red",)), ("number", (12.0,))])
+    plain.spec = dataclasses.replace(plain.spec, state_every_condition=False)
+    assert explore(plain, WikisqlChecker(["Dee"])).programs[0] == (
+        "(filter_eq all_rows 12 r.points-number) (hop v0 r.player-string)"
+    )
 
 
 # ----- checkers -------------------------------------------------------------------------------------------

@@ -63,6 +63,10 @@ class LanguageSpec:
     #: comparisons (`filter_greater` ...) may select no rows, and a program may end there with an empty
     #: answer: the right answer to a query whose conditions select nothing (WikiSQL; see its grammar)
     empty_comparisons: bool = False
+    #: exploration states every question entity as a condition where the program stays consistent, and
+    #: keeps the programs that use the most entities (WikiSQL, whose queries state every condition even
+    #: where the table makes one redundant; see `search.explore`)
+    state_every_condition: bool = False
 
     def function(self, name: str) -> FunctionSpec:
         for f in self.functions:
@@ -130,4 +134,5 @@ def _build(raw: dict) -> LanguageSpec:
         bool(raw["keep_duplicates"]),
         limits,
         bool(raw.get("empty_comparisons", False)),
+        bool(raw.get("state_every_condition", False)),
     )

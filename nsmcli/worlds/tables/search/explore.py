@@ -38,6 +38,11 @@ which columns and aggregate a non-spurious program uses: the top-ranked program 
 spurious programs (a `diff` of two entity rows) over short correct ones. A plain `is_correct(answer) ->
 bool` callable works too, without the goal-directed pruning.
 
+Where the language declares `state_every_condition` (WikiSQL), each kept program is also written with a
+filter on each question entity it leaves unused, run first, and only the consistent programs that use the
+most entities are kept: merging by denotation never derives a second filter that the table makes redundant,
+though the question states it (BENCHMARKS.md, "WikiSQL programs that state every condition").
+
 The answer checkers live in `nsmcli.worlds.tables.data.checkers`; whole splits (`nsm explore`, resumable and parallel)
 are run by `nsmcli.worlds.tables.search.runner`.
 """
@@ -78,7 +83,8 @@ DEFAULT_MAX_PROGRAMS = 20
 #: Bump when a change to the search, its ranking or its filters (the choice rule) changes which programs it
 #: keeps under the same settings: `nsm explore` then searches again instead of reusing an earlier output.
 #: 2: a side of a choice whose filter keeps the other side's rows is no echo.
-SEARCH_VERSION = 2
+#: 3: WikiSQL's programs state every condition (`LanguageSpec.state_every_condition`).
+SEARCH_VERSION = 3
 
 #: Filters whose result is `rows & mask(list, column)` (declared by `SearchHints.rowwise`): the mask is
 #: computed once per (list, column) on all rows, then intersected with every row set.
@@ -720,6 +726,8 @@ class _Search:
                 programs.append(text)
         if choice_pairs(self.env):
             programs = self._with_choices(programs)
+        if self.spec.state_every_condition:
+            programs = self._with_every_condition(programs)
         stats = ExploreStats(
             self.evaluated, len(self.types), time.perf_counter() - self.t0, exhausted, self.round
         )
@@ -737,6 +745,64 @@ class _Search:
         ]
         return (made + kept)[: self.max_programs]
 
+    def _with_every_condition(self, programs: list[str]) -> list[str]:
+        """Where the language declares `state_every_condition` (WikiSQL): each program is extended with a
+        filter on each question entity it leaves unused, put first (the program's first expression over all
+        rows then reads its rows), where the result is still consistent; only the programs that use the
+        most entities are kept. On the training table a condition is often redundant (one
+        filter already selects the row), and merging by denotation then never derives the two-filter
+        program, so the model would learn to drop conditions that other tables need."""
+        entities = [a for a in self.env.constant_args if isinstance(a, P.Literal)]
+        columns = [
+            (a, self.env.constants[i][0])
+            for i, a in enumerate(self.env.constant_args)
+            if isinstance(a, P.Column)
+        ]
+        if not entities or not programs:
+            return programs
+        found = {t: P.Program.parse(t) for t in programs}
+        frontier = list(found)
+        for _ in range(self.max_exp - 1):
+            grown = []
+            for text in frontier:
+                program = found[text]
+                if len(program.exprs) >= self.max_exp:
+                    continue
+                used = {a for e in program.exprs for a in e.args if isinstance(a, P.Literal)}
+                for entity in entities:
+                    if entity in used:
+                        continue
+                    for condition in self._conditions(entity, columns):
+                        extended = _prefixed(condition, program)
+                        if extended is None:
+                            continue
+                        t = str(extended)
+                        if t not in found and check_program(self.env, t, self.checker) is None:
+                            found[t] = extended
+                            grown.append(t)
+            if not grown:
+                break
+            frontier = grown[: 4 * self.max_programs]  # bounded: a few columns per entity at most
+        uses = {
+            t: len({a for e in p.exprs for a in e.args if isinstance(a, P.Literal)}) for t, p in found.items()
+        }
+        most = max(uses.values())
+        kept = [t for t in found if uses[t] == most]
+        kept.sort(key=lambda t: len(found[t].exprs))  # stable: the search's ranking among equals
+        return kept[: self.max_programs]
+
+    def _conditions(self, entity: P.Literal, columns: list[tuple[P.Column, str]]) -> list[P.Expr]:
+        """The filters over all rows that state `entity` as a condition on some column of its kind."""
+        if entity.kind == "string":
+            return [
+                P.Expr("filter_str_contain_any", (P.ALL_ROWS, entity, c))
+                for c, type_ in columns
+                if type_ == "string_property"
+            ]
+        ordered = [c for c, type_ in columns if type_ in ("num_property", "date_property")]
+        names = [f.name for f in self.functions if f.name in _CONDITION_FILTERS]
+        return [P.Expr(name, (P.ALL_ROWS, entity, c)) for name in names for c in ordered]
+
     def _text(self, fname: str, codes: tuple[int, ...], union: tuple[int, ...]) -> str:
         position = {i: k for k, i in enumerate(union)}
         exprs = [self._expr(*self.exprs[i], position) for i in union]
@@ -753,6 +819,27 @@ class _Search:
             else:
                 args.append(P.Ref(position[c]))
         return P.Expr(fname, tuple(args))
+
+
+#: The comparisons a number or date condition may be stated with (`_with_every_condition`).
+_CONDITION_FILTERS = ("filter_eq", "filter_greater", "filter_less")
+
+
+def _prefixed(condition: P.Expr, program: P.Program) -> P.Program | None:
+    """`program` with `condition` (a filter over all rows) run first: the program's first expression over
+    all rows reads the condition's rows instead, and every reference moves up by one. None when no
+    expression reads all rows."""
+    first = next((k for k, e in enumerate(program.exprs) if e.args and e.args[0] == P.ALL_ROWS), None)
+    if first is None:
+        return None
+    exprs = []
+    for k, e in enumerate(program.exprs):
+        args = [
+            P.Ref(0) if (k == first and j == 0) else P.Ref(a.index + 1) if isinstance(a, P.Ref) else a
+            for j, a in enumerate(e.args)
+        ]
+        exprs.append(P.Expr(e.function, tuple(args)))
+    return P.Program((condition, *exprs))
 
 
 def explore(
