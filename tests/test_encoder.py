@@ -354,6 +354,10 @@ def test_stored_encodings_are_read_back_and_a_foreign_or_broken_store_is_ignored
     path = tmp_path / model._text.store_name
     assert path.is_file() and torch.equal(prepared.pretrained.hidden, context.pretrained.hidden)
     item = (list(context.words), context.columns)
+    # asked again: nothing to encode, so the store is neither read nor written, and the tensor is shared
+    written = path.stat().st_mtime_ns
+    (again,) = model.contexts([question], [env], store=tmp_path)
+    assert again.pretrained is prepared.pretrained and path.stat().st_mtime_ns == written
 
     fresh = pre.MiniLMText(FILES, 0)
     assert [pre.text_key(*i) for i in pre.load_encodings(path, fresh)] == [pre.text_key(*item)]

@@ -156,8 +156,11 @@ class ProgramModel(nn.Module):
             return world_contexts
         items = [(list(c.words), c.columns) for c in world_contexts]
         path = None if store is None else store / text.store_name
-        stored = load_encodings(path, text) if path is not None and path.is_file() else []
         missing = list({text_key(*it): it for it in items if not text.knows(*it)}.values())
+        stored: list = []
+        if missing and path is not None and path.is_file():
+            stored = load_encodings(path, text)
+            missing = [it for it in missing if not text.knows(*it)]
         if missing:
             done = 0
 

@@ -337,10 +337,11 @@ class MiniLMText:
         return self.encode_many([(tokens, columns)])[0]
 
     def remember(self, items: Sequence[TextItem], texts: Sequence[PretrainedText]) -> None:
-        """Keep these encodings for good: `encode` returns them without running the encoder."""
+        """Keep these encodings for good: `encode` returns them without running the encoder. One already
+        known stays as it is (contexts built from it keep sharing its tensor)."""
         with self._lock:
             for (tokens, columns), text in zip(items, texts, strict=True):
-                self._known[text_key(tokens, columns)] = text
+                self._known.setdefault(text_key(tokens, columns), text)
 
     def knows(self, tokens: Sequence[str], columns: Sequence[Sequence[str]]) -> bool:
         return text_key(tokens, columns) in self._known

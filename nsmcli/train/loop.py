@@ -38,7 +38,7 @@ from nsmcli.train.buffer import ProgramBuffer
 from nsmcli.train.config import ConfigError, TrainConfig, resolve_config, set_field
 from nsmcli.train.evaluate import accuracy, resolve_split, weights_mismatch
 from nsmcli.train.explore_cache import ExploreCache
-from nsmcli.train.questions import ModelKit, QuestionPool, build_model, default_kit, plain
+from nsmcli.train.questions import ModelKit, QuestionPool, build_model, default_kit, plain, prepare_pools
 from nsmcli.train.rundir import Checkpoint, RunDir, code_version, cpu_copy
 from nsmcli.worlds import get_world, open_problems
 
@@ -195,8 +195,7 @@ def _prepare_questions(
             progress.update(task, completed=done, total=total)
 
     try:
-        for pool, ids in pools:
-            pool.prepare(ids, store, advance)
+        prepare_pools(pools, store, advance)
     finally:
         if progress:
             progress.remove_task(task)

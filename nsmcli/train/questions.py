@@ -119,16 +119,8 @@ class QuestionPool:
         store: Path | None = None,
         on_progress: Callable[[int, int], None] | None = None,
     ) -> None:
-        """Build these problems' contexts now, all at once (`BatchContexts`), instead of one by one on
-        first use; a model without batch contexts builds them on first use as before."""
-        if not isinstance(self.model, BatchContexts):
-            return
-        todo = [q for q in dict.fromkeys(qids) if q not in self._cache]
-        examples = [self.examples[q] for q in todo]
-        envs = [self.env(q) for q in todo]
-        contexts = self.model.contexts(examples, envs, store, on_progress)
-        for qid, example, env, context in zip(todo, examples, envs, contexts, strict=True):
-            self._cache[qid] = QuestionEnv(env, context, self.dataset.scorer(example, env))
+        """Build these problems' contexts now, all at once (`prepare_pools`)."""
+        prepare_pools([(self, qids)], store, on_progress)
 
     def get(self, qid: str) -> QuestionEnv:
         hit = self._cache.get(qid)
@@ -137,3 +129,27 @@ class QuestionPool:
             context = self.model.context(example, env)
             hit = self._cache[qid] = QuestionEnv(env, context, self.dataset.scorer(example, env))
         return hit
+
+
+def prepare_pools(
+    pools: Sequence[tuple[QuestionPool, Sequence[str]]],
+    store: Path | None = None,
+    on_progress: Callable[[int, int], None] | None = None,
+) -> None:
+    """Build the contexts of these pools' problems now, in one call of their shared model's `contexts`
+    (`BatchContexts`: one batched encoding, one read and at most one write of `store`), instead of one by
+    one on first use; a model without batch contexts builds them on first use as before."""
+    models = {id(pool.model) for pool, _ in pools}
+    if len(models) != 1:
+        for pool, qids in pools:  # pools of different models (an ensemble) each prepare their own
+            prepare_pools([(pool, qids)], store, on_progress)
+        return
+    model = pools[0][0].model
+    if not isinstance(model, BatchContexts):
+        return
+    todo = [(pool, q) for pool, qids in pools for q in dict.fromkeys(qids) if q not in pool._cache]
+    examples = [pool.examples[q] for pool, q in todo]
+    envs = [pool.env(q) for pool, q in todo]
+    contexts = model.contexts(examples, envs, store, on_progress)
+    for (pool, qid), example, env, context in zip(todo, examples, envs, contexts, strict=True):
+        pool._cache[qid] = QuestionEnv(env, context, pool.dataset.scorer(example, env))
