@@ -136,6 +136,11 @@ class ProgramModel(nn.Module):
             return context
         return replace(context, pretrained=self._text.encode(list(context.words), context.columns))
 
+    @property
+    def batches_contexts(self) -> bool:
+        """Contexts built at once save work only with the pretrained encoder (batched, stored outputs)."""
+        return self._text is not None
+
     def contexts(
         self,
         examples: Sequence[Any],

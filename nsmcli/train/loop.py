@@ -38,7 +38,15 @@ from nsmcli.train.buffer import ProgramBuffer
 from nsmcli.train.config import ConfigError, TrainConfig, resolve_config, set_field
 from nsmcli.train.evaluate import accuracy, resolve_split, weights_mismatch
 from nsmcli.train.explore_cache import ExploreCache
-from nsmcli.train.questions import ModelKit, QuestionPool, build_model, default_kit, plain, prepare_pools
+from nsmcli.train.questions import (
+    ModelKit,
+    QuestionPool,
+    batches_contexts,
+    build_model,
+    default_kit,
+    plain,
+    prepare_pools,
+)
 from nsmcli.train.rundir import Checkpoint, RunDir, code_version, cpu_copy
 from nsmcli.worlds import get_world, open_problems
 
@@ -185,7 +193,9 @@ def _prepare_questions(
 ) -> str | None:
     """Build the contexts of the questions training will see, in batches (a pretrained encoder's outputs
     take most of a first epoch one question at a time), keeping the encodings in the dataset directory's
-    `encodings/` for later runs and for the actors. Returns that directory (None: no directory dataset)."""
+    `encodings/` for later runs and for the actors. Returns that directory (None: nothing stored)."""
+    if not batches_contexts(pools[0][0].model):
+        return None  # contexts are built on first use, as they cost little
     source = Path(dataset.source)
     store = source / "encodings" if source.is_dir() else None
     task = progress.add_task("encoding questions", total=None, status="") if progress else None

@@ -27,6 +27,11 @@ class BatchContexts(Protocol):
     """A model that builds many problems' contexts at once, keeping costly parts (a pretrained encoder's
     outputs) in a store directory that other processes read (`nsmcli.model.ProgramModel`)."""
 
+    @property
+    def batches_contexts(self) -> bool:
+        """Whether building contexts at once saves work (else they are built on first use)."""
+        ...
+
     def contexts(
         self,
         examples: Sequence[Any],
@@ -131,6 +136,11 @@ class QuestionPool:
         return hit
 
 
+def batches_contexts(model: Any) -> bool:
+    """Whether `model` builds contexts faster at once (`BatchContexts` with something to batch)."""
+    return isinstance(model, BatchContexts) and model.batches_contexts
+
+
 def prepare_pools(
     pools: Sequence[tuple[QuestionPool, Sequence[str]]],
     store: Path | None = None,
@@ -138,14 +148,14 @@ def prepare_pools(
 ) -> None:
     """Build the contexts of these pools' problems now, in one call of their shared model's `contexts`
     (`BatchContexts`: one batched encoding, one read and at most one write of `store`), instead of one by
-    one on first use; a model without batch contexts builds them on first use as before."""
+    one on first use; a model with nothing to batch builds them on first use as before."""
     models = {id(pool.model) for pool, _ in pools}
     if len(models) != 1:
         for pool, qids in pools:  # pools of different models (an ensemble) each prepare their own
             prepare_pools([(pool, qids)], store, on_progress)
         return
     model = pools[0][0].model
-    if not isinstance(model, BatchContexts):
+    if not batches_contexts(model):
         return
     todo = [(pool, q) for pool, qids in pools for q in dict.fromkeys(qids) if q not in pool._cache]
     examples = [pool.examples[q] for pool, q in todo]

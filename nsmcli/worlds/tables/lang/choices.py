@@ -39,8 +39,7 @@ def echoes_a_choice(env: Environment, program: P.Program, answer: Sequence) -> b
     pairs = choice_pairs(env)
     if not pairs or len(answer) != 1:
         return False
-    literals = {a for e in program.exprs for a in e.args if isinstance(a, P.Literal)}
-    if literals.intersection(pairs):
+    if program.literals().intersection(pairs):
         return False
     echoed = {side for expr in program.exprs for side in _sides_filtered_alone(env, expr, pairs)}
     return str(answer[0]) in echoed
@@ -71,7 +70,7 @@ def _sides_filtered_alone(env: Environment, expr: P.Expr, pairs: Sequence[P.Lite
 def choice_programs(env: Environment) -> list[str]:
     """Every "keep both, rank them, answer the first" program of the question's either-or entities: for
     each pair, each text column that holds its values, each ordered column and each superlative."""
-    columns = [(a, env.constants[i][0]) for i, a in enumerate(env.constant_args) if isinstance(a, P.Column)]
+    columns = env.typed_columns()
     texts = [a for a, type_ in columns if type_ == "string_property"]
     ordered = [a for a, type_ in columns if type_ in ("num_property", "date_property")]
     return [

@@ -362,6 +362,12 @@ class Environment:
         tokens.append(END)
         return tokens
 
+    def typed_columns(self) -> list[tuple[P.Column, str]]:
+        """Every column of the table with its property type (`string_property`, `num_property`, ...)."""
+        return [
+            (a, self.constants[i][0]) for i, a in enumerate(self.constant_args) if isinstance(a, P.Column)
+        ]
+
     def column(self, column: P.Column) -> Prop | None:
         """The table's property behind `column` (None: not a column of this table)."""
         index = self._prop_by_name.get(column.name)

@@ -76,6 +76,10 @@ class Program:
     def __str__(self) -> str:
         return " ".join(map(str, self.exprs))
 
+    def literals(self) -> set[Literal]:
+        """The question entities the program uses."""
+        return {a for e in self.exprs for a in e.args if isinstance(a, Literal)}
+
     @staticmethod
     def parse(text: str) -> Program:
         return parse_program(text)

@@ -753,11 +753,7 @@ class _Search:
         filter already selects the row), and merging by denotation then never derives the two-filter
         program, so the model would learn to drop conditions that other tables need."""
         entities = [a for a in self.env.constant_args if isinstance(a, P.Literal)]
-        columns = [
-            (a, self.env.constants[i][0])
-            for i, a in enumerate(self.env.constant_args)
-            if isinstance(a, P.Column)
-        ]
+        columns = self.env.typed_columns()
         if not entities or not programs:
             return programs
         found = {t: P.Program.parse(t) for t in programs}
@@ -768,7 +764,7 @@ class _Search:
                 program = found[text]
                 if len(program.exprs) >= self.max_exp:
                     continue
-                used = {a for e in program.exprs for a in e.args if isinstance(a, P.Literal)}
+                used = program.literals()
                 for entity in entities:
                     if entity in used:
                         continue
@@ -783,9 +779,7 @@ class _Search:
             if not grown:
                 break
             frontier = grown[: 4 * self.max_programs]  # bounded: a few columns per entity at most
-        uses = {
-            t: len({a for e in p.exprs for a in e.args if isinstance(a, P.Literal)}) for t, p in found.items()
-        }
+        uses = {t: len(p.literals()) for t, p in found.items()}
         most = max(uses.values())
         kept = [t for t in found if uses[t] == most]
         kept.sort(key=lambda t: len(found[t].exprs))  # stable: the search's ranking among equals
