@@ -1,7 +1,7 @@
 """The Python API for answering questions with a trained model.
 
     from nsmcli.parser import Parser
-    parser = Parser.load("runs/wtq")            # a run directory, or "wtq" / "wikisql" for a bundled model
+    parser = Parser.load("runs/wtq")            # a run directory, or a bundled model's name ("wtq")
     result = parser.parse("which nation won the most gold?", "medals.csv")   # or a URL, DataFrame or Table
     result.display, result.answer, result.program, result.steps, result.sql
     # display: the answer as shown (the cells it was read from, or the computed value rounded for reading);

