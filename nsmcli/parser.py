@@ -155,7 +155,7 @@ def find_model(name: str | Path) -> Path | None:
 #: The bundled model `nsm parse` answers with when none is named.
 DEFAULT_MODEL = "wtq"
 #: Members of a bundled ensemble that answer alone under a name of their own (one copy on disk).
-MEMBER_MODELS = {"wtq-glove": ("wtq", "glove")}
+MEMBER_MODELS = {"wtq-glove": ("wtq", "glove"), "wikisql-glove": ("wikisql", "glove")}
 #: A bundled model that needs an optional extra (the pretrained encoder) -> the bundled model that answers
 #: in its place when none is named and the extra is not installed.
 FALLBACK_MODELS = {"wtq": "wtq-glove"}

@@ -23,13 +23,14 @@ def stated_count() -> int:
 
 
 def test_bundled_models_are_small_plain_run_directories_or_ensembles_of_them():
-    for name in ("wtq", "wikisql", "wikisql-glove"):
+    for name in ("wtq", "wikisql"):
         model = MODELS_DIR / name
         for run in run_members(model):
             assert (run / "config.json").is_file() and (run / "best" / "model.pt").is_file()
         size = sum(f.stat().st_size for f in model.rglob("*") if f.is_file())
         assert size <= 25 * 2**20, f"{name}: {size} bytes"
-    assert len(run_members(MODELS_DIR / "wtq")) > 1  # the default is an ensemble
+    for name in ("wtq", "wikisql"):  # each an ensemble of its GloVe model and a MiniLM member
+        assert len(run_members(MODELS_DIR / name)) > 1
 
 
 def test_the_default_falls_back_to_the_glove_model_without_the_encoder_package(monkeypatch):
@@ -54,7 +55,8 @@ def test_the_default_falls_back_to_the_glove_model_without_the_encoder_package(m
     for named in ("wtq", "wikisql"):  # named explicitly: no silent substitute
         with pytest.raises(CheckpointError, match=r"pip install 'nsmcli\[encoder\]'"):
             Parser.load(named)
-    assert Parser.load("wikisql-glove").language.name == "wikisql"
+    glove = Parser.load("wikisql-glove")
+    assert glove.path == MODELS_DIR / "wikisql" / "glove" and glove.language.name == "wikisql"
 
 
 def test_bundled_wtq_model_answers_the_stated_number_of_example_questions():
@@ -90,7 +92,8 @@ def test_parse_without_model_uses_the_bundled_one_and_prints_json():
 def test_wikisql_models_by_name(name):
     parser = Parser.load(name)
     assert parser.language.name == "wikisql"
-    assert (parser.config["model"].get("encoder") == "minilm") == (name == "wikisql")
+    encoders = [config["model"].get("encoder") for _, config in parser.members]
+    assert ("minilm" in encoders) == (name == "wikisql") and len(encoders) == (2 if name == "wikisql" else 1)
     result = parser.parse("how many cities are in spain?", ROOT / "examples" / "tables" / "cities.csv")
     assert result.program is None or result.program.startswith("(")
 

@@ -14,7 +14,6 @@ from typer.testing import CliRunner
 from nsmcli.cli.main import app
 from nsmcli.errors import CheckpointError
 from nsmcli.parser import Parser, find_model
-from nsmcli.resources import MODELS_DIR
 from nsmcli.train.rundir import ENSEMBLE_FILE, MAX_MEMBERS, run_members
 from tests.fuzzing import run_cli
 
@@ -142,7 +141,7 @@ def test_a_run_directory_stands_for_itself(tmp_path):
 def test_members_that_disagree_on_the_language_are_refused(tmp_path):
     root = tmp_path / "mixed"
     shutil.copytree(find_model("wtq-glove"), root / "a")
-    shutil.copytree(MODELS_DIR / "wikisql", root / "b")
+    shutil.copytree(find_model("wikisql-glove"), root / "b")
     _write_ensemble(root, ["a", "b"])
     with pytest.raises(CheckpointError, match="differ in their language"):
         Parser.load(root)

@@ -89,7 +89,11 @@ def shipped_files() -> tuple[set[str], set[str]]:
     models = {p.relative_to(MODELS).as_posix() for p in MODELS.rglob("*") if p.is_file()}
     assert {"wtq.toml", "wikisql.toml"} <= grammars
     assert {"wtq/ensemble.json", "wtq/glove/best/model.pt", "wtq/glove/config.json"} <= models
-    assert {"wikisql/best/model.pt", "wikisql-glove/best/model.pt"} <= models
+    assert {
+        "wikisql/ensemble.json",
+        "wikisql/glove/best/model.pt",
+        "wikisql/minilm-lstm-s1/config.json",
+    } <= models
     return grammars, models
 
 
