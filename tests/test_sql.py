@@ -358,6 +358,21 @@ def test_superlatives_render_as_scalar_subqueries() -> None:
         assert _same(result.answer, answer), (text, result.answer)
 
 
+def test_years_before_christ_render_exactly_on_user_tables() -> None:
+    """The user reader makes "1200 BC" the number -1200; sqlite reads 1200 unless the SQL says otherwise."""
+    cities = Table.from_rows(
+        "c",
+        ["City", "Founded"],
+        [["Lisbon", "1200 BC"], ["Barcelona", "15 B.C."], ["Madrid", "865"]],
+        value_rules="user",
+    )
+    program = Program.parse("(argmin all_rows r.founded-number) (hop v0 r.city-string)")
+    answer = bind("wtq", cities).execute(program).answer
+    rendering = render_sql(program, cities, language="wtq")
+    assert answer == ["lisbon"] and rendering.exact, rendering.notes
+    assert sql_agrees(cities, rendering.sql, answer) and execute_sql(cities, rendering.sql) == ["Lisbon"]
+
+
 def test_num2_and_date_views_render() -> None:
     wtq = Table.from_rows("w", ["Year", "Score"], [["1990", "3–1"], ["May 3, 1991", "2–0"], ["1992", "1–1"]])
     kinds = {k for _, _, k in wtq.properties()}

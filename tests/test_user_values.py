@@ -67,6 +67,29 @@ def test_magnitude_suffixes() -> None:
     assert numbers(*cells) == (2.5e6, 3e3, 1.2e9, 4e6, 7e3, 1.5e9, 10.0)
 
 
+def test_years_of_an_era_and_circa() -> None:
+    """Years before Christ are negative, so the earliest founding is the smallest number; "c. 900" is about
+    900 (the WTQ rules read 0.9) and "B.C." is no billion."""
+    cells = ("1200 BC", "15 BC", "138 B.C.", "1 BCE", "AD 79", "79 CE", "c. 900", "ca. 1450", "1624")
+    assert numbers(*cells) == (-1200.0, -15.0, -138.0, -1.0, 79.0, 79.0, 900.0, 1450.0, 1624.0)
+    assert numbers("$1.5B", "2 B") == (1.5e9, 2e9)  # a magnitude still
+
+
+def test_the_earliest_founding_and_a_question_year_before_christ(tmp_path: Path) -> None:
+    path = tmp_path / "cities.csv"
+    path.write_text("City,Founded\nLisbon,1200 BC\nBarcelona,15 BC\nMadrid,865\n", encoding="utf-8")
+    table = load_table(path)
+    earliest = bind("wtq", table).execute("(argmin all_rows r.founded-number) (hop v0 r.city-string)")
+    assert earliest.answer == ["lisbon"]
+    question = annotate_question("which cities were founded before 500 BC?", table)
+    assert ("number", (-500.0,)) in {(e.kind, e.values) for e in question.entities}
+    assert ("number", (500.0,)) not in {(e.kind, e.values) for e in question.entities}
+    before = bind("wtq", table, question.entities).execute(
+        "(filter_less all_rows -500 r.founded-number) (count v0)"
+    )
+    assert before.ok and before.answer == [1.0], before.error
+
+
 def test_european_decimals_are_decided_per_column() -> None:
     # "1.000" alone could be either; the column's other cells say it is a thousand
     assert numbers("€1.234,50", "€0,99", "1.000", "12") == (1234.5, 0.99, 1000.0, 12.0)

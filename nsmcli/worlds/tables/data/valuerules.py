@@ -12,7 +12,8 @@ Two rule sets, declared once and chosen by name, in the manner of SQL dialects:
   (`3k`, `2.5M`, `1.2bn`, `4 million`), European decimals (`1.234,50`) and day-first dates (`15/03/2024`),
   both decided per column from all of its cells, ISO dates and date-times (`2024-03-15T10:00` is the date
   2024-03-15) and month-name dates (`Mar. 15, 2024`, `1 March 2024`). Times of day are numbers of hours
-  (`18:30` and `6:30 pm` -> 18.5), so "trains leaving after 6 pm" is a comparison with 18; a date-time's
+  (`18:30` and `6:30 pm` -> 18.5), so "trains leaving after 6 pm" is a comparison with 18; years of an era
+  are signed (`753 BC` -> -753, as is "500 BC" in a question; `AD 79` -> 79) and `c. 900` is 900; a date-time's
   number is its time of day, and a cell stating a full date without a time has no number. Anything else
   is read as the WTQ rules read it, so tables the model was trained on look the same.
 
@@ -178,6 +179,16 @@ _MAGNITUDE = "|".join(sorted(map(re.escape, _MAGNITUDES), key=len, reverse=True)
 _QUESTION_MAGNITUDE = "|".join(sorted(map(re.escape, set(_MAGNITUDES) - {"B", "T"}), key=len, reverse=True))
 _SUFFIXED_NUMBER = re.compile(rf"(?P<sign>[-+−]?)(?P<digits>\d[\d.,]*)(?P<mag>{_QUESTION_MAGNITUDE})")
 _MINUS = "-−"
+#: A year of an era ("753 BC", "79 AD", "500 BCE", "138 B.C."): before Christ is a negative number.
+_ERA_YEAR = re.compile(
+    r"\s*(?P<year>\d{1,3}(?:,\d{3})+|\d+)\s*(?:(?P<bc>b\.?\s?c\.?(?:e\.?)?)|a\.?\s?d\.?|c\.?\s?e\.?)\s*",
+    re.IGNORECASE,
+)
+#: What may precede a year or an amount without changing it: "AD 79", "c. 900", "ca. 1450", "circa 1200".
+_ERA_OR_CIRCA_BEFORE = re.compile(r"\s*(?:a\.?\s?d\.?|c\.|ca\.|circa)\s*(?=\d)", re.IGNORECASE)
+#: A question's word for before Christ after its number ("founded before 500 BC").
+_BC_WORDS = frozenset({"bc", "bce", "b.c.", "b.c.e.", "b.c"})
+_PLAIN_YEAR_TOKEN = re.compile(r"\d{1,3}(?:,\d{3})*|\d+")
 # Each optional piece carries its own trailing whitespace, so no two `\s*` meet: adjacent ones split a run
 # of spaces in n^k ways, and a cell of a few hundred spaces took seconds (thousands never finished).
 _NUMBER = re.compile(
@@ -475,6 +486,13 @@ class UserRules(ValueRules):
                     value = -value if m["sign"] in ("-", "−") else value
                     out.append(textnum.Quantity("NUMBER", i, i + 1, (value,)))
                 continue
+            if (
+                i + 1 < len(tokens)
+                and tokens[i + 1].lower() in _BC_WORDS
+                and _PLAIN_YEAR_TOKEN.fullmatch(token)
+            ):
+                out.append(textnum.Quantity("NUMBER", i, i + 2, (-float(token.replace(",", "")),)))
+                continue
             fields = _numeric_date(token)
             if fields:
                 first, second, year = fields
@@ -579,6 +597,13 @@ class UserRules(ValueRules):
     @staticmethod
     def numbers(raw: str, layout: ColumnLayout) -> tuple[float | None, float | None]:
         """(number, num2): the cell's leading amount, and the number after it ("3–1" -> 3, 1)."""
+        before = _ERA_OR_CIRCA_BEFORE.match(raw)
+        if before:  # "c. 900" is about 900 (the WTQ reading made it 0.9), "AD 79" is 79
+            raw = raw[before.end() :]
+        era = _ERA_YEAR.fullmatch(raw)
+        if era:  # "753 BC" is the year -753, so that the earliest founding is the smallest ("B." no billion)
+            year = float(era["year"].replace(",", ""))
+            return (-year if era["bc"] else year), None
         if _SCIENTIFIC.fullmatch(raw.strip()):  # "1e308", "-2.5E-3": what spreadsheets and programs export
             value = float(raw.strip().replace("−", "-"))
             return (value if math.isfinite(value) else None), None

@@ -19,6 +19,7 @@ for the tables people bring and WTQ's, numbers (REAL) for WikiSQL's declared `re
 from __future__ import annotations
 
 import fnmatch
+import re
 import sqlite3
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -39,6 +40,8 @@ _X = f'"{PLACEHOLDER}"'
 _NOISE = (",", "$", "€", "£", "¥", "%", " ", "\u00a0", "+")
 #: Separators between a cell's first and second number ("3–1", "2-0", "12:30", "3/4").
 _NUM2_SEPARATORS = ("–", "-", "—", ":", "/")
+#: A cell that ends in a year before Christ ("753 BC", "138 B.C.", "1 BCE").
+_BC_TAIL = re.compile(r"\d\s*b\.?\s?c\.?(?:e\.?)?\s*$", re.IGNORECASE)
 #: Magnitude suffixes and the factor a reader may apply for them.
 _SUFFIXES = (("k", 1000), ("K", 1000), ("M", 1000000), ("m", 1000000), ("bn", 1000000000), ("B", 1000000000))
 
@@ -180,6 +183,10 @@ def _number_candidates(cells: Sequence[str]) -> list[str]:
             scale = "/ 100.0" if factor == 0 else f"* {factor}"
             for e in base[1:]:
                 out.append(f"CASE WHEN RTRIM({_X}) GLOB '*{s}' THEN {e} {scale} ELSE {e} END")
+    if any(_BC_TAIL.search(cell) for cell in cells):  # years before Christ are negative: "753 BC"
+        squeezed = f"UPPER(REPLACE(REPLACE(RTRIM({_X}), '.', ''), ' ', ''))"
+        bc = f"({squeezed} GLOB '*[0-9]BC' OR {squeezed} GLOB '*[0-9]BCE')"
+        out += [f"CASE WHEN {bc} THEN -({e}) ELSE {e} END" for e in list(out[1:])]
     return out
 
 
