@@ -68,7 +68,7 @@ class ParseResult:
         if self.program is None:
             return f"ParseResult(question={_cut(self.question)!r}, no program found)"
         return (
-            f"ParseResult(question={_cut(self.question)!r}, answer={_cut_list(self.display)},\n"
+            f"ParseResult(question={_cut(self.question)!r}, display={_cut_list(self.display)},\n"
             f"            program={_cut(self.program, 120)!r}, probability={self.probability:.2f})"
         )
 
@@ -281,10 +281,18 @@ class Parser:
         path = resolve_model(model)
         kit = default_kit()
         members = []
+        notes = []
         for member in run_members(path):
-            loaded, config, _ = load_run_model(member, kit, weights)
+            loaded, config, info = load_run_model(member, kit, weights)
             members.append((loaded, config))
-        return cls(members, path)
+            if weights == "best" and info.get("weights") != "best":  # a run not evaluated on dev yet
+                notes.append(
+                    f"{member} has no best/ weights (no dev evaluation yet): answering with its last "
+                    f"checkpoint (step {info.get('step')})"
+                )
+        parser = cls(members, path)
+        parser.notes += notes
+        return parser
 
     def parse_file(
         self,

@@ -135,3 +135,24 @@ def test_parse_sql_check_runs_the_sql_in_sqlite():
     text = subprocess.run(base, capture_output=True, text=True, cwd=ROOT, timeout=300)
     assert "sql check: sqlite's answer agrees with the program's" in text.stdout
     assert "approximate" not in text.stdout
+
+
+def test_a_run_without_best_weights_answers_from_its_last_checkpoint_and_says_so(tmp_path):
+    """A run stopped before its first dev evaluation has only checkpoint/: it answers, with a warning."""
+    import shutil
+
+    run = tmp_path / "run"
+    shutil.copytree(find_model("wtq-glove"), run)
+    (run / "checkpoint").mkdir()
+    shutil.move(run / "best" / "model.pt", run / "checkpoint" / "model.pt")
+    (run / "checkpoint" / "state.json").write_text('{"step": 7}')
+    result = Parser.load(run).parse(
+        "how many nations are listed?", ROOT / "examples" / "tables" / "medals.csv"
+    )
+    assert result.program and any("no best/ weights" in w and "(step 7)" in w for w in result.warnings)
+    assert not any(
+        "no best/ weights" in w
+        for w in Parser.load("wtq-glove")
+        .parse("how many nations are listed?", ROOT / "examples" / "tables" / "medals.csv")
+        .warnings
+    )

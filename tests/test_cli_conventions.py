@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -172,6 +175,23 @@ def test_a_number_read_out_of_a_longer_cell_shows_the_number_not_the_cell(capsys
     assert payload["answer"] == [3.0, 4.0] and payload["display"] == ["3", "4"]
 
 
+def test_json_numbers_read_as_written(capsys, tmp_path):
+    """A count is 10, not 10.0, and a sum of 0.1 and 0.2 is 0.3, not 0.30000000000000004."""
+    table = write(tmp_path / "v.csv", "Name,Val\na,0.1\nb,0.2\nc,7\n")
+    out = run(
+        capsys,
+        "execute",
+        "(filter_less all_rows 1 r.val-number) (sum v0 r.val-number)",
+        str(table),
+        "--question",
+        "less than 1",
+        "--json",
+    )[1]
+    assert '"answer": [\n    0.3\n  ]' in out and json.loads(out)["answer"] == [0.3]
+    out = run(capsys, "execute", "(count all_rows)", str(table), "--json")[1]
+    assert '"answer": [\n    3\n  ]' in out
+
+
 def test_execute_json_and_python_results_use_the_same_names(capsys):
     from dataclasses import fields
 
@@ -254,3 +274,20 @@ def test_execute_with_an_unreadable_string_literal_is_one_line_not_an_internal_e
     """Found by fuzzing: a raw control character or a bad escape in a quoted string was exit 1."""
     for program in ['(filter_eq all_rows "a\x11b" r.nation-string)', '(hop "x\\q")']:
         assert "bad string literal" in one_line_error(capsys, "execute", program, str(MEDALS))
+
+
+def test_a_closed_pipe_ends_quietly_with_the_shells_code():
+    """`nsm execute ... | head -1`: the reader closed the pipe; no traceback, no error line, exit 141."""
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # every write to the pipe now fails with EPIPE
+    try:
+        proc = subprocess.run(
+            [sys.executable, "-m", "nsmcli", "execute", "(hop all_rows r.nation-string)", str(MEDALS)],
+            stdout=write_end,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=300,
+        )
+    finally:
+        os.close(write_end)
+    assert proc.returncode == 141 and proc.stderr == ""

@@ -97,6 +97,7 @@ def main(args: list[str] | None = None) -> None:
     command or `nsm` given no arguments prints its help and exits 0."""
     try:
         code = app(args=args, prog_name="nsm", standalone_mode=False)
+        sys.stdout.flush()  # a closed pipe shows here, not at interpreter exit
         sys.exit(code if isinstance(code, int) else 0)
     except UsageError as exc:
         if NoArgsIsHelpError is not None and isinstance(exc, NoArgsIsHelpError):
@@ -115,6 +116,9 @@ def main(args: list[str] | None = None) -> None:
     except (KeyboardInterrupt, typer.Abort):
         error("interrupted; files already written are complete (writes are atomic)")
         sys.exit(130)
+    except BrokenPipeError:  # `nsm ... | head -1`: the reader has what it wanted; exit as a shell would
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error at exit
+        sys.exit(128 + 13)  # SIGPIPE
     except Exception as exc:
         if os.environ.get("NSM_DEBUG"):
             raise

@@ -22,7 +22,17 @@ from nsmcli.display import EMPTY_CELL, step_text, value_text
 from nsmcli.progress import make_progress
 
 T = TypeVar("T")
-stdout = Console(soft_wrap=True, highlight=False)
+
+
+class _PipedConsole(Console):
+    """rich exits with code 1 when its reader closes the pipe; `nsm.cli.main` exits as a shell would."""
+
+    def on_broken_pipe(self) -> None:
+        self.quiet = True
+        raise BrokenPipeError
+
+
+stdout = _PipedConsole(soft_wrap=True, highlight=False)
 stderr = Console(stderr=True, highlight=False, soft_wrap=True)
 
 _CONTROL = re.compile(
@@ -86,14 +96,20 @@ def strict_json(payload: Any) -> str:
     """JSON that strict parsers accept and terminals cannot be steered by: infinities and NaN become the
     strings "inf", "-inf" and "nan" (JSON has no such numbers; a table cell of 400 nines is one), text that
     is not valid Unicode (undecodable bytes in a question) gets U+FFFD, and control and bidi characters are
-    escaped."""
+    escaped. Numbers read as a person writes them: a whole float is an integer (a count is 10, not 10.0) and
+    others keep 15 significant digits, which drops binary noise (a sum of 0.1 and 0.2 is 0.3) and nothing
+    a table or a computation states."""
     text = json.dumps(_finite(payload), ensure_ascii=False, indent=2, default=str, allow_nan=False)
     return _UNSAFE_IN_JSON.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 def _finite(value: Any) -> Any:
-    if isinstance(value, float) and not math.isfinite(value):
-        return "nan" if math.isnan(value) else ("inf" if value > 0 else "-inf")
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            return "nan" if math.isnan(value) else ("inf" if value > 0 else "-inf")
+        if value.is_integer() and abs(value) < 2**53:  # beyond, not every integer is a float
+            return int(value)
+        return float(f"{value:.15g}")
     if isinstance(value, str):
         return _SURROGATE.sub("\ufffd", value)
     if isinstance(value, dict):
