@@ -58,11 +58,16 @@ def test_no_arguments_prints_help_and_exits_0(capsys, command):
 
 @pytest.mark.parametrize("command", ["", *COMMANDS])
 def test_help_reads_well_at_80_columns(capsys, monkeypatch, command):
-    """`-h` works, flags show no `<bool>`, no line passes 80 columns, and no option name is cut."""
+    """`-h` works, flags show no `<bool>`, no line passes 80 columns, and no option name is cut; the usage
+    line reads as click's (`PROGRAM TABLE`, `[RUN2]...`, no `{PROGRAM}`) and types in a user's words (no
+    `<list[Path]>` or `<int range>`)."""
     monkeypatch.setenv("COLUMNS", "80")
     code, out, _ = run(capsys, *([command] if command else []), "-h")
     assert code == 0
     assert "<bool>" not in out and "…" not in out
+    usage = out.splitlines()[0]
+    assert "{" not in usage and "[[" not in usage, usage
+    assert "<list[" not in out and " range>" not in out
     assert max(len(line) for line in out.splitlines()) <= 80, out
     if command == "explore":
         assert "--budget-seconds-per-question" in out

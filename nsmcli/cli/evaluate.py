@@ -21,7 +21,7 @@ def eval_(
         "wikisql-glove).",
     ),
     more_runs: list[Path] = typer.Argument(
-        None, metavar="[RUN2 RUN3 ...]", help="With --ensemble: the other runs of the ensemble."
+        None, metavar="RUN2", help="With --ensemble: the other runs of the ensemble."
     ),
     data: Path = typer.Option(
         None, "--data", help="The preprocessed dataset directory (default: the one the run was trained on)."

@@ -12,7 +12,7 @@ from nsmcli.fileio import check_output_file
 
 def explore(
     preprocessed: Path = typer.Argument(
-        None, metavar="[PREPROCESSED]", help="A directory written by nsm preprocess (or give --env)."
+        None, metavar="PREPROCESSED", help="A directory written by nsm preprocess (or give --env)."
     ),
     env: str = typer.Option(
         None, "--env", help="Search a generated world instead: karel:TASK (program-space hill climbing)."

@@ -18,6 +18,7 @@ from nsmcli import __version__
 from nsmcli.cli import evaluate as evaluate_cmd
 from nsmcli.cli import execute as execute_cmd
 from nsmcli.cli import explore as explore_cmd
+from nsmcli.cli import helpfmt
 from nsmcli.cli import karel as karel_cmd
 from nsmcli.cli import parse as parse_cmd
 from nsmcli.cli import plot as plot_cmd
@@ -38,6 +39,8 @@ except ImportError:  # pragma: no cover - click < 8.2 prints the help and exits 
         from click.exceptions import NoArgsIsHelpError
     except ImportError:
         NoArgsIsHelpError = None
+
+helpfmt.install()
 
 app = typer.Typer(
     name="nsm",

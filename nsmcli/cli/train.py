@@ -12,7 +12,7 @@ from nsmcli.train.config import ALGOS, ConfigError
 
 def train(
     preprocessed: Path = typer.Argument(
-        None, metavar="[PREPROCESSED]", help="A directory written by nsm preprocess (or give --env)."
+        None, metavar="PREPROCESSED", help="A directory written by nsm preprocess (or give --env)."
     ),
     env: str = typer.Option(
         None, "--env", help="A generated world instead of a dataset: karel:TASK (e.g. karel:harvester)."
