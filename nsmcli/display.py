@@ -65,4 +65,4 @@ def step_text(step: dict, shown: int = 8) -> str:
             for value, cells in zip(values[:shown], step["rows"], strict=False)
         ]
         return f"{len(values)} row{'s' if len(values) != 1 else ''}\n" + "\n".join(lines) + more
-    return f"{step['type']}: " + ", ".join(map(value_text, values[:shown])) + more
+    return f"{step['type']}: " + ", ".join(value_text(v) or EMPTY_CELL for v in values[:shown]) + more

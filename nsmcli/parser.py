@@ -205,6 +205,8 @@ def as_table(table: Table | Any, table_id: str = "table") -> Table:
         )
     if _index_holds_data(table.index):
         table = table.reset_index()
+    if len(table.columns) == 0:
+        raise DataError("the table has no columns (an empty DataFrame, dict or list)")
     return table_from_dataframe(table, table_id)
 
 

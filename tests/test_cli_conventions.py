@@ -165,6 +165,7 @@ def test_execute_shows_computed_answers_rounded_and_cells_as_written(capsys, tmp
     # an empty cell is said, not left blank
     _, out, _ = run(capsys, "execute", "(first all_rows) (hop v0 r.note-string)", str(table))
     assert re.search(r"^answer: \(empty cell\)$", out, re.M), out
+    assert "string_list: (empty cell)" in out  # and in the steps table too
     _, out, _ = run(capsys, "execute", "(first all_rows) (hop v0 r.note-string)", str(table), "--json")
     assert json.loads(out)["display"] == [""] and json.loads(out)["answer"] == [""]
 

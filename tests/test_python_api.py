@@ -56,6 +56,11 @@ def test_wrong_table_types_raise_an_nsm_error(parser, table):
     assert isinstance(caught.value, NsmError) and isinstance(caught.value, TypeError)
 
 
+def test_an_empty_frame_is_one_clear_error(parser):
+    with pytest.raises(DataError, match="^the table has no columns"):
+        parser.parse("how many rows?", pd.DataFrame())
+
+
 def test_a_question_that_is_not_a_string_raises_an_nsm_error(parser):
     with pytest.raises(ArgumentTypeError, match="question must be a string"):
         parser.parse(["how many?"], MEDALS)
