@@ -56,11 +56,11 @@ demo: install
 # with the original and the answer when the encoder extra is not installed; it was stopped by a two-hour
 # limit at step 19,416 (BENCHMARKS.md).
 # wikisql: an ensemble of the GloVe WikiSQL model (member glove, also `--model wikisql-glove`) and a MiniLM
-# member: a MAPO run with the frozen MiniLM encoder and a bi-LSTM over it on word-linked data, two actor
-# processes, to step 2,500 without the weight average, then resumed with it (decay 0.999) to step 4,000,
-# its best on dev (four hours in all), kept in float16 (the bundle's 25 MB). Its programs were explored
-# before WikiSQL's grammar declared state_every_condition, so `nsm explore` now writes a different program
-# file: the same recipe, not the same bytes.
+# member: a MAPO run with the frozen MiniLM encoder and a bi-LSTM over it on word-linked data, its programs
+# explored with WikiSQL's state_every_condition (each states every condition the question names), the weight
+# average (decay 0.999) from the start, two actor processes, to step 4,000 (its best dev evaluation; the run
+# was stopped by hand after it, at 192 minutes; it had been killed and resumed once at step 1,400), kept in
+# float16 (the bundle's 25 MB).
 # wikisql-glove (the published recipe, and the WikiSQL model without nsmcli[encoder]): a MAPO run to step 5,400 (its best on dev; the weight average turned on at step 4,896), then
 # fine-tuned (`--init`) for 800 steps once WikiSQL programs could answer questions whose conditions select
 # no rows (code 476f046). Its first stage ran with older code (before that change, so on a smaller program
@@ -83,7 +83,6 @@ WTQ_MEMBERS = $(foreach m,$(WTQ_SYNTH),$(firstword $(subst :, ,$(m))))
 # bundle-directory:run pairs of the copy loop, one per member: wtq.new/NAME:wtq-NAME
 WTQ_MEMBER_COPIES = $(foreach m,$(WTQ_MEMBERS),wtq.new/$(m):wtq-$(m))
 WTQ_GLOVE_STEPS ?= 19416
-WIKISQL_MINILM_AVERAGE_FROM ?= 2500
 WIKISQL_MINILM_STEPS ?= 4000
 WIKISQL_ONE_PROCESS ?= 3657
 WIKISQL_STEPS ?= 5400
@@ -140,21 +139,19 @@ models: install
 	$(NSM) preprocess wikisql --data-dir $(DATA)/wikisql --out data/wikisql-word --linking word
 	$(NSM) explore data/wikisql-word --split train --out data/wikisql-word-programs.jsonl --workers 2
 	OMP_NUM_THREADS=1 $(NSM) train data/wikisql-word --programs data/wikisql-word-programs.jsonl \
-		--out runs/wikisql-minilm-lstm-s1 --algo mapo --seed 1 --actors 2 --steps $(WIKISQL_MINILM_AVERAGE_FROM) \
-		--set model.encoder=minilm --set model.encoder_lstm=true --set eval_every=500
-	OMP_NUM_THREADS=1 $(NSM) train data/wikisql-word --out runs/wikisql-minilm-lstm-s1 --resume --actors 2 \
-		--steps $(WIKISQL_MINILM_STEPS) --set average_decay=0.999
+		--out runs/wikisql-minilm-every-s1 --algo mapo --seed 1 --actors 2 --steps $(WIKISQL_MINILM_STEPS) \
+		--set model.encoder=minilm --set model.encoder_lstm=true --set eval_every=500 --set average_decay=0.999
 	$(BIN)/python -c "import sys; from nsmcli.train.rundir import RunDir; \
-		RunDir(sys.argv[1]).store_best_in_half_precision()" runs/wikisql-minilm-lstm-s1
+		RunDir(sys.argv[1]).store_best_in_half_precision()" runs/wikisql-minilm-every-s1
 	rm -rf examples/models/wtq.new examples/models/wikisql.new
 	mkdir -p examples/models/wtq.new examples/models/wikisql.new
 	$(BIN)/python -c "import json, sys; print(json.dumps({'format': 'nsm-ensemble', \
 		'members': ['glove'] + sys.argv[1:]}))" $(WTQ_MEMBERS) \
 		> examples/models/wtq.new/ensemble.json
-	echo '{"format": "nsm-ensemble", "members": ["glove", "minilm-lstm-s1"]}' \
+	echo '{"format": "nsm-ensemble", "members": ["glove", "minilm-every-s1"]}' \
 		> examples/models/wikisql.new/ensemble.json
 	for pair in $(WTQ_MEMBER_COPIES) wtq.new/glove:wtq-mapo-s1 wikisql.new/glove:wikisql-empty-s1 \
-		wikisql.new/minilm-lstm-s1:wikisql-minilm-lstm-s1; do \
+		wikisql.new/minilm-every-s1:wikisql-minilm-every-s1; do \
 		m=$${pair%%:*}; r=runs/$${pair#*:}; \
 		rm -rf examples/models/$$m && mkdir -p examples/models/$$m/best && \
 		cp $$r/config.json $$r/vocab.json examples/models/$$m/ && \

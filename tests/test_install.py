@@ -92,7 +92,7 @@ def shipped_files() -> tuple[set[str], set[str]]:
     assert {
         "wikisql/ensemble.json",
         "wikisql/glove/best/model.pt",
-        "wikisql/minilm-lstm-s1/config.json",
+        "wikisql/minilm-every-s1/config.json",
     } <= models
     return grammars, models
 
