@@ -17,7 +17,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from nsmcli.display import display_values, step_text
+from nsmcli.display import EMPTY_CELL, display_values, step_text
 from nsmcli.errors import ArgumentTypeError, CheckpointError, DataError, GrammarError
 from nsmcli.memory import gc_paused
 from nsmcli.resources import MODELS_DIR
@@ -77,7 +77,7 @@ class ParseResult:
         e = html.escape
         if self.program is None:
             return f"<div><b>no program found</b> for {e(self.question)}</div>"
-        answer = ", ".join(e(v) if v else "<i>(empty cell)</i>" for v in self.display) or "<i>(nothing)</i>"
+        answer = ", ".join(e(v) if v else f"<i>{EMPTY_CELL}</i>" for v in self.display) or "<i>(nothing)</i>"
         rows = "".join(
             f"<tr><td>v{i}</td><td><code>{e(step['expression'])}</code></td>"
             f"<td style='text-align:left'>{e(step_text(step)).replace(chr(10), '<br>')}</td></tr>"

@@ -99,11 +99,11 @@ def strict_json(payload: Any) -> str:
     escaped. Numbers read as a person writes them: a whole float is an integer (a count is 10, not 10.0) and
     others keep 15 significant digits, which drops binary noise (a sum of 0.1 and 0.2 is 0.3) and nothing
     a table or a computation states."""
-    text = json.dumps(_finite(payload), ensure_ascii=False, indent=2, default=str, allow_nan=False)
+    text = json.dumps(_json_value(payload), ensure_ascii=False, indent=2, default=str, allow_nan=False)
     return _UNSAFE_IN_JSON.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
-def _finite(value: Any) -> Any:
+def _json_value(value: Any) -> Any:
     if isinstance(value, float):
         if not math.isfinite(value):
             return "nan" if math.isnan(value) else ("inf" if value > 0 else "-inf")
@@ -113,9 +113,9 @@ def _finite(value: Any) -> Any:
     if isinstance(value, str):
         return _SURROGATE.sub("\ufffd", value)
     if isinstance(value, dict):
-        return {_finite(k): _finite(v) for k, v in value.items()}
+        return {_json_value(k): _json_value(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
-        return [_finite(v) for v in value]
+        return [_json_value(v) for v in value]
     return value
 
 

@@ -179,16 +179,18 @@ _MAGNITUDE = "|".join(sorted(map(re.escape, _MAGNITUDES), key=len, reverse=True)
 _QUESTION_MAGNITUDE = "|".join(sorted(map(re.escape, set(_MAGNITUDES) - {"B", "T"}), key=len, reverse=True))
 _SUFFIXED_NUMBER = re.compile(rf"(?P<sign>[-+−]?)(?P<digits>\d[\d.,]*)(?P<mag>{_QUESTION_MAGNITUDE})")
 _MINUS = "-−"
+#: A year's digits, and "before Christ" as cells and questions write it ("BC", "B.C.", "BCE").
+_YEAR_DIGITS = r"\d{1,3}(?:,\d{3})+|\d+"
+_BEFORE_CHRIST = r"b\.?\s?c\.?(?:e\.?)?"
 #: A year of an era ("753 BC", "79 AD", "500 BCE", "138 B.C."): before Christ is a negative number.
 _ERA_YEAR = re.compile(
-    r"\s*(?P<year>\d{1,3}(?:,\d{3})+|\d+)\s*(?:(?P<bc>b\.?\s?c\.?(?:e\.?)?)|a\.?\s?d\.?|c\.?\s?e\.?)\s*",
-    re.IGNORECASE,
+    rf"\s*(?P<year>{_YEAR_DIGITS})\s*(?:(?P<bc>{_BEFORE_CHRIST})|a\.?\s?d\.?|c\.?\s?e\.?)\s*", re.IGNORECASE
 )
 #: What may precede a year or an amount without changing it: "AD 79", "c. 900", "ca. 1450", "circa 1200".
 _ERA_OR_CIRCA_BEFORE = re.compile(r"\s*(?:a\.?\s?d\.?|c\.|ca\.|circa)\s*(?=\d)", re.IGNORECASE)
-#: A question's word for before Christ after its number ("founded before 500 BC").
-_BC_WORDS = frozenset({"bc", "bce", "b.c.", "b.c.e.", "b.c"})
-_PLAIN_YEAR_TOKEN = re.compile(r"\d{1,3}(?:,\d{3})*|\d+")
+#: A question's year and its word for before Christ, two tokens ("founded before 500 BC").
+_QUESTION_YEAR = re.compile(_YEAR_DIGITS)
+_QUESTION_BC = re.compile(_BEFORE_CHRIST, re.IGNORECASE)
 # Each optional piece carries its own trailing whitespace, so no two `\s*` meet: adjacent ones split a run
 # of spaces in n^k ways, and a cell of a few hundred spaces took seconds (thousands never finished).
 _NUMBER = re.compile(
@@ -488,8 +490,8 @@ class UserRules(ValueRules):
                 continue
             if (
                 i + 1 < len(tokens)
-                and tokens[i + 1].lower() in _BC_WORDS
-                and _PLAIN_YEAR_TOKEN.fullmatch(token)
+                and _QUESTION_BC.fullmatch(tokens[i + 1])
+                and _QUESTION_YEAR.fullmatch(token)
             ):
                 out.append(textnum.Quantity("NUMBER", i, i + 2, (-float(token.replace(",", "")),)))
                 continue
