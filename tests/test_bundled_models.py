@@ -2,6 +2,7 @@
 
 import json
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -139,8 +140,6 @@ def test_parse_sql_check_runs_the_sql_in_sqlite():
 
 def test_a_run_without_best_weights_answers_from_its_last_checkpoint_and_says_so(tmp_path):
     """A run stopped before its first dev evaluation has only checkpoint/: it answers, with a warning."""
-    import shutil
-
     run = tmp_path / "run"
     shutil.copytree(find_model("wtq-glove"), run)
     (run / "checkpoint").mkdir()
