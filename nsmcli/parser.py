@@ -15,14 +15,14 @@ from __future__ import annotations
 import html
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from nsmcli.display import EMPTY_CELL, display_values, step_text
 from nsmcli.errors import ArgumentTypeError, CheckpointError, DataError, GrammarError
 from nsmcli.memory import gc_paused
 from nsmcli.resources import MODELS_DIR
 from nsmcli.worlds.tables.data.annotate import annotate_question
-from nsmcli.worlds.tables.data.preprocess import run_linking
+from nsmcli.worlds.tables.data.preprocess import Example, run_linking
 from nsmcli.worlds.tables.data.readers import (
     check_question,
     load_table,
@@ -34,6 +34,9 @@ from nsmcli.worlds.tables.data.valuerules import UserRules
 from nsmcli.worlds.tables.lang.interpreter import answer_cells, bind, describe_step
 from nsmcli.worlds.tables.lang.spec import Limits, get_language
 from nsmcli.worlds.tables.lang.sql import check_dialect, check_program_sql, render_sql
+
+if TYPE_CHECKING:
+    from nsmcli.train.rerank import Reranker
 
 
 @dataclass
@@ -246,6 +249,8 @@ class Parser:
         self.linking = run_linking(first)
         #: What every result's warnings repeat (why this model answers rather than the one asked for).
         self.notes: list[str] = []
+        #: Chooses among the beam's programs with `vote="rerank"` (`nsmcli.train.rerank`); None: answer vote.
+        self.reranker: Reranker | None = None
 
     @property
     def model(self) -> Any:
@@ -278,6 +283,7 @@ class Parser:
     def _load(cls, model: str | Path | None, weights: str) -> Parser:
         from nsmcli.train.evaluate import load_run_model
         from nsmcli.train.questions import default_kit
+        from nsmcli.train.rerank import load_reranker
         from nsmcli.train.rundir import run_members
 
         path = resolve_model(model)
@@ -294,6 +300,12 @@ class Parser:
                 )
         parser = cls(members, path)
         parser.notes += notes
+        parser.reranker = load_reranker(path)
+        if parser.reranker is not None and parser.reranker.world != parser.language.name:
+            raise CheckpointError(
+                f"{path}: its reranker was fitted in the {parser.reranker.world} world, the model writes "
+                f"{parser.language.name}"
+            )
         return parser
 
     def parse_file(
@@ -301,7 +313,7 @@ class Parser:
         path: Path | str,
         beam: int = 5,
         sql_dialect: str | None = "sqlite",
-        vote: str = "answer",
+        vote: str = "rerank",
         sql_check: bool = False,
     ):
         """Answer every question of a question file; yields (case, result, correct or None)."""
@@ -329,12 +341,12 @@ class Parser:
         table: Table | Any,
         beam: int = 5,
         sql_dialect: str | None = "sqlite",
-        vote: str = "answer",
+        vote: str = "rerank",
         sql_check: bool = False,
     ) -> ParseResult:
         """Answer one question: beam search over programs; the chosen one (`vote`, see
-        `nsmcli.train.evaluate.choose`: by default the most probable program of the answer the beam's
-        programs favour together) executed step by step. `candidates` lists the beam, most probable first.
+        `nsmcli.train.evaluate.choose`: by default the model's reranker when it has one, else the most
+        probable program of the answer the beam's programs favour together) executed step by step. `candidates` lists the beam, most probable first.
         `sql_check` also runs the program's SQL in sqlite on the table and compares the answers."""
         # one question's burst of acyclic objects: on a big table the collector's scans would dominate
         with gc_paused():
@@ -378,7 +390,11 @@ class Parser:
         warnings = [*self.notes, *table.notes, *(w for w in (env.reach_warning(),) if w)]
         if not candidates:
             return ParseResult(question, [], None, 0.0, warnings=warnings)
-        text = choose(totals, answers, vote)
+        if vote == "rerank" and self.reranker is not None:
+            problem = Example(annotated.id, table.id, annotated, [])
+            text = self.reranker.choose(problem, env, totals, answers)
+        else:
+            text = choose(totals, answers, vote)
         best = next(c for c in candidates if c.program == text)
         key = answer_key(best.answer)
         agreeing = sum(c.probability for c in candidates if answer_key(c.answer) == key)

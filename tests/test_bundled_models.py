@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from nsmcli.parser import MODELS_DIR, Parser, find_model
+from nsmcli.train.rerank import load_reranker
 from nsmcli.train.rundir import run_members
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -32,6 +33,8 @@ def test_bundled_models_are_small_plain_run_directories_or_ensembles_of_them():
         assert size <= 25 * 2**20, f"{name}: {size} bytes"
     for name in ("wtq", "wikisql"):  # each an ensemble of its GloVe model and a MiniLM member
         assert len(run_members(MODELS_DIR / name)) > 1
+    # the WTQ ensemble chooses with its reranker (fitted on held-out questions); WikiSQL has none to fit on
+    assert load_reranker(MODELS_DIR / "wtq") is not None and load_reranker(MODELS_DIR / "wikisql") is None
 
 
 def test_the_default_falls_back_to_the_glove_model_without_the_encoder_package(monkeypatch):
@@ -100,8 +103,9 @@ def test_wikisql_models_by_name(name):
 
 
 def test_parse_answers_with_the_answer_its_beam_favours():
-    """By default the answer whose beam programs sum highest, shown with its most probable program; with
-    vote="program" the single most probable program, as the original."""
+    """With vote="answer" (the default for a model without a reranker) the answer whose beam programs sum
+    highest, shown with its most probable program; with vote="program" the single most probable program,
+    as the original."""
     from nsmcli.train.evaluate import answer_key
 
     parser = Parser.load("wtq")
@@ -109,7 +113,7 @@ def test_parse_answers_with_the_answer_its_beam_favours():
     for question in ("which nation won the most gold medals?", "how many nations won no silver?"):
         single = parser.parse(question, table, beam=5, vote="program")
         assert single.program == single.candidates[0].program
-        voted = parser.parse(question, table, beam=5)
+        voted = parser.parse(question, table, beam=5, vote="answer")
         totals: dict = {}
         for c in voted.candidates:
             totals[answer_key(c.answer)] = totals.get(answer_key(c.answer), 0.0) + c.probability

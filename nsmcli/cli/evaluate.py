@@ -48,10 +48,11 @@ def eval_(
         help="Keep beam programs that leave a computed result unused, as the original's evaluator did.",
     ),
     vote: str = typer.Option(
-        "answer",
+        "rerank",
         "--vote",
-        help="answer: the most probable program of the answer the beam's programs favour "
-        "together; program: the most probable program (the original's choice).",
+        help="rerank: the model's reranker (reranker.json, from nsm rerank) when it has one, else answer; "
+        "answer: the most probable program of the answer the beam's programs favour together; program: "
+        "the most probable program (the original's choice).",
     ),
     out: Path = typer.Option(
         None,
@@ -87,6 +88,7 @@ def eval_(
     from nsmcli.parser import find_model
     from nsmcli.train.backends import check_address, choose_shard_backend
     from nsmcli.train.evaluate import check_vote, evaluate
+    from nsmcli.train.rerank import load_reranker
     from nsmcli.train.rundir import RunDir, run_members
     from nsmcli.worlds import get_world
 
@@ -114,6 +116,8 @@ def eval_(
     check_address(address, choose_shard_backend(backend, workers))  # before any data is read
     if out is not None:
         check_output_file(out)  # before the evaluation, not after it
+    # a reranker is fitted to one model's beam: that of RUN (a run or a bundled ensemble), alone
+    reranker = load_reranker(find_model(run) or run) if vote == "rerank" and not more_runs else None
     dataset = load_dataset(data)
     _ = dataset.tables  # read (and checked) before the progress bar starts, so an error stands alone
     with progress_bar(quiet) as progress:
@@ -129,6 +133,7 @@ def eval_(
             backend=backend,
             workers=workers,
             address=address,
+            reranker=reranker,
         )
     if out is not None:
         atomic_write_jsonl(out, result.prediction_records())
@@ -138,7 +143,7 @@ def eval_(
         print_json(payload)
         return
     kind = f"ensemble of {len(runs)}" if len(runs) > 1 else safe(str(run))
-    decoder = (f"beam {beam}" if beam > 0 else "greedy") + f", {vote} vote"
+    decoder = (f"beam {beam}" if beam > 0 else "greedy") + f", {result.vote} vote"
     stdout.print(
         f"[bold]{kind}[/] on {safe(result.split)} ({decoder}): accuracy {result.accuracy:.4f} "
         f"({result.n_correct}/{result.n})"

@@ -23,6 +23,7 @@ from nsmcli.cli import karel as karel_cmd
 from nsmcli.cli import parse as parse_cmd
 from nsmcli.cli import plot as plot_cmd
 from nsmcli.cli import preprocess as preprocess_cmd
+from nsmcli.cli import rerank as rerank_cmd
 from nsmcli.cli import synthesize as synthesize_cmd
 from nsmcli.cli import train as train_cmd
 from nsmcli.cli.output import error
@@ -83,6 +84,7 @@ COMMANDS = {
     "explore": (explore_cmd.explore, "Search each question's consistent programs (resumable)."),
     "train": (train_cmd.train, "Train a parser with MAPO from question-answer pairs."),
     "eval": (evaluate_cmd.eval_, "Accuracy of a trained run or ensemble on a split."),
+    "rerank": (rerank_cmd.rerank, "Fit a reranker of a model's beam on held-out questions."),
     "parse": (parse_cmd.parse, "Answer a question about a table with a trained model."),
     "execute": (execute_cmd.execute, "Run a program over a table, step by step, with its SQL."),
     "run-program": (

@@ -38,10 +38,11 @@ def parse(
         "sqlite", "--sql", help="Dialect of the SQL rendering (any sqlglot writes)."
     ),
     vote: str = typer.Option(
-        "answer",
+        "rerank",
         "--vote",
-        help="answer: the most probable program of the answer the beam's programs favour together; "
-        "program: the most probable program (the original's choice).",
+        help="rerank: the model's reranker (reranker.json) when it has one, else answer; answer: the most "
+        "probable program of the answer the beam's programs favour together; program: the most probable "
+        "program (the original's choice).",
     ),
     sql_check: bool = typer.Option(
         False, "--sql-check", help="Run the SQL in sqlite on the table and say whether it gives the answer."

@@ -23,7 +23,7 @@ the same batches and predicts the same.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -34,7 +34,9 @@ from nsmcli.errors import CheckpointError, DataError
 from nsmcli.protocols import ProblemSet
 from nsmcli.train.config import MAX_BEAM
 from nsmcli.train.questions import ModelKit, QuestionEnv, QuestionPool, build_model, default_kit
+from nsmcli.train.rerank import Reranker
 from nsmcli.train.rundir import RunDir, run_members
+from nsmcli.worlds import get_world
 
 Tokens = tuple[int, ...]
 
@@ -50,6 +52,16 @@ class Prediction:
 
 
 @dataclass
+class Candidate:
+    """One finished program of a question's beam, with the credit its answer earns."""
+
+    program: str
+    prob: float
+    answer: list
+    credit: float
+
+
+@dataclass
 class EvalResult:
     split: str
     beam: int
@@ -61,6 +73,10 @@ class EvalResult:
     vote: str = "answer"
     total_credit: float = 0.0
     """The summed credit (`ProblemSet.credit`): the correct count in the table worlds, scores in Karel."""
+    candidates: dict[str, list[Candidate]] = field(default_factory=dict)
+    """With `evaluate(keep_candidates=True)`: every finished beam program per question id, in beam order."""
+    rerank_features: dict[str, list] = field(default_factory=dict)
+    """With `evaluate(keep_candidates=True)` in a world that has them: the candidates' rerank features."""
 
     @property
     def accuracy(self) -> float:
@@ -82,7 +98,8 @@ class EvalResult:
         return [asdict(p) for p in self.predictions]
 
 
-VOTES = ("answer", "program")
+#: rerank: the model's reranker (`nsmcli.train.rerank`) when it has one, else as answer
+VOTES = ("rerank", "answer", "program")
 
 
 def check_vote(vote: str, name: str = "vote") -> None:
@@ -100,10 +117,11 @@ def answer_key(answer: Sequence[Any] | None) -> tuple[str, ...]:
 def choose(totals: dict[str, float], answers: dict[str, Sequence[Any]], vote: str = "answer") -> str:
     """The program that answers, among `totals` (program text -> summed probability, in beam order) whose
     answers are `answers`: the most probable program (`program`), or the most probable program of the
-    answer whose programs sum highest (`answer`). Ties go to the first in `totals`' order."""
+    answer whose programs sum highest (`answer`, and `rerank`, which only a `Reranker` does otherwise). Ties
+    go to the first in `totals`' order."""
     if vote == "program":
         return max(totals, key=lambda t: totals[t])
-    if vote != "answer":
+    if vote not in ("answer", "rerank"):
         raise ValueError(f"vote must be one of {', '.join(VOTES)}, got {vote!r}")
     groups: dict[tuple[str, ...], float] = {}
     for text, prob in totals.items():
@@ -376,15 +394,21 @@ def evaluate(
     batch_size: int = 50,
     progress: Any = None,
     keep_unused: bool = False,
-    vote: str = "answer",
+    vote: str = "rerank",
     backend: str | None = None,
     workers: int = 1,
     address: str | None = None,
+    keep_candidates: bool = False,
+    reranker: Reranker | None = None,
+    select: Callable[[Any], bool] | None = None,
 ) -> EvalResult:
     """Accuracy of one run, or of an ensemble of runs, on a split, with one prediction per question.
     `keep_unused` keeps beam programs that leave a result unused, as the original's evaluator did; `vote`
     says which program answers (`choose`). `backend` decodes in this process (`inline`, the default for one
-    worker), in `workers` processes (`processes`) or Ray tasks (`ray`, on the cluster at `address`)."""
+    worker), in `workers` processes (`processes`) or Ray tasks (`ray`, on the cluster at `address`).
+    `keep_candidates` scores every finished program of each beam into `EvalResult.candidates` (and, where the
+    world has them, their rerank features into `EvalResult.rerank_features`). With `vote="rerank"`,
+    `reranker` chooses (`nsmcli.train.rerank`); `select` keeps only the split's problems it accepts."""
     from nsmcli.train.backends import check_address, choose_shard_backend, map_shards, shard_bounds
 
     run_dirs = [m for r in run_dirs for m in run_members(r)]
@@ -406,7 +430,7 @@ def evaluate(
         split_name = resolve_split(dataset, split, config)
         if r == 0:
             resolved = split_name
-            examples = dataset.examples(split_name)
+            examples = [e for e in dataset.examples(split_name) if select is None or select(e)]
         elif split_name != resolved:
             raise DataError(f"{run} resolves split {split!r} to {split_name}, the first run to {resolved}")
         if configs and config["limits"] != configs[0]["limits"]:
@@ -447,16 +471,43 @@ def evaluate(
             pool_programs(totals.setdefault(qid, {}), answers.setdefault(qid, {}), hyps)
         if progress:
             progress.advance(task, len(batch))
+    if reranker is not None and reranker.world != dataset.world:
+        raise DataError(
+            f"the reranker was fitted in the {reranker.world} world, {dataset.source} is {dataset.world}"
+        )
+    reranking = vote == "rerank" and reranker is not None
+    rerank = get_world(dataset.world).rerank if keep_candidates else None
     result = EvalResult(
-        resolved, beam, [str(r) for r in run_dirs], len(examples), 0, weights=infos, vote=vote
+        resolved,
+        beam,
+        [str(r) for r in run_dirs],
+        len(examples),
+        0,
+        weights=infos,
+        vote=vote if reranking or vote != "rerank" else "answer",
     )
     for example in examples:
         slot = totals.get(example.id, {})
         if not slot:
             result.predictions.append(Prediction(example.id, dataset.text(example), None, [], False, 0.0))
             continue
-        text = choose(slot, answers[example.id], vote)  # ties: beam order
-        env, answer = pools[0].env(example.id), answers[example.id][text]
+        env = pools[0].env(example.id)
+        if reranking:
+            text = reranker.choose(example, env, slot, answers[example.id])
+        else:
+            text = choose(slot, answers[example.id], vote)  # ties: beam order
+        answer = answers[example.id][text]
+        if keep_candidates:
+            result.candidates[example.id] = [
+                Candidate(
+                    t, p, answers[example.id][t] or [], dataset.credit(example, env, tuple(env.encode(t)))
+                )
+                for t, p in slot.items()
+            ]
+            if rerank is not None:
+                result.rerank_features[example.id] = rerank.extract(
+                    example, env, [(t, p, answers[example.id][t] or []) for t, p in slot.items()]
+                )
         credit = dataset.credit(example, env, tuple(env.encode(text)))
         result.n_correct += credit >= 1.0
         result.total_credit += credit

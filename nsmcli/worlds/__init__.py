@@ -14,7 +14,7 @@ A new world is one folder plus one line in `WORLDS`.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
@@ -28,6 +28,16 @@ WORLDS: dict[str, str] = {
     "wikisql": "nsmcli.worlds.tables.entry:WIKISQL",
     "karel": "nsmcli.worlds.karel.entry:KAREL",
 }
+
+
+@dataclass(frozen=True)
+class RerankFeatures:
+    """A world's features for the reranker: `extract(problem, env, candidates)` gives, for each finished
+    beam program (text, probability, answer) in beam order, its dense values (named by `dense`, the first
+    being the program's log probability) and its sparse feature names."""
+
+    dense: tuple[str, ...]
+    extract: Callable[[Any, Environment, Sequence[tuple[str, float, Sequence[Any]]]], list]
 
 
 @dataclass(frozen=True)
@@ -54,6 +64,8 @@ class World:
     report: Callable[[Any, dict[str, Any]], dict[str, Any]] | None = None
     """`nsm eval` of one of this world's runs, when the world reports more than accuracy (Karel's two
     figures); given the run directory and its config."""
+    rerank: RerankFeatures | None = None
+    """What a reranker (`nsmcli.train.rerank`) reads off this world's problems, if it can rerank them."""
 
 
 def available_worlds() -> list[str]:

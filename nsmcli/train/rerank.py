@@ -1,0 +1,315 @@
+"""A linear reranker over a model's finished beam programs, fitted on questions the model never trained on.
+
+The beam holds the right answer far more often than the beam's own choice is right (BENCHMARKS.md), so the
+choice, not the search, loses most questions. A world names what it reads off a problem and one candidate
+(`World.rerank`: a few dense numbers, led by the beam's log probabilities, and sparse feature
+names); the reranker scores each candidate as a weighted sum of them and answers with the best. Its weights
+are fitted by maximising the probability of the candidates that earn credit (a softmax over each problem's
+candidates, summed over the right ones), which is convex: full-batch L-BFGS finds the optimum, so a fit
+depends on its data and its L2 strength only, and that strength is chosen by k-fold cross-validation within
+the fitting questions. It starts from the beam's own order (the log probability's weight 1), so where its
+features say nothing, it answers as the beam does.
+
+The fitted reranker is a plain JSON file (`reranker.json`) beside a model's weights, or beside an
+ensemble's `ensemble.json`; `nsm eval` and `nsm parse` use it by default (`--vote rerank`), and `nsm rerank`
+fits one. Loading it reads numbers and names only.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import torch
+
+from nsmcli.errors import CheckpointError, DataError
+from nsmcli.fileio import atomic_write_json
+
+RERANKER_FILE = "reranker.json"
+RERANKER_FORMAT = "nsm-reranker"
+RERANKER_VERSION = 1
+#: Weights smaller than this are not written: the file stays small, and the scores move by less than
+#: the sum of the dropped ones (a few hundredths at most).
+MIN_WEIGHT = 1e-3
+#: Features of one problem's candidates: per candidate, (dense values, sparse feature names).
+Features = list[tuple[list[float], list[str]]]
+
+
+@dataclass
+class Reranker:
+    """Weights over one world's rerank features (`World.rerank`)."""
+
+    world: str
+    dense_names: tuple[str, ...]
+    dense: list[float]
+    sparse: dict[str, float]
+    #: how it was fitted (data, split, L2, cross-validation figures), for the record
+    fitted: dict[str, Any] = field(default_factory=dict)
+
+    def scores(self, features: Features) -> list[float]:
+        return [
+            sum(w * x for w, x in zip(self.dense, d, strict=True)) + sum(self.sparse.get(n, 0.0) for n in s)
+            for d, s in features
+        ]
+
+    def choose(
+        self, problem: Any, env: Any, totals: dict[str, float], answers: dict[str, Sequence[Any]]
+    ) -> str:
+        """The program text among `totals` (program text -> probability, in beam order) that scores
+        highest; ties go to the first in beam order."""
+        from nsmcli.worlds import get_world
+
+        rerank = get_world(self.world).rerank
+        if rerank is None:
+            raise DataError(f"the {self.world} world has no rerank features")
+        texts = list(totals)
+        scores = self.scores(rerank.extract(problem, env, [(t, totals[t], answers[t] or []) for t in texts]))
+        return texts[max(range(len(texts)), key=lambda i: (scores[i], -i))]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "format": RERANKER_FORMAT,
+            "version": RERANKER_VERSION,
+            "world": self.world,
+            "dense": dict(zip(self.dense_names, (round(w, 6) for w in self.dense), strict=True)),
+            "sparse": {n: round(w, 4) for n, w in sorted(self.sparse.items()) if abs(w) >= MIN_WEIGHT},
+            "fitted": self.fitted,
+        }
+
+    def save(self, path: Path | str) -> None:
+        atomic_write_json(Path(path), self.to_json())
+
+    @classmethod
+    def from_json(cls, record: Any, source: str = "reranker") -> Reranker:
+        """A reranker from its JSON record; one CheckpointError naming `source` for anything else."""
+        if not isinstance(record, dict) or record.get("format") != RERANKER_FORMAT:
+            raise CheckpointError(
+                f"{source} is not an nsm reranker file (format {RERANKER_FORMAT!r} expected)"
+            )
+        if record.get("version") != RERANKER_VERSION:
+            raise CheckpointError(
+                f"{source} is reranker version {record.get('version')!r}; this nsm reads {RERANKER_VERSION}"
+            )
+        world, dense, sparse = record.get("world"), record.get("dense"), record.get("sparse")
+        if not isinstance(world, str) or not isinstance(dense, dict) or not isinstance(sparse, dict):
+            raise CheckpointError(f"{source}: 'world' must be a name, 'dense' and 'sparse' objects")
+        from nsmcli.worlds import available_worlds, get_world
+
+        if world not in available_worlds() or get_world(world).rerank is None:
+            raise CheckpointError(f"{source}: the world {world!r} has no reranker")
+        if tuple(dense) != get_world(world).rerank.dense:
+            raise CheckpointError(
+                f"{source}: its dense features {', '.join(map(str, dense))} are not the {world} world's "
+                f"({', '.join(get_world(world).rerank.dense)})"
+            )
+
+        def weight(value: Any) -> float:
+            if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+                raise CheckpointError(f"{source}: every weight must be a finite number")
+            return float(value)
+
+        names = tuple(dense)
+        return cls(
+            world,
+            names,
+            [weight(dense[n]) for n in names],
+            {str(n): weight(w) for n, w in sparse.items()},
+            record.get("fitted") if isinstance(record.get("fitted"), dict) else {},
+        )
+
+
+def load_reranker(model_dir: Path | str) -> Reranker | None:
+    """The reranker beside a model (`reranker.json` in its directory), or None when it has none."""
+    path = Path(model_dir) / RERANKER_FILE
+    if not path.is_file():
+        return None
+    import json
+
+    try:
+        record = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise CheckpointError(f"{path} cannot be read as JSON: {exc}") from None
+    return Reranker.from_json(record, str(path))
+
+
+def fit(
+    problems: Sequence[tuple[Features, list[float]]], l2: float, dense_names: Sequence[str], world: str
+) -> Reranker:
+    """Weights maximising the mean log probability of each problem's right candidates (credit >= 1) under a
+    softmax of the scores, minus `l2` times the sparse weights' squared norm. Problems whose candidates are
+    all right or all wrong teach nothing and are left out."""
+    useful = [(f, y) for f, y in problems if any(c >= 1 for c in y) and not all(c >= 1 for c in y)]
+    names: dict[str, int] = {}
+    for features, _ in useful:
+        for _, sparse in features:
+            for n in sparse:
+                names.setdefault(n, len(names))
+    n_dense = len(dense_names)
+    dense_w = torch.zeros(n_dense, dtype=torch.float64)
+    dense_w[0] = 1.0  # the beam's own order
+    if not useful:
+        return Reranker(world, tuple(dense_names), dense_w.tolist(), {})
+    width = max(len(y) for _, y in useful)
+    dense = torch.zeros(len(useful), width, n_dense, dtype=torch.float64)
+    present = torch.zeros(len(useful), width, dtype=torch.bool)
+    right = torch.zeros(len(useful), width, dtype=torch.bool)
+    flat: list[int] = []
+    offsets: list[int] = []
+    for q, (features, credits) in enumerate(useful):
+        for c in range(width):
+            offsets.append(len(flat))
+            if c < len(features):
+                dense[q, c] = torch.tensor(features[c][0], dtype=torch.float64)
+                present[q, c] = True
+                right[q, c] = credits[c] >= 1
+                flat.extend(names[n] for n in features[c][1])
+    flat_t = torch.tensor(flat, dtype=torch.long)
+    offsets_t = torch.tensor(offsets, dtype=torch.long)
+    dense_w.requires_grad_(True)
+    sparse_w = torch.zeros(len(names), 1, dtype=torch.float64, requires_grad=True)
+    optimizer = torch.optim.LBFGS(
+        [dense_w, sparse_w],
+        max_iter=500,
+        history_size=20,
+        line_search_fn="strong_wolfe",
+        tolerance_grad=1e-7,
+        tolerance_change=1e-10,
+    )
+
+    def objective() -> torch.Tensor:
+        optimizer.zero_grad()
+        bag = torch.nn.functional.embedding_bag(flat_t, sparse_w, offsets_t, mode="sum")
+        score = (dense @ dense_w + bag.view(len(useful), width)).masked_fill(~present, -math.inf)
+        log_p = torch.log_softmax(score, 1)
+        loss = -torch.logsumexp(log_p.masked_fill(~right, -math.inf), 1).mean() + l2 * (sparse_w**2).sum()
+        loss.backward()
+        return loss
+
+    optimizer.step(objective)
+    weights = sparse_w.detach().view(-1).tolist()
+    return Reranker(
+        world, tuple(dense_names), dense_w.detach().tolist(), {n: weights[i] for n, i in names.items()}
+    )
+
+
+def right_choices(reranker: Reranker, problems: Sequence[tuple[Features, list[float]]]) -> int:
+    """How many problems the reranker's choice answers right (ties to the first in beam order)."""
+    right = 0
+    for features, credits in problems:
+        if features:
+            scores = reranker.scores(features)
+            best = max(range(len(scores)), key=lambda i: (scores[i], -i))
+            right += credits[best] >= 1
+    return right
+
+
+def fit_cross_validated(
+    problems: Sequence[tuple[Features, list[float]]],
+    l2s: Sequence[float],
+    dense_names: Sequence[str],
+    world: str,
+    folds: int = 4,
+    seed: int = 0,
+    progress: Callable[[str], None] | None = None,
+) -> tuple[Reranker, dict[str, Any]]:
+    """The L2 strength that answers most held-out problems over `folds` folds (problems shuffled with
+    `seed`), then a fit on every problem with it; also the figures per strength."""
+    if not l2s:
+        raise DataError("give at least one L2 strength")
+    order = list(range(len(problems)))
+    random.Random(seed).shuffle(order)
+    parts = [[problems[i] for i in order[k::folds]] for k in range(folds)]
+    figures = {}
+    for l2 in l2s:
+        held_out_right = 0
+        for k in range(folds):
+            rest = [p for j, part in enumerate(parts) if j != k for p in part]
+            held_out_right += right_choices(fit(rest, l2, dense_names, world), parts[k])
+        figures[f"{l2:g}"] = held_out_right
+        if progress:
+            progress(f"L2 {l2:g}: {held_out_right:,} of {len(problems):,} held-out problems right")
+    best = max(l2s, key=lambda v: (figures[f"{v:g}"], v))  # ties: the stronger regularisation
+    reranker = fit(problems, best, dense_names, world)
+    return reranker, {"l2": best, "folds": folds, "held_out_right": figures, "problems": len(problems)}
+
+
+@dataclass
+class BeamProblems:
+    """A model's beams over a split, ready to fit a reranker on: per problem, the candidates' features and
+    credits; with what the beam's own answer vote got right."""
+
+    split: str
+    problems: list[tuple[Features, list[float]]]
+    answer_vote_right: int
+    questions: int
+
+    @property
+    def right_answer_in_beam(self) -> int:
+        return sum(any(c >= 1 for c in credits) for _, credits in self.problems)
+
+
+def decode_for_reranking(
+    model_dir: Path | str,
+    dataset: Any,
+    split: str,
+    select: Callable[[Any], bool] | None = None,
+    beam: int = 5,
+    workers: int = 1,
+    progress: Any = None,
+) -> BeamProblems:
+    """Decode `split` (the problems `select` keeps) with the model at `model_dir`: its beams, their credits
+    and features. The split must hold problems the model did not train on, or a fit learns how the model
+    recalls its training answers rather than how it fails on new ones."""
+    from nsmcli.train.evaluate import evaluate
+    from nsmcli.worlds import get_world
+
+    if get_world(dataset.world).rerank is None:
+        raise DataError(f"the {dataset.world} world has no rerank features")
+    result = evaluate(
+        [model_dir],
+        dataset,
+        split=split,
+        beam=beam,
+        vote="answer",
+        workers=workers,
+        progress=progress,
+        keep_candidates=True,
+        select=select,
+    )
+    problems = [
+        (result.rerank_features[p.id], [c.credit for c in result.candidates[p.id]])
+        for p in result.predictions
+        if result.candidates.get(p.id)
+    ]
+    return BeamProblems(result.split, problems, result.n_correct, result.n)
+
+
+def fit_beams(
+    beams: BeamProblems,
+    world: str,
+    folds: int = 4,
+    l2s: Sequence[float] = (3e-4, 1e-3, 3e-3, 1e-2),
+    report: Callable[[str], None] | None = None,
+) -> Reranker:
+    """A reranker fitted to `beams` (`fit_cross_validated`), its record (`Reranker.fitted`) holding the
+    figures: the answer vote's right answers, the beams' right answers, and the held-out ones per L2."""
+    from nsmcli.worlds import get_world
+
+    rerank = get_world(world).rerank
+    if rerank is None:
+        raise DataError(f"the {world} world has no rerank features")
+    reranker, figures = fit_cross_validated(
+        beams.problems, l2s, rerank.dense, world, folds=folds, progress=report
+    )
+    reranker.fitted = {
+        "split": beams.split,
+        "questions": beams.questions,
+        "answer_vote_right": beams.answer_vote_right,
+        "right_answer_in_beam": beams.right_answer_in_beam,
+        **figures,
+    }
+    return reranker

@@ -1,0 +1,143 @@
+"""What the reranker (`nsmcli.train.rerank`) reads off a table question and one finished beam program.
+
+The beam's own probabilities rank programs by how the model decodes, not by whether the program fits the
+question: "how many units did Harbor Supply buy in total?" gets `count` above `sum`, and a program that
+ignores a number the question states can outrank one that uses it. These features let a linear model,
+fitted on held-out questions, weigh such clues against the beam's probabilities:
+
+- dense: the program's log probability, its answer's summed log probability (the answer vote), whether it
+  is the beam's first and whether its answer leads the vote;
+- sparse (names, each worth 1): the functions used and the last one; the answer's kind (number, date,
+  string) and size; whether the answer echoes the question; the question's entities the program leaves
+  unused, by kind; columns the question names and the program does not use, and the reverse; whether the
+  question asks for one thing or several ("which customers") crossed with the answer's size; and each
+  question word and word pair crossed with the functions, the last function, the answer's kind and size.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from nsmcli.errors import GrammarError
+from nsmcli.worlds.tables.data.values import Date
+from nsmcli.worlds.tables.lang import program as P
+
+_WORD = re.compile(r"[a-z]+|\d+")
+#: Programs that name no function the reranker knows still get the dense features.
+_ENTITY_KINDS = ("string", "number", "date")
+
+#: Names of the dense features, in order (recorded in the reranker's file).
+DENSE_FEATURES = ("log_prob", "log_answer_prob", "first_in_beam", "answer_leads_vote")
+
+
+def _answer_kind(answer: Sequence[Any]) -> str:
+    if not answer:
+        return "none"
+    value = answer[0]
+    if isinstance(value, Date):
+        return "date"
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return "number"
+    return "string"
+
+
+def _answer_key(answer: Sequence[Any]) -> tuple[str, ...]:
+    return tuple(sorted(repr(v) for v in answer or ()))
+
+
+#: Words that open a question asking for rows or values ("which customers", "list the stores").
+_ASKING = {"which", "what", "who", "whom", "list", "name"}
+
+
+def _asked_number(tokens: Sequence[str], tags: Sequence[str]) -> str:
+    """Whether the question asks for one thing or several: the grammatical number of the first noun within
+    three words after its asking word ("which customers" -> plural), or "none"."""
+    for i, token in enumerate(tokens):
+        if token in _ASKING:
+            for tag in tags[i + 1 : i + 4]:
+                if tag in ("NNS", "NNPS"):
+                    return "plural"
+                if tag in ("NN", "NNP"):
+                    return "singular"
+            return "none"
+    return "none"
+
+
+def _words_named(slug: str, words: set[str]) -> bool:
+    parts = [w for w in slug.split("_") if w]
+    return bool(parts) and all(w in words for w in parts)
+
+
+def rerank_features(
+    problem: Any, env: Any, candidates: Sequence[tuple[str, float, Sequence[Any]]]
+) -> list[tuple[list[float], list[str]]]:
+    """(dense, sparse) features of each candidate (program text, beam probability, answer), given in
+    beam order, of the question `problem` (an `Example`: its `question` is the annotation) over the table
+    that `env` is bound to."""
+    question = problem.question
+    text = question.text.lower()
+    words = _WORD.findall(text)
+    word_set = set(words)
+    grams = words + [f"{a}_{b}" for a, b in zip(words, words[1:], strict=False)]
+    named_entities = {k: sum(1 for e in question.entities if e.kind == k) for k in _ENTITY_KINDS}
+    asked = _asked_number(question.tokens, question.pos_tags)
+    named_columns = {c.slug for c in env.table.columns if _words_named(c.slug, word_set)}
+    votes: dict[tuple[str, ...], float] = {}
+    for _, prob, answer in candidates:
+        key = _answer_key(answer)
+        votes[key] = votes.get(key, 0.0) + prob
+    leading = max(votes.values(), default=0.0)
+    out = []
+    for index, (program_text, prob, answer) in enumerate(candidates):
+        answer = list(answer or [])
+        vote = votes[_answer_key(answer)]
+        dense = [
+            math.log(max(prob, 1e-9)),
+            math.log(max(vote, 1e-9)),
+            float(index == 0),
+            float(vote == leading),
+        ]
+        try:
+            program = P.Program.parse(program_text)
+        except (GrammarError, ValueError):  # no sparse features for a text that does not read
+            out.append((dense, []))
+            continue
+        functions = sorted({e.function for e in program.exprs})
+        last = program.exprs[-1].function
+        kind = _answer_kind(answer)
+        size = "one" if len(answer) == 1 else ("many" if answer else "zero")
+        echo = any(isinstance(v, str) and v and v.lower() in text for v in answer)
+        literals = [a for e in program.exprs for a in e.args if isinstance(a, P.Literal)]
+        used_columns = {
+            a.name[2:].rsplit("-", 1)[0] for e in program.exprs for a in e.args if isinstance(a, P.Column)
+        }
+        sparse = [f"f={f}" for f in functions] + [
+            f"last={last}",
+            f"kind={kind}",
+            f"size={size}",
+            f"len={len(program.exprs)}",
+            f"echo={echo}",
+            f"last={last}|kind={kind}",
+            f"asked={asked}|size={size}",
+            f"asked={asked}|last={last}",
+            f"mentioned_unused={min(len(named_columns - used_columns), 2)}",
+            f"used_unmentioned={min(len(used_columns - named_columns), 3)}",
+        ]
+        final_columns = [a.name for a in program.exprs[-1].args if isinstance(a, P.Column)]
+        if final_columns:
+            slug, _, view = final_columns[-1][2:].rpartition("-")
+            sparse.append(f"final_column_named={_words_named(slug, word_set)}|last={last}")
+            sparse.append(f"final_column_view={view}")
+        for k in _ENTITY_KINDS:
+            unused = named_entities[k] - sum(1 for a in literals if a.kind == k)
+            sparse.append(f"unused_{k}={min(max(unused, 0), 2)}")
+        for w in grams:
+            sparse.append(f"w={w}|last={last}")
+            sparse.extend(f"w={w}|f={f}" for f in functions)
+            sparse.append(f"w={w}|kind={kind}")
+            sparse.append(f"w={w}|size={size}")
+        out.append((dense, sparse))
+    return out

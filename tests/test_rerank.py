@@ -1,0 +1,256 @@
+"""The beam reranker (`nsmcli.train.rerank`, the table world's features in `nsmcli.worlds.tables.rerank`):
+what it reads off a question and a program, that its fit learns what separates right from wrong programs,
+that `nsm parse` / `nsm eval` use a model's reranker.json, and that a bad file is one clear error."""
+
+from __future__ import annotations
+
+import json
+import math
+import shutil
+from pathlib import Path
+
+import pytest
+
+from nsmcli.errors import CheckpointError
+from nsmcli.parser import Parser, find_model
+from nsmcli.train.rerank import (
+    RERANKER_FILE,
+    Reranker,
+    fit,
+    fit_cross_validated,
+    load_reranker,
+    right_choices,
+)
+from nsmcli.worlds.tables.data.annotate import annotate_question
+from nsmcli.worlds.tables.data.preprocess import Example
+from nsmcli.worlds.tables.data.readers import load_table
+from nsmcli.worlds.tables.lang.interpreter import bind
+from nsmcli.worlds.tables.lang.spec import get_language
+from nsmcli.worlds.tables.rerank import DENSE_FEATURES, rerank_features
+from tests.fuzzing import run_cli
+from tests.test_train import TABLES, preprocessed_wtq, tiny  # noqa: F401  (the tiny WTQ-style dataset)
+
+ROOT = Path(__file__).resolve().parents[1]
+MEDALS = ROOT / "examples" / "tables" / "medals.csv"
+
+
+def _features(question: str, candidates: list[tuple[str, float, list]]):
+    table = load_table(MEDALS)
+    annotated = annotate_question(question, table)
+    env = bind(get_language("wtq"), table, annotated.entities)
+    return rerank_features(Example("q", table.id, annotated, []), env, candidates)
+
+
+def test_features_cross_question_words_with_the_programs_functions_and_answers():
+    features = _features(
+        "how many gold medals did the nations win in sum?",
+        [
+            ("(count all_rows)", 0.7, [12.0]),
+            ("(sum all_rows r.gold-number)", 0.3, [33.0]),
+        ],
+    )
+    (count_dense, count_sparse), (sum_dense, sum_sparse) = features
+    assert count_dense[0] == pytest.approx(math.log(0.7)) and sum_dense[0] == pytest.approx(math.log(0.3))
+    assert count_dense[2] == 1.0 and sum_dense[2] == 0.0  # first in the beam
+    assert "w=sum|last=sum" in sum_sparse and "w=sum|last=count" in count_sparse
+    assert "w=how_many|f=sum" in sum_sparse  # word pairs too
+    assert "kind=number" in sum_sparse and "size=one" in sum_sparse
+    # the question names the gold column: the sum uses it, the count does not
+    assert "mentioned_unused=0" in sum_sparse and "mentioned_unused=1" in count_sparse
+    assert len(count_dense) == len(DENSE_FEATURES)
+
+
+def test_features_see_an_unused_number_and_a_plural_question():
+    features = _features(
+        "which nations won more than 3 gold medals?",
+        [
+            ("(argmax all_rows r.gold-number) (hop v0 r.nation-string)", 0.6, ["United States"]),
+            ("(filter_greater all_rows 3 r.gold-number) (hop v0 r.nation-string)", 0.4, ["A", "B"]),
+        ],
+    )
+    (_, argmax_sparse), (_, filter_sparse) = features
+    assert "unused_number=1" in argmax_sparse and "unused_number=0" in filter_sparse
+    assert "asked=plural|size=one" in argmax_sparse and "asked=plural|size=many" in filter_sparse
+
+
+def test_an_answer_vote_feature_sums_the_programs_that_agree():
+    features = _features(
+        "which nation won the most gold?",
+        [("(a", 0.5, ["x"]), ("(b", 0.3, ["y"]), ("(c", 0.2, ["y"])],
+    )
+    assert [d[1] for d, _ in features] == pytest.approx([math.log(0.5), math.log(0.5), math.log(0.5)])
+    # unreadable program texts keep their dense features and get no sparse ones
+    assert all(sparse == [] for _, sparse in features)
+
+
+def _problems(n: int = 40):
+    """Synthetic problems: the beam prefers a wrong candidate, but the right one carries the name `good`."""
+    problems = []
+    for i in range(n):
+        right_first = i % 5 == 0
+        features = [
+            ([math.log(0.6), math.log(0.6), 1.0, 1.0], ["bad"] if not right_first else ["good"]),
+            ([math.log(0.4), math.log(0.4), 0.0, 0.0], ["good"] if not right_first else ["bad"]),
+        ]
+        problems.append((features, [0.0, 1.0] if not right_first else [1.0, 0.0]))
+    return problems
+
+
+def test_a_fit_learns_the_feature_that_marks_right_programs_and_is_deterministic():
+    problems = _problems()
+    beam_order = Reranker("wtq", DENSE_FEATURES, [1.0, 0.0, 0.0, 0.0], {})
+    assert right_choices(beam_order, problems) == 8  # the beam is right only where it leads with `good`
+    first = fit(problems, 1e-3, DENSE_FEATURES, "wtq")
+    assert first.sparse["good"] > first.sparse["bad"]
+    assert right_choices(first, problems) == 40
+    second = fit(problems, 1e-3, DENSE_FEATURES, "wtq")
+    assert second.sparse == first.sparse and second.dense == first.dense
+
+
+def test_problems_that_teach_nothing_leave_the_beams_order():
+    all_right = [([([0.0, 0.0, 1.0, 1.0], ["x"])], [1.0])] * 5
+    reranker = fit(all_right, 1e-3, DENSE_FEATURES, "wtq")
+    assert reranker.dense == [1.0, 0.0, 0.0, 0.0] and reranker.sparse == {}
+
+
+def test_cross_validation_chooses_among_the_strengths_and_records_its_figures():
+    reranker, figures = fit_cross_validated(_problems(), [1e-3, 10.0], DENSE_FEATURES, "wtq", folds=4)
+    # a strength of 10 keeps the sparse weights near 0: only the (unpenalised) beam scores can still learn
+    assert figures["l2"] == 1e-3
+    assert figures["held_out_right"]["0.001"] == 40 and figures["held_out_right"]["10"] < 40
+    assert right_choices(reranker, _problems()) == 40
+
+
+def test_a_saved_reranker_loads_with_the_same_choices(tmp_path):
+    reranker = fit(_problems(), 1e-3, DENSE_FEATURES, "wtq")
+    reranker.save(tmp_path / RERANKER_FILE)
+    loaded = load_reranker(tmp_path)
+    assert loaded is not None and loaded.world == "wtq"
+    assert right_choices(loaded, _problems()) == 40
+    assert load_reranker(tmp_path / "elsewhere") is None
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("not json", "cannot be read as JSON"),
+        (json.dumps({"format": "nsm-ensemble"}), "is not an nsm reranker file"),
+        (json.dumps({"format": "nsm-reranker", "version": 9}), "reranker version 9"),
+        (
+            json.dumps({"format": "nsm-reranker", "version": 1, "world": "karel", "dense": {}, "sparse": {}}),
+            "has no reranker",
+        ),
+        (
+            json.dumps(
+                {"format": "nsm-reranker", "version": 1, "world": "wtq", "dense": {"x": 1}, "sparse": {}}
+            ),
+            "are not the wtq world's",
+        ),
+        (
+            '{"format": "nsm-reranker", "version": 1, "world": "wtq", '
+            '"dense": {"log_prob": 1, "log_answer_prob": 0, "first_in_beam": 0, "answer_leads_vote": 0}, '
+            '"sparse": {"f=count": NaN}}',
+            "finite number",
+        ),
+        (
+            json.dumps({"format": "nsm-reranker", "version": 1, "world": "wtq", "dense": [], "sparse": {}}),
+            "'dense' and 'sparse' objects",
+        ),
+    ],
+)
+def test_a_bad_reranker_file_is_one_clear_error(tmp_path, content, message):
+    (tmp_path / RERANKER_FILE).write_text(content)
+    with pytest.raises(CheckpointError, match=message):
+        load_reranker(tmp_path)
+
+
+@pytest.fixture
+def glove_copy(tmp_path) -> Path:
+    """The bundled GloVe WTQ model, copied so that a reranker can be put beside it."""
+    target = tmp_path / "model"
+    shutil.copytree(find_model("wtq-glove"), target)
+    return target
+
+
+def test_parse_answers_with_the_models_reranker_unless_told_to_vote(glove_copy):
+    question = "which nation won the most gold medals?"
+    plain = Parser.load(glove_copy).parse(question, MEDALS)
+    assert len({c.probability for c in plain.candidates}) >= 2
+    # a reranker that prefers the least probable program: choices that the beam would never make
+    contrary = Reranker("wtq", DENSE_FEATURES, [-1.0, 0.0, 0.0, 0.0], {})
+    contrary.save(glove_copy / RERANKER_FILE)
+    parser = Parser.load(glove_copy)
+    reranked = parser.parse(question, MEDALS)
+    assert reranked.program == min(plain.candidates, key=lambda c: c.probability).program
+    assert parser.parse(question, MEDALS, vote="answer").program == plain.program
+    code, out, err = run_cli(["parse", question, str(MEDALS), "--model", str(glove_copy), "--json"])
+    assert code == 0 and json.loads(out)["program"] == reranked.program
+
+
+def test_parse_with_a_corrupt_reranker_is_one_line_and_exit_2(glove_copy):
+    (glove_copy / RERANKER_FILE).write_text("{broken")
+    code, out, err = run_cli(
+        ["parse", "which nation won the most gold?", str(MEDALS), "--model", str(glove_copy)]
+    )
+    assert code == 2 and out == ""
+    assert len(err.strip().splitlines()) == 1 and "reranker.json cannot be read as JSON" in err
+
+
+def test_cli_rerank_fits_a_reranker_that_eval_then_uses(tiny, glove_copy):  # noqa: F811
+    data, _ = tiny
+    code, out, err = run_cli(
+        [
+            "rerank",
+            str(glove_copy),
+            "--data",
+            str(data),
+            "--split",
+            "random-split-1-train",
+            "--tables-of",
+            "random-split-1-train",
+            "--folds",
+            "2",
+            "--l2",
+            "0.01,0.1",
+            "--json",
+        ]
+    )
+    assert code == 0, err
+    fitted = json.loads(out)
+    assert fitted["questions"] == 6 and fitted["l2"] in (0.01, 0.1) and fitted["folds"] == 2
+    assert set(fitted["held_out_right"]) == {"0.01", "0.1"}
+    assert load_reranker(glove_copy) is not None
+    code, out, _ = run_cli(
+        ["eval", str(glove_copy), "--data", str(data), "--split", "random-split-1-dev", "--json"]
+    )
+    assert code == 0 and json.loads(out)["vote"] == "rerank"
+    code, out, _ = run_cli(
+        [
+            "eval",
+            str(glove_copy),
+            "--data",
+            str(data),
+            "--split",
+            "random-split-1-dev",
+            "--json",
+            "--vote",
+            "answer",
+        ]
+    )
+    assert code == 0 and json.loads(out)["vote"] == "answer"
+
+
+def test_cli_rerank_refuses_bad_strengths_and_a_missing_model_in_one_line(tiny, tmp_path):  # noqa: F811
+    data, _ = tiny
+    for args, message in (
+        (
+            ["rerank", "wtq-glove", "--data", str(data), "--split", "random-split-1-train", "--l2", "x"],
+            "--l2",
+        ),
+        (
+            ["rerank", str(tmp_path / "none"), "--data", str(data), "--split", "random-split-1-train"],
+            "no model",
+        ),
+    ):
+        code, out, err = run_cli(args)
+        assert code == 2 and len(err.strip().splitlines()) == 1 and message in err
