@@ -63,6 +63,7 @@ class ParseResult:
     sql_exact: bool = False  # sqlite runs `sql` on the file's cells and gets `answer` (lang.sql.render_sql)
     sql_note: str | None = None  # why `sql` is approximate, when it is
     sql_check: bool | None = None  # with sql_check=True: whether sqlite's answer agrees (None: no SQL form)
+    chosen_by: str = "answer"  # what chose the program among the beam's: rerank, answer (vote) or program
 
     def to_json(self) -> dict:
         return asdict(self)
@@ -390,7 +391,8 @@ class Parser:
         warnings = [*self.notes, *table.notes, *(w for w in (env.reach_warning(),) if w)]
         if not candidates:
             return ParseResult(question, [], None, 0.0, warnings=warnings)
-        if vote == "rerank" and self.reranker is not None:
+        chosen_by = "answer" if vote == "rerank" and self.reranker is None else vote
+        if chosen_by == "rerank" and self.reranker is not None:
             problem = Example(annotated.id, table.id, annotated, [])
             text = self.reranker.choose(problem, env, totals, answers)
         else:
@@ -425,4 +427,5 @@ class Parser:
             sql_exact=sql_exact,
             sql_note=sql_note,
             sql_check=checked,
+            chosen_by=chosen_by,
         )

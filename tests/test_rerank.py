@@ -182,9 +182,17 @@ def test_parse_answers_with_the_models_reranker_unless_told_to_vote(glove_copy):
     parser = Parser.load(glove_copy)
     reranked = parser.parse(question, MEDALS)
     assert reranked.program == min(plain.candidates, key=lambda c: c.probability).program
-    assert parser.parse(question, MEDALS, vote="answer").program == plain.program
+    assert reranked.chosen_by == "rerank" and plain.chosen_by == "answer"
+    voted = parser.parse(question, MEDALS, vote="answer")
+    assert voted.program == plain.program and voted.chosen_by == "answer"
     code, out, err = run_cli(["parse", question, str(MEDALS), "--model", str(glove_copy), "--json"])
-    assert code == 0 and json.loads(out)["program"] == reranked.program
+    assert (
+        code == 0
+        and json.loads(out)["program"] == reranked.program
+        and json.loads(out)["chosen_by"] == "rerank"
+    )
+    code, out, _ = run_cli(["parse", question, str(MEDALS), "--model", str(glove_copy)])
+    assert code == 0 and "chosen by the model's reranker" in out
 
 
 def test_parse_with_a_corrupt_reranker_is_one_line_and_exit_2(glove_copy):

@@ -94,7 +94,8 @@ def _show(result, sql_check: bool = False) -> None:
     stdout.print(f"[bold]answer:[/] {safe(answer_text(result.display))}")
     stdout.print(
         f"[bold]program:[/] {safe(result.program)}  "
-        f"(p = {result.probability:.2f}; answer p = {result.answer_probability:.2f})"
+        f"(p = {result.probability:.2f}; answer p = {result.answer_probability:.2f}"
+        + ("; chosen by the model's reranker)" if result.chosen_by == "rerank" else ")")
     )
     stdout.print(steps_table(result.steps))
     for line in _sql_lines(result, sql_check):
