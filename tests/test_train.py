@@ -1066,7 +1066,7 @@ def test_cli_eval_ensemble_syntax(tiny, tmp_path, monkeypatch):
     )
     assert res.exit_code == 0 and json.loads(res.stdout)["vote"] == "program"
     res = CliRunner().invoke(app, [*runs, "--data", str(data), "--vote", "majority"])
-    assert res.exit_code != 0 and "--vote must be one of answer, program" in str(res.exception)
+    assert res.exit_code != 0 and "--vote must be one of rerank, answer, program" in str(res.exception)
     res = CliRunner().invoke(app, [str(tmp_path / "run1"), str(tmp_path / "run2"), "--data", str(data)])
     assert res.exit_code != 0 and "--ensemble" in str(res.exception)
 
