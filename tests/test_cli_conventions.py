@@ -69,6 +69,8 @@ def test_help_reads_well_at_80_columns(capsys, monkeypatch, command):
     assert "{" not in usage and "[[" not in usage, usage
     assert "<list[" not in out and " range>" not in out
     assert max(len(line) for line in out.splitlines()) <= 80, out
+    # words break between words, never at their hyphens (`hard-` / `em`, `pristine-` / `seen-tables`)
+    assert not [line for line in out.splitlines() if re.search(r"[a-z]-$", line.rstrip())], out
     if command == "explore":
         assert "--budget-seconds-per-question" in out
 
