@@ -8,6 +8,10 @@ Display only: the evaluator, preprocessing and the model read values through `ns
 from __future__ import annotations
 
 import math
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 #: Float noise is dropped at this many significant digits (`20.200000000000003` is 20.2) ...
@@ -45,10 +49,80 @@ def value_text(value: Any) -> str:
     return str(value)  # a string, or a Date as `yyyy-mm-dd` (`xx` for unknown fields)
 
 
-def display_values(answer: list, cells: list[str] | None) -> list[str]:
+#: A quantity cell whose style a computed number can take: an optional sign or accounting parentheses, one
+#: currency symbol, digits with comma thousands and a point decimal, an optional percent sign.
+_STYLED_CELL = re.compile(
+    r"\(?[-−+]?(?P<prefix>[$€£¥]?)[-−]?(?P<digits>\d{1,3}(?P<groups>(?:,\d{3})+)|\d+)(?:\.(?P<decimals>\d+))?"
+    r"(?P<suffix>%?)\)?"
+)
+
+
+@dataclass(frozen=True)
+class NumberStyle:
+    """How a column writes its quantities: `$1,234.50` is prefix `$`, thousands `,`, 2 decimals."""
+
+    prefix: str
+    suffix: str
+    thousands: bool
+    decimals: int
+
+    def format(self, value: float, decimals: int) -> str:
+        """`value` with `decimals` decimals; those beyond the column's own are dropped when zero."""
+        text = f"{abs(value):{',' if self.thousands else ''}.{decimals}f}"
+        if decimals > self.decimals:
+            whole, _, fraction = text.partition(".")
+            fraction = fraction.rstrip("0").ljust(self.decimals, "0")
+            text = whole + ("." + fraction if fraction else "")
+        sign = "-" if value < 0 and any(d in text for d in "123456789") else ""
+        return f"{sign}{self.prefix}{text}{self.suffix}"
+
+
+def number_style(cells: Sequence[str]) -> NumberStyle | None:
+    """The style every quantity cell of a column shares (empty cells aside), or None when they differ in
+    symbol or are not plain quantities (European decimals, `2.5M`, scores): nothing is guessed."""
+    matches = [_STYLED_CELL.fullmatch(c.strip()) for c in cells if c.strip()]
+    found = [m for m in matches if m is not None]
+    if not found or len(found) != len(matches):
+        return None
+    prefixes, suffixes = {m["prefix"] for m in found}, {m["suffix"] for m in found}
+    if len(prefixes) != 1 or len(suffixes) != 1:
+        return None
+    decimals = Counter(len(m["decimals"] or "") for m in found).most_common(1)[0][0]
+    return NumberStyle(prefixes.pop(), suffixes.pop(), any(m["groups"] for m in found), decimals)
+
+
+def styled_number(value: Any, cells: Sequence[str], function: str = "") -> str | None:
+    """A computed number written as its column writes quantities (`$5,620.25` for a sum of `$1,234.50`
+    cells), or None when the column has no one style. An average gets at least two decimals (those beyond
+    the cells' own dropped when zero); a sum or difference that needs more decimals than the cells keeps
+    them. The exact value stays in the answer itself."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        return None
+    style = number_style(cells)
+    if style is None or abs(value) >= 1e15:
+        return None
+    exact = number_text(value).partition(".")[2]  # the decimals the value needs, noise dropped
+    if function == "average":
+        decimals = max(style.decimals, 2)
+    else:
+        decimals = min(max(style.decimals, len(exact)), MAX_DECIMALS)
+    return style.format(value, decimals)
+
+
+def display_values(
+    answer: list, cells: list[str] | None, unit: tuple[str, Sequence[str]] | None = None
+) -> list[str]:
     """The answer as shown: the cells it was read from when there are any (see
-    `nsmcli.worlds.tables.lang.interpreter.answer_cells`), else each computed value rounded for reading."""
-    return list(cells) if cells is not None else [value_text(v) for v in answer]
+    `nsmcli.worlds.tables.lang.interpreter.answer_cells`), else each computed value rounded for reading;
+    with `unit` (the function and the cells of the column whose unit a sum, average or difference keeps:
+    `interpreter.unit_column`) in that column's style when it has one."""
+    if cells is not None:
+        return list(cells)
+    if unit is not None:
+        styled = [styled_number(v, unit[1], unit[0]) for v in answer]
+        if all(s is not None for s in styled):
+            return [s for s in styled if s is not None]
+    return [value_text(v) for v in answer]
 
 
 def step_text(step: dict, shown: int = 8) -> str:

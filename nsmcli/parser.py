@@ -31,7 +31,7 @@ from nsmcli.worlds.tables.data.readers import (
 )
 from nsmcli.worlds.tables.data.table import Table
 from nsmcli.worlds.tables.data.valuerules import UserRules
-from nsmcli.worlds.tables.lang.interpreter import answer_cells, bind, describe_step
+from nsmcli.worlds.tables.lang.interpreter import answer_cells, bind, describe_step, unit_column
 from nsmcli.worlds.tables.lang.spec import Limits, get_language
 from nsmcli.worlds.tables.lang.sql import check_dialect, check_program_sql, render_sql
 
@@ -418,7 +418,7 @@ class Parser:
             result.answer,
             best.program,
             best.probability,
-            display=display_values(result.answer, answer_cells(result, env)),
+            display=display_values(result.answer, answer_cells(result, env), unit_column(result, env)),
             answer_probability=agreeing,
             steps=steps,
             sql=sql,

@@ -172,6 +172,46 @@ def test_execute_shows_computed_answers_rounded_and_cells_as_written(capsys, tmp
     assert json.loads(out)["display"] == [""] and json.loads(out)["answer"] == [""]
 
 
+@pytest.mark.parametrize(
+    ("cells", "program", "shown"),
+    [
+        (["$1,234.50", "$299.88", "$86.12"], "(sum all_rows r.v-number)", "$1,620.50"),
+        (["$1,234.50", "$299.88", "$86.12"], "(average all_rows r.v-number)", "$540.17"),
+        (["18,204", "21,332", "9,870"], "(sum all_rows r.v-number)", "49,406"),
+        (["18,204", "21,332", "9,870"], "(average all_rows r.v-number)", "16,468.67"),
+        (["-2.73%", "1.50%", "0.40%"], "(sum all_rows r.v-number)", "-0.83%"),
+        (["12", "7", "8"], "(average all_rows r.v-number)", "9"),
+        # a total below zero keeps its sign before the symbol
+        (["-$10.00", "-$5.50", "$1.00"], "(sum all_rows r.v-number)", "-$14.50"),
+        (
+            ["$10.00", "$25.50", "$1.00"],
+            '(filter_str_contain_any all_rows "alpha" r.k-string) '
+            '(filter_str_contain_any all_rows "beta" r.k-string) (diff v0 v1 r.v-number)',
+            "$15.50",
+        ),
+        # no one style (European decimals, mixed symbols): the plain rounded number
+        (["1.234,50", "2.000,00", "3,10"], "(sum all_rows r.v-number)", None),
+        (["$10", "€20", "$5"], "(sum all_rows r.v-number)", "35"),
+    ],
+)
+def test_computed_numbers_are_written_as_their_column_writes_quantities(
+    capsys, tmp_path, cells, program, shown
+):
+    """A sum of dollar cells is shown in dollars with thousands separators, an average to two decimals; a
+    count is a plain number, and the exact value stays in `answer`."""
+    rows = "\n".join(f'{k},"{c}"' for k, c in zip(("alpha", "beta", "gamma"), cells, strict=True))
+    table = write(tmp_path / "t.csv", f"K,V\n{rows}\n")
+    code, out, err = run(capsys, "execute", program, str(table), "--question", "alpha minus beta", "--json")
+    assert code == 0, err
+    payload = json.loads(out)
+    if shown is None:
+        assert payload["display"] == [number_text(payload["answer"][0])]
+    else:
+        assert payload["display"] == [shown]
+    _, out, _ = run(capsys, "execute", "(count all_rows)", str(table), "--json")
+    assert json.loads(out)["display"] == ["3"]
+
+
 def test_a_number_read_out_of_a_longer_cell_shows_the_number_not_the_cell(capsys, tmp_path):
     """A score `3–1` holds two numbers: `r.score-number` reads 3, and 3 is what is shown (the WikiSQL model
     once printed a whole cell, `03/15/2024`, for the number 3 it had read out of it)."""

@@ -9,7 +9,7 @@ from nsmcli.display import display_values
 from nsmcli.errors import GrammarError
 from nsmcli.worlds.tables.data.annotate import annotate_question
 from nsmcli.worlds.tables.data.readers import FORMATS, load_table
-from nsmcli.worlds.tables.lang.interpreter import answer_cells, bind, describe_step
+from nsmcli.worlds.tables.lang.interpreter import answer_cells, bind, describe_step, unit_column
 from nsmcli.worlds.tables.lang.program import parse_program
 from nsmcli.worlds.tables.lang.spec import available_languages, get_language
 
@@ -79,7 +79,7 @@ def execute(
     except GrammarError as exc:
         sql = None if json_out else f"-- {exc}"
     steps = [describe_step(e, t, v, table) for e, t, v in result.intermediates]
-    display = display_values(result.answer, answer_cells(result, env))
+    display = display_values(result.answer, answer_cells(result, env), unit_column(result, env))
     if json_out:
         print_json(
             {

@@ -562,5 +562,23 @@ def answer_cells(result: Result, env: Environment) -> list[str] | None:
     return [c for c in cells if c is not None]
 
 
+def unit_column(result: Result, env: Environment) -> tuple[str, list[str]] | None:
+    """(last function, raw cells of its column) when the last function returns a number computed over a
+    number column (declared `returns = "num"` with a `num_property` argument: sum, average, diff): the
+    answer is in that column's unit (dollars, percent) and can be written as its cells are. None for any
+    other answer (a count has no column)."""
+    if not result.ok or not result.intermediates:
+        return None
+    last = P.parse_program(result.program).exprs[-1]
+    function = env.spec.function(last.function)
+    if function.returns != "num" or "num_property" not in function.args:
+        return None
+    names = [a.name for a in last.args if isinstance(a, P.Column)]
+    found = [
+        c for name, c, kind in env.table.properties() if names and name == names[-1] and kind == "number"
+    ]
+    return (last.function, list(found[0].raw)) if len(found) == 1 else None
+
+
 #: The numbers a cell writes (`1,234.50`, `2.5`, `03`): a cell with one of them reads as that number.
 _NUMBERS_IN_CELL = re.compile(r"\d+(?:[.,]\d+)*")
