@@ -363,7 +363,14 @@ class Parser:
         sql_check: bool,
     ) -> ParseResult:
         from nsmcli.train.actors import QuestionEnv
-        from nsmcli.train.evaluate import answer_key, check_vote, choose, decode_ensemble, pool_programs
+        from nsmcli.train.evaluate import (
+            answer_key,
+            check_vote,
+            choose,
+            decode_ensemble,
+            effective_vote,
+            pool_programs,
+        )
 
         check_vote(vote)
         if not isinstance(question, str):
@@ -391,7 +398,7 @@ class Parser:
         warnings = [*self.notes, *table.notes, *(w for w in (env.reach_warning(),) if w)]
         if not candidates:
             return ParseResult(question, [], None, 0.0, warnings=warnings)
-        chosen_by = "answer" if vote == "rerank" and self.reranker is None else vote
+        chosen_by = effective_vote(vote, self.reranker)
         if chosen_by == "rerank" and self.reranker is not None:
             problem = Example(annotated.id, table.id, annotated, [])
             text = self.reranker.choose(problem, env, totals, answers)

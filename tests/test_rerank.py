@@ -14,8 +14,10 @@ import pytest
 from nsmcli.errors import CheckpointError
 from nsmcli.parser import Parser, find_model
 from nsmcli.train.rerank import (
+    DENSE_FEATURES,
     RERANKER_FILE,
     Reranker,
+    candidate_features,
     fit,
     fit_cross_validated,
     load_reranker,
@@ -26,7 +28,6 @@ from nsmcli.worlds.tables.data.preprocess import Example
 from nsmcli.worlds.tables.data.readers import load_table
 from nsmcli.worlds.tables.lang.interpreter import bind
 from nsmcli.worlds.tables.lang.spec import get_language
-from nsmcli.worlds.tables.rerank import DENSE_FEATURES, rerank_features
 from tests.fuzzing import run_cli
 from tests.test_train import TABLES, preprocessed_wtq, tiny  # noqa: F401  (the tiny WTQ-style dataset)
 
@@ -38,7 +39,7 @@ def _features(question: str, candidates: list[tuple[str, float, list]]):
     table = load_table(MEDALS)
     annotated = annotate_question(question, table)
     env = bind(get_language("wtq"), table, annotated.entities)
-    return rerank_features(Example("q", table.id, annotated, []), env, candidates)
+    return candidate_features("wtq", Example("q", table.id, annotated, []), env, candidates)
 
 
 def test_features_cross_question_words_with_the_programs_functions_and_answers():
@@ -98,23 +99,23 @@ def _problems(n: int = 40):
 
 def test_a_fit_learns_the_feature_that_marks_right_programs_and_is_deterministic():
     problems = _problems()
-    beam_order = Reranker("wtq", DENSE_FEATURES, [1.0, 0.0, 0.0, 0.0], {})
+    beam_order = Reranker("wtq", [1.0, 0.0, 0.0, 0.0], {})
     assert right_choices(beam_order, problems) == 8  # the beam is right only where it leads with `good`
-    first = fit(problems, 1e-3, DENSE_FEATURES, "wtq")
+    first = fit(problems, 1e-3, "wtq")
     assert first.sparse["good"] > first.sparse["bad"]
     assert right_choices(first, problems) == 40
-    second = fit(problems, 1e-3, DENSE_FEATURES, "wtq")
+    second = fit(problems, 1e-3, "wtq")
     assert second.sparse == first.sparse and second.dense == first.dense
 
 
 def test_problems_that_teach_nothing_leave_the_beams_order():
     all_right = [([([0.0, 0.0, 1.0, 1.0], ["x"])], [1.0])] * 5
-    reranker = fit(all_right, 1e-3, DENSE_FEATURES, "wtq")
+    reranker = fit(all_right, 1e-3, "wtq")
     assert reranker.dense == [1.0, 0.0, 0.0, 0.0] and reranker.sparse == {}
 
 
 def test_cross_validation_chooses_among_the_strengths_and_records_its_figures():
-    reranker, figures = fit_cross_validated(_problems(), [1e-3, 10.0], DENSE_FEATURES, "wtq", folds=4)
+    reranker, figures = fit_cross_validated(_problems(), [1e-3, 10.0], "wtq", folds=4)
     # a strength of 10 keeps the sparse weights near 0: only the (unpenalised) beam scores can still learn
     assert figures["l2"] == 1e-3
     assert figures["held_out_right"]["0.001"] == 40 and figures["held_out_right"]["10"] < 40
@@ -122,7 +123,7 @@ def test_cross_validation_chooses_among_the_strengths_and_records_its_figures():
 
 
 def test_a_saved_reranker_loads_with_the_same_choices(tmp_path):
-    reranker = fit(_problems(), 1e-3, DENSE_FEATURES, "wtq")
+    reranker = fit(_problems(), 1e-3, "wtq")
     reranker.save(tmp_path / RERANKER_FILE)
     loaded = load_reranker(tmp_path)
     assert loaded is not None and loaded.world == "wtq"
@@ -177,7 +178,7 @@ def test_parse_answers_with_the_models_reranker_unless_told_to_vote(glove_copy):
     plain = Parser.load(glove_copy).parse(question, MEDALS)
     assert len({c.probability for c in plain.candidates}) >= 2
     # a reranker that prefers the least probable program: choices that the beam would never make
-    contrary = Reranker("wtq", DENSE_FEATURES, [-1.0, 0.0, 0.0, 0.0], {})
+    contrary = Reranker("wtq", [-1.0, 0.0, 0.0, 0.0], {})
     contrary.save(glove_copy / RERANKER_FILE)
     parser = Parser.load(glove_copy)
     reranked = parser.parse(question, MEDALS)

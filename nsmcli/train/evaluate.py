@@ -34,7 +34,7 @@ from nsmcli.errors import CheckpointError, DataError
 from nsmcli.protocols import ProblemSet
 from nsmcli.train.config import MAX_BEAM
 from nsmcli.train.questions import ModelKit, QuestionEnv, QuestionPool, build_model, default_kit
-from nsmcli.train.rerank import Reranker
+from nsmcli.train.rerank import Reranker, candidate_features
 from nsmcli.train.rundir import RunDir, run_members
 from nsmcli.worlds import get_world
 
@@ -112,6 +112,11 @@ def answer_key(answer: Sequence[Any] | None) -> tuple[str, ...]:
     """Answers that the official checks cannot tell apart share a key: the same values in any order. Programs
     without answers (Karel) share one key, so the answer vote is the program vote there."""
     return tuple(sorted(repr(v) for v in answer or ()))
+
+
+def effective_vote(vote: str, reranker: Reranker | None) -> str:
+    """What chooses under `vote`: `rerank` without a reranker is the answer vote."""
+    return "answer" if vote == "rerank" and reranker is None else vote
 
 
 def choose(totals: dict[str, float], answers: dict[str, Sequence[Any]], vote: str = "answer") -> str:
@@ -475,8 +480,8 @@ def evaluate(
         raise DataError(
             f"the reranker was fitted in the {reranker.world} world, {dataset.source} is {dataset.world}"
         )
-    reranking = vote == "rerank" and reranker is not None
-    rerank = get_world(dataset.world).rerank if keep_candidates else None
+    vote = effective_vote(vote, reranker)
+    with_features = keep_candidates and get_world(dataset.world).rerank is not None
     result = EvalResult(
         resolved,
         beam,
@@ -484,7 +489,7 @@ def evaluate(
         len(examples),
         0,
         weights=infos,
-        vote=vote if reranking or vote != "rerank" else "answer",
+        vote=vote,
     )
     for example in examples:
         slot = totals.get(example.id, {})
@@ -492,22 +497,18 @@ def evaluate(
             result.predictions.append(Prediction(example.id, dataset.text(example), None, [], False, 0.0))
             continue
         env = pools[0].env(example.id)
-        if reranking:
+        if vote == "rerank" and reranker is not None:
             text = reranker.choose(example, env, slot, answers[example.id])
         else:
             text = choose(slot, answers[example.id], vote)  # ties: beam order
         answer = answers[example.id][text]
         if keep_candidates:
+            finished = [(t, p, answers[example.id][t] or []) for t, p in slot.items()]
             result.candidates[example.id] = [
-                Candidate(
-                    t, p, answers[example.id][t] or [], dataset.credit(example, env, tuple(env.encode(t)))
-                )
-                for t, p in slot.items()
+                Candidate(t, p, a, dataset.credit(example, env, tuple(env.encode(t)))) for t, p, a in finished
             ]
-            if rerank is not None:
-                result.rerank_features[example.id] = rerank.extract(
-                    example, env, [(t, p, answers[example.id][t] or []) for t, p in slot.items()]
-                )
+            if with_features:
+                result.rerank_features[example.id] = candidate_features(dataset.world, example, env, finished)
         credit = dataset.credit(example, env, tuple(env.encode(text)))
         result.n_correct += credit >= 1.0
         result.total_credit += credit

@@ -1,9 +1,10 @@
 """A linear reranker over a model's finished beam programs, fitted on questions the model never trained on.
 
 The beam holds the right answer far more often than the beam's own choice is right (BENCHMARKS.md), so the
-choice, not the search, loses most questions. A world names what it reads off a problem and one candidate
-(`World.rerank`: a few dense numbers, led by the beam's log probabilities, and sparse feature
-names); the reranker scores each candidate as a weighted sum of them and answers with the best. Its weights
+choice, not the search, loses most questions. Each candidate has a few dense features, the beam's own
+scores (`beam_features`, the same in every world), and sparse feature names that its world reads off the
+problem and the program (`World.rerank`); the reranker scores each candidate as a weighted sum of them and
+answers with the best. Its weights
 are fitted by maximising the probability of the candidates that earn credit (a softmax over each problem's
 candidates, summed over the right ones), which is convex: full-batch L-BFGS finds the optimum, so a fit
 depends on its data and its L2 strength only, and that strength is chosen by k-fold cross-validation within
@@ -37,6 +38,47 @@ RERANKER_VERSION = 1
 MIN_WEIGHT = 1e-3
 #: Features of one problem's candidates: per candidate, (dense values, sparse feature names).
 Features = list[tuple[list[float], list[str]]]
+#: One problem's finished beam programs: (program text, probability renormalised over the beam, answer),
+#: in beam order.
+Candidates = Sequence[tuple[str, float, Sequence[Any]]]
+#: The dense features (`beam_features`), in order; a reranker file names them.
+DENSE_FEATURES = ("log_prob", "log_answer_prob", "first_in_beam", "answer_leads_vote")
+
+
+def beam_features(candidates: Candidates) -> list[list[float]]:
+    """Per candidate, what the beam itself says: its log probability, its answer's summed log probability
+    (what the answer vote sums, `nsmcli.train.evaluate.answer_key`), whether it is the beam's first, and
+    whether its answer leads the vote."""
+    from nsmcli.train.evaluate import answer_key
+
+    votes: dict[tuple[str, ...], float] = {}
+    for _, prob, answer in candidates:
+        votes[answer_key(answer)] = votes.get(answer_key(answer), 0.0) + prob
+    leading = max(votes.values(), default=0.0)
+    return [
+        [
+            math.log(max(prob, 1e-9)),
+            math.log(max(votes[answer_key(answer)], 1e-9)),
+            float(index == 0),
+            float(votes[answer_key(answer)] == leading),
+        ]
+        for index, (_, prob, answer) in enumerate(candidates)
+    ]
+
+
+def candidate_features(world: str, problem: Any, env: Any, candidates: Candidates) -> Features:
+    """Every candidate's dense (`beam_features`) and sparse (`World.rerank`) features."""
+    from nsmcli.worlds import get_world
+
+    extract = get_world(world).rerank
+    if extract is None:
+        raise DataError(f"the {world} world has no rerank features")
+    return list(zip(beam_features(candidates), extract(problem, env, candidates), strict=True))
+
+
+def _best(scores: Sequence[float]) -> int:
+    """The index of the highest score; ties go to the first (the beam's order)."""
+    return max(range(len(scores)), key=lambda i: (scores[i], -i))
 
 
 @dataclass
@@ -44,7 +86,7 @@ class Reranker:
     """Weights over one world's rerank features (`World.rerank`)."""
 
     world: str
-    dense_names: tuple[str, ...]
+    #: weights of `DENSE_FEATURES`, in order
     dense: list[float]
     sparse: dict[str, float]
     #: how it was fitted (data, split, L2, cross-validation figures), for the record
@@ -61,21 +103,16 @@ class Reranker:
     ) -> str:
         """The program text among `totals` (program text -> probability, in beam order) that scores
         highest; ties go to the first in beam order."""
-        from nsmcli.worlds import get_world
-
-        rerank = get_world(self.world).rerank
-        if rerank is None:
-            raise DataError(f"the {self.world} world has no rerank features")
         texts = list(totals)
-        scores = self.scores(rerank.extract(problem, env, [(t, totals[t], answers[t] or []) for t in texts]))
-        return texts[max(range(len(texts)), key=lambda i: (scores[i], -i))]
+        candidates = [(t, totals[t], answers[t] or []) for t in texts]
+        return texts[_best(self.scores(candidate_features(self.world, problem, env, candidates)))]
 
     def to_json(self) -> dict[str, Any]:
         return {
             "format": RERANKER_FORMAT,
             "version": RERANKER_VERSION,
             "world": self.world,
-            "dense": dict(zip(self.dense_names, (round(w, 6) for w in self.dense), strict=True)),
+            "dense": dict(zip(DENSE_FEATURES, (round(w, 6) for w in self.dense), strict=True)),
             "sparse": {n: round(w, 4) for n, w in sorted(self.sparse.items()) if abs(w) >= MIN_WEIGHT},
             "fitted": self.fitted,
         }
@@ -101,10 +138,10 @@ class Reranker:
 
         if world not in available_worlds() or get_world(world).rerank is None:
             raise CheckpointError(f"{source}: the world {world!r} has no reranker")
-        if tuple(dense) != get_world(world).rerank.dense:
+        if tuple(dense) != DENSE_FEATURES:
             raise CheckpointError(
                 f"{source}: its dense features {', '.join(map(str, dense))} are not the {world} world's "
-                f"({', '.join(get_world(world).rerank.dense)})"
+                f"({', '.join(DENSE_FEATURES)})"
             )
 
         def weight(value: Any) -> float:
@@ -112,11 +149,9 @@ class Reranker:
                 raise CheckpointError(f"{source}: every weight must be a finite number")
             return float(value)
 
-        names = tuple(dense)
         return cls(
             world,
-            names,
-            [weight(dense[n]) for n in names],
+            [weight(dense[n]) for n in DENSE_FEATURES],
             {str(n): weight(w) for n, w in sparse.items()},
             record.get("fitted") if isinstance(record.get("fitted"), dict) else {},
         )
@@ -136,9 +171,7 @@ def load_reranker(model_dir: Path | str) -> Reranker | None:
     return Reranker.from_json(record, str(path))
 
 
-def fit(
-    problems: Sequence[tuple[Features, list[float]]], l2: float, dense_names: Sequence[str], world: str
-) -> Reranker:
+def fit(problems: Sequence[tuple[Features, list[float]]], l2: float, world: str) -> Reranker:
     """Weights maximising the mean log probability of each problem's right candidates (credit >= 1) under a
     softmax of the scores, minus `l2` times the sparse weights' squared norm. Problems whose candidates are
     all right or all wrong teach nothing and are left out."""
@@ -148,11 +181,11 @@ def fit(
         for _, sparse in features:
             for n in sparse:
                 names.setdefault(n, len(names))
-    n_dense = len(dense_names)
+    n_dense = len(DENSE_FEATURES)
     dense_w = torch.zeros(n_dense, dtype=torch.float64)
     dense_w[0] = 1.0  # the beam's own order
     if not useful:
-        return Reranker(world, tuple(dense_names), dense_w.tolist(), {})
+        return Reranker(world, dense_w.tolist(), {})
     width = max(len(y) for _, y in useful)
     dense = torch.zeros(len(useful), width, n_dense, dtype=torch.float64)
     present = torch.zeros(len(useful), width, dtype=torch.bool)
@@ -191,9 +224,7 @@ def fit(
 
     optimizer.step(objective)
     weights = sparse_w.detach().view(-1).tolist()
-    return Reranker(
-        world, tuple(dense_names), dense_w.detach().tolist(), {n: weights[i] for n, i in names.items()}
-    )
+    return Reranker(world, dense_w.detach().tolist(), {n: weights[i] for n, i in names.items()})
 
 
 def right_choices(reranker: Reranker, problems: Sequence[tuple[Features, list[float]]]) -> int:
@@ -201,16 +232,13 @@ def right_choices(reranker: Reranker, problems: Sequence[tuple[Features, list[fl
     right = 0
     for features, credits in problems:
         if features:
-            scores = reranker.scores(features)
-            best = max(range(len(scores)), key=lambda i: (scores[i], -i))
-            right += credits[best] >= 1
+            right += credits[_best(reranker.scores(features))] >= 1
     return right
 
 
 def fit_cross_validated(
     problems: Sequence[tuple[Features, list[float]]],
     l2s: Sequence[float],
-    dense_names: Sequence[str],
     world: str,
     folds: int = 4,
     seed: int = 0,
@@ -228,12 +256,12 @@ def fit_cross_validated(
         held_out_right = 0
         for k in range(folds):
             rest = [p for j, part in enumerate(parts) if j != k for p in part]
-            held_out_right += right_choices(fit(rest, l2, dense_names, world), parts[k])
+            held_out_right += right_choices(fit(rest, l2, world), parts[k])
         figures[f"{l2:g}"] = held_out_right
         if progress:
             progress(f"L2 {l2:g}: {held_out_right:,} of {len(problems):,} held-out problems right")
     best = max(l2s, key=lambda v: (figures[f"{v:g}"], v))  # ties: the stronger regularisation
-    reranker = fit(problems, best, dense_names, world)
+    reranker = fit(problems, best, world)
     return reranker, {"l2": best, "folds": folds, "held_out_right": figures, "problems": len(problems)}
 
 
@@ -267,7 +295,7 @@ def decode_for_reranking(
     from nsmcli.train.evaluate import evaluate
     from nsmcli.worlds import get_world
 
-    if get_world(dataset.world).rerank is None:
+    if get_world(dataset.world).rerank is None:  # before the decoding, not after it
         raise DataError(f"the {dataset.world} world has no rerank features")
     result = evaluate(
         [model_dir],
@@ -297,14 +325,7 @@ def fit_beams(
 ) -> Reranker:
     """A reranker fitted to `beams` (`fit_cross_validated`), its record (`Reranker.fitted`) holding the
     figures: the answer vote's right answers, the beams' right answers, and the held-out ones per L2."""
-    from nsmcli.worlds import get_world
-
-    rerank = get_world(world).rerank
-    if rerank is None:
-        raise DataError(f"the {world} world has no rerank features")
-    reranker, figures = fit_cross_validated(
-        beams.problems, l2s, rerank.dense, world, folds=folds, progress=report
-    )
+    reranker, figures = fit_cross_validated(beams.problems, l2s, world, folds=folds, progress=report)
     reranker.fitted = {
         "split": beams.split,
         "questions": beams.questions,

@@ -31,16 +31,6 @@ WORLDS: dict[str, str] = {
 
 
 @dataclass(frozen=True)
-class RerankFeatures:
-    """A world's features for the reranker: `extract(problem, env, candidates)` gives, for each finished
-    beam program (text, probability, answer) in beam order, its dense values (named by `dense`, the first
-    being the program's log probability) and its sparse feature names."""
-
-    dense: tuple[str, ...]
-    extract: Callable[[Any, Environment, Sequence[tuple[str, float, Sequence[Any]]]], list]
-
-
-@dataclass(frozen=True)
 class World:
     """One world's entry. `open` turns a source (a preprocessed directory, `karel:harvester`) into problems;
     `context(example, env, vocab, model_config)` is the model's adapter (a `nsmcli.model.Context`);
@@ -64,8 +54,12 @@ class World:
     report: Callable[[Any, dict[str, Any]], dict[str, Any]] | None = None
     """`nsm eval` of one of this world's runs, when the world reports more than accuracy (Karel's two
     figures); given the run directory and its config."""
-    rerank: RerankFeatures | None = None
-    """What a reranker (`nsmcli.train.rerank`) reads off this world's problems, if it can rerank them."""
+    rerank: (
+        Callable[[Any, Environment, Sequence[tuple[str, float, Sequence[Any]]]], list[list[str]]] | None
+    ) = None
+    """What a reranker (`nsmcli.train.rerank`) reads off a problem and its finished beam programs (text,
+    probability, answer, in beam order), beside the generic beam scores: each program's sparse feature
+    names. None: the world cannot be reranked."""
 
 
 def available_worlds() -> list[str]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from nsmcli.worlds import RerankFeatures, World
+from nsmcli.worlds import World
 from nsmcli.worlds.tables.context import table_context
 from nsmcli.worlds.tables.data.preprocess import (
     TABLES_FORMAT,
@@ -15,7 +15,7 @@ from nsmcli.worlds.tables.data.preprocess import (
     load_dataset,
 )
 from nsmcli.worlds.tables.lang.spec import get_language
-from nsmcli.worlds.tables.rerank import DENSE_FEATURES, rerank_features
+from nsmcli.worlds.tables.rerank import rerank_features
 
 #: Interpreter limits a run may record: beyond them a program memory or expression chain is no model's.
 LIMIT_BOUNDS = {"max_expressions": (1, 64), "max_variables": (1, 1024)}
@@ -60,7 +60,7 @@ WTQ = World(
     variants={"mml": {"n_replay": 2, "replay_mode": "sample"}, "iml": {"n_replay": 2}},
     explore=_explore,
     readers={"wtq": WTQ_FORMAT, "tables": TABLES_FORMAT},
-    rerank=RerankFeatures(DENSE_FEATURES, rerank_features),
+    rerank=rerank_features,
 )
 
 WIKISQL = World(
@@ -90,5 +90,5 @@ WIKISQL = World(
     model_preset={"dropout": 0.0},  # mapo.md §5.4: no dropout on WikiSQL
     explore=_explore,
     readers={"wikisql": WIKISQL_FORMAT},
-    rerank=RerankFeatures(DENSE_FEATURES, rerank_features),
+    rerank=rerank_features,
 )

@@ -3,11 +3,8 @@
 The beam's own probabilities rank programs by how the model decodes, not by whether the program fits the
 question: "how many units did Harbor Supply buy in total?" gets `count` above `sum`, and a program that
 ignores a number the question states can outrank one that uses it. These features let a linear model,
-fitted on held-out questions, weigh such clues against the beam's probabilities:
-
-- dense: the program's log probability, its answer's summed log probability (the answer vote), whether it
-  is the beam's first and whether its answer leads the vote;
-- sparse (names, each worth 1): the functions used and the last one; the answer's kind (number, date,
+fitted on held-out questions, weigh such clues against the beam's probabilities (the generic dense
+features of `nsmcli.train.rerank.beam_features`). Each is a name worth 1: the functions used and the last one; the answer's kind (number, date,
   string) and size; whether the answer echoes the question; the question's entities the program leaves
   unused, by kind; columns the question names and the program does not use, and the reverse; whether the
   question asks for one thing or several ("which customers") crossed with the answer's size; and each
@@ -16,7 +13,6 @@ fitted on held-out questions, weigh such clues against the beam's probabilities:
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Sequence
 from typing import Any
@@ -26,11 +22,7 @@ from nsmcli.worlds.tables.data.values import Date
 from nsmcli.worlds.tables.lang import program as P
 
 _WORD = re.compile(r"[a-z]+|\d+")
-#: Programs that name no function the reranker knows still get the dense features.
 _ENTITY_KINDS = ("string", "number", "date")
-
-#: Names of the dense features, in order (recorded in the reranker's file).
-DENSE_FEATURES = ("log_prob", "log_answer_prob", "first_in_beam", "answer_leads_vote")
 
 
 def _answer_kind(answer: Sequence[Any]) -> str:
@@ -42,10 +34,6 @@ def _answer_kind(answer: Sequence[Any]) -> str:
     if isinstance(value, int | float) and not isinstance(value, bool):
         return "number"
     return "string"
-
-
-def _answer_key(answer: Sequence[Any]) -> tuple[str, ...]:
-    return tuple(sorted(repr(v) for v in answer or ()))
 
 
 #: Words that open a question asking for rows or values ("which customers", "list the stores").
@@ -73,10 +61,10 @@ def _words_named(slug: str, words: set[str]) -> bool:
 
 def rerank_features(
     problem: Any, env: Any, candidates: Sequence[tuple[str, float, Sequence[Any]]]
-) -> list[tuple[list[float], list[str]]]:
-    """(dense, sparse) features of each candidate (program text, beam probability, answer), given in
-    beam order, of the question `problem` (an `Example`: its `question` is the annotation) over the table
-    that `env` is bound to."""
+) -> list[list[str]]:
+    """The sparse feature names of each candidate (program text, beam probability, answer), given in beam
+    order, of the question `problem` (an `Example`: its `question` is the annotation) over the table that
+    `env` is bound to. A program text that does not read gets none."""
     question = problem.question
     text = question.text.lower()
     words = _WORD.findall(text)
@@ -85,25 +73,13 @@ def rerank_features(
     named_entities = {k: sum(1 for e in question.entities if e.kind == k) for k in _ENTITY_KINDS}
     asked = _asked_number(question.tokens, question.pos_tags)
     named_columns = {c.slug for c in env.table.columns if _words_named(c.slug, word_set)}
-    votes: dict[tuple[str, ...], float] = {}
-    for _, prob, answer in candidates:
-        key = _answer_key(answer)
-        votes[key] = votes.get(key, 0.0) + prob
-    leading = max(votes.values(), default=0.0)
     out = []
-    for index, (program_text, prob, answer) in enumerate(candidates):
+    for program_text, _, answer in candidates:
         answer = list(answer or [])
-        vote = votes[_answer_key(answer)]
-        dense = [
-            math.log(max(prob, 1e-9)),
-            math.log(max(vote, 1e-9)),
-            float(index == 0),
-            float(vote == leading),
-        ]
         try:
             program = P.Program.parse(program_text)
-        except (GrammarError, ValueError):  # no sparse features for a text that does not read
-            out.append((dense, []))
+        except (GrammarError, ValueError):
+            out.append([])
             continue
         functions = sorted({e.function for e in program.exprs})
         last = program.exprs[-1].function
@@ -139,5 +115,5 @@ def rerank_features(
             sparse.extend(f"w={w}|f={f}" for f in functions)
             sparse.append(f"w={w}|kind={kind}")
             sparse.append(f"w={w}|size={size}")
-        out.append((dense, sparse))
+        out.append(sparse)
     return out
