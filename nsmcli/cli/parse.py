@@ -97,6 +97,8 @@ def _show(result, sql_check: bool = False) -> None:
         f"(p = {result.probability:.2f}; answer p = {result.answer_probability:.2f}"
         + ("; chosen by the model's reranker)" if result.chosen_by == "rerank" else ")")
     )
+    if result.reading:
+        stdout.print(f"[bold]reads:[/] {safe(result.reading)}")
     stdout.print(steps_table(result.steps))
     for line in _sql_lines(result, sql_check):
         stdout.print(f"[bold]{line[0]}:[/] {safe(line[1])}")
@@ -149,6 +151,8 @@ def _parse_file(
                 + (f"   expected: {safe(' | '.join(case.answer))}" if case.answer else "")
             )
             stdout.print(f"  program: {safe(result.program)}")
+            if result.reading:
+                stdout.print(f"  reads: {safe(result.reading)}")
             for label, text in _sql_lines(result, sql_check):
                 stdout.print(f"  {label}: {safe(text)}")
     if json_out:

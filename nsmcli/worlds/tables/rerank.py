@@ -20,6 +20,7 @@ from typing import Any
 from nsmcli.errors import GrammarError
 from nsmcli.worlds.tables.data.values import Date
 from nsmcli.worlds.tables.lang import program as P
+from nsmcli.worlds.tables.lang.gloss import gloss
 
 _WORD = re.compile(r"[a-z]+|\d+")
 _ENTITY_KINDS = ("string", "number", "date")
@@ -117,3 +118,15 @@ def rerank_features(
             sparse.append(f"w={w}|size={size}")
         out.append(sparse)
     return out
+
+
+def program_readings(problem: Any, env: Any, programs: Sequence[str]) -> tuple[str, list[str]]:
+    """The question's text and each program read as English (`lang.gloss`, from the grammar's glosses of
+    the language `env` speaks); "" for a program that does not read."""
+    readings = []
+    for text in programs:
+        try:
+            readings.append(gloss(text, env.spec))
+        except (GrammarError, ValueError):
+            readings.append("")
+    return problem.question.text, readings

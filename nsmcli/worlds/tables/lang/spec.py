@@ -7,6 +7,7 @@ derived, never hand-written per language.
 
 from __future__ import annotations
 
+import re
 import tomllib
 from dataclasses import dataclass
 from functools import cache
@@ -34,6 +35,8 @@ class FunctionSpec:
     args: tuple[str, ...]
     returns: str
     triggers: tuple[str, ...]
+    #: the function read as English, `{1}`, `{2}` ... standing for its arguments' readings (`lang.gloss`)
+    gloss: str = ""
 
 
 @dataclass(frozen=True)
@@ -119,7 +122,11 @@ def _build(raw: dict) -> LanguageSpec:
         returns = decl["returns"]
         if returns not in known and returns != "values_of_arg2":
             raise ValueError(f"function {name}: unknown return type {returns!r}")
-        functions.append(FunctionSpec(name, args, returns, tuple(decl.get("triggers", ()))))
+        gloss = str(decl.get("gloss", ""))
+        named = {int(n) for n in re.findall(r"\{(\d+)\}", gloss)}
+        if gloss and named != set(range(1, len(args) + 1)):
+            raise ValueError(f"function {name}: its gloss must name each of {{1}} to {{{len(args)}}}")
+        functions.append(FunctionSpec(name, args, returns, tuple(decl.get("triggers", ())), gloss))
     kinds = tuple(raw["property_kinds"])
     for k in kinds:
         if k not in PROPERTY_TYPE:
