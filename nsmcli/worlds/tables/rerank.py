@@ -4,11 +4,13 @@ The beam's own probabilities rank programs by how the model decodes, not by whet
 question: "how many units did Harbor Supply buy in total?" gets `count` above `sum`, and a program that
 ignores a number the question states can outrank one that uses it. These features let a linear model,
 fitted on held-out questions, weigh such clues against the beam's probabilities (the generic dense
-features of `nsmcli.train.rerank.beam_features`). Each is a name worth 1: the functions used and the last one; the answer's kind (number, date,
-  string) and size; whether the answer echoes the question; the question's entities the program leaves
-  unused, by kind; columns the question names and the program does not use, and the reverse; whether the
-  question asks for one thing or several ("which customers") crossed with the answer's size; and each
-  question word and word pair crossed with the functions, the last function, the answer's kind and size.
+features of `nsmcli.train.rerank.beam_features`). Each is a name worth 1: the functions used and the last
+one; the answer's kind (number, date, string) and size; whether the answer echoes the question; the
+question's entities the program leaves unused, by kind; columns the question names and the program does
+not use, and the reverse; whether the question asks for one thing or several ("which customers") crossed
+with the answer's size; and each question word and word pair crossed with the functions, the last
+function, the answer's kind and size. `program_readings` gives the question and each program read as
+English (`lang.gloss`), which the generic reranker compares (`reading_similarity`).
 """
 
 from __future__ import annotations

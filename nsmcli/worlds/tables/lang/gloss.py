@@ -10,14 +10,11 @@ the question (`nsmcli.train.rerank`), where a sum and a count of the same rows d
 from __future__ import annotations
 
 import calendar
-import re
 
 from nsmcli.errors import GrammarError
 from nsmcli.worlds.tables.data.values import Date, format_number
 from nsmcli.worlds.tables.lang import program as P
-from nsmcli.worlds.tables.lang.spec import LanguageSpec
-
-_PLACE = re.compile(r"\{(\d+)\}")
+from nsmcli.worlds.tables.lang.spec import GLOSS_PLACE, LanguageSpec
 
 
 def _date_words(date: Date) -> str:
@@ -69,5 +66,5 @@ def gloss(program: P.Program | str, language: LanguageSpec) -> str:
         if len(words) != len(language.function(expr.function).args):
             raise GrammarError(f"{expr} does not have the arguments {expr.function} declares")
         # one pass over the template: an entity's own text may hold "{2}"
-        readings.append(_PLACE.sub(lambda m, words=words: words[int(m.group(1)) - 1], template))
+        readings.append(GLOSS_PLACE.sub(lambda m, words=words: words[int(m.group(1)) - 1], template))
     return readings[-1] if readings else ""

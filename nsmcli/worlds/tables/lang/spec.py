@@ -27,6 +27,8 @@ PROPERTY_TYPE = {
 VALUES_TYPE = {"string_property": "string_list", "num_property": "num_list", "date_property": "date_list"}
 #: List type of each question entity kind.
 ENTITY_TYPE = {"string": "string_list", "number": "num_list", "date": "date_list"}
+#: A place in a function's `gloss` for its N-th argument's reading: `{1}`, `{2}` ...
+GLOSS_PLACE = re.compile(r"\{(\d+)\}")
 
 
 @dataclass(frozen=True)
@@ -123,7 +125,7 @@ def _build(raw: dict) -> LanguageSpec:
         if returns not in known and returns != "values_of_arg2":
             raise ValueError(f"function {name}: unknown return type {returns!r}")
         gloss = str(decl.get("gloss", ""))
-        named = {int(n) for n in re.findall(r"\{(\d+)\}", gloss)}
+        named = {int(n) for n in GLOSS_PLACE.findall(gloss)}
         if gloss and named != set(range(1, len(args) + 1)):
             raise ValueError(f"function {name}: its gloss must name each of {{1}} to {{{len(args)}}}")
         functions.append(FunctionSpec(name, args, returns, tuple(decl.get("triggers", ())), gloss))
