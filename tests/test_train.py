@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import json
 import math
+import re
 import shutil
 import time
 import warnings
@@ -326,6 +327,28 @@ def test_time_limit_ends_the_run_with_an_evaluation_and_a_checkpoint(tiny, tmp_p
     again = train(data, run, resume=True, overrides={"n_steps": 4}, kit=KIT)  # max_minutes stays 60
     assert again.step == 4 and not again.stopped_by_time
     assert [r["step"] for r in RunDir(run).read_config()["resumes"]] == [1, 3]
+
+
+def test_piped_progress_lines_keep_the_last_dev_figure(tiny, tmp_path, monkeypatch):
+    """Off a terminal a line is printed every N seconds, so the line of an evaluation step itself may never
+    be printed: every later line still says the last dev figure and the best one."""
+    import io
+
+    from rich.console import Console
+
+    from nsmcli.progress import make_progress
+
+    monkeypatch.setenv("NSM_PROGRESS_SECONDS", "0")
+    sink = io.StringIO()
+    progress = make_progress(Console(file=sink, force_terminal=False))
+    data, programs = tiny
+    overrides = {**FAST, "n_steps": 4, "eval_every": 2}
+    train(data, tmp_path / "r", programs=programs, overrides=overrides, kit=KIT, progress=progress)
+    progress.stop()
+    lines = [line for line in sink.getvalue().splitlines() if " training " in line]
+    after = [line for line in lines if "training 3/4" in line]
+    assert after and all(re.search(r"dev \d\.\d{3} at step 2, best \d\.\d{3} \(step \d\)", x) for x in after)
+    assert "dev" not in next(line for line in lines if "training 1/4" in line)
 
 
 def test_dev_subset_first_or_a_fixed_random_sample():

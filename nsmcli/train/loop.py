@@ -503,6 +503,9 @@ def _train(
     task = progress.add_task("training", total=config.n_steps, status="") if progress else None
     if progress:
         progress.update(task, completed=step)
+    # the last evaluation stays on every later progress line: a piped log prints a line every N seconds,
+    # and the line of an evaluation step itself may never be printed
+    dev_status = "" if best is None else f", best dev {best:.3f} (step {best_step or 0:,})"
     window: list[dict] = list(ckpt.state.get("log_window", [])) if ckpt is not None else []
     if not all(isinstance(w, dict) and set(w) == set(_WINDOW_KEYS) for w in window):
         raise CheckpointError(f"{rundir.checkpoint_dir / 'state.json'} is corrupt: a bad log_window")
@@ -583,7 +586,7 @@ def _train(
             )
             seconds += time.perf_counter() - t0
             if progress:
-                progress.update(task, completed=step, status=f"loss {loss_value:.4f}")
+                progress.update(task, completed=step, status=f"loss {loss_value:.4f}{dev_status}")
             out_of_time = bool(config.max_minutes) and clock.wall() >= 60.0 * config.max_minutes
             # the evaluation budget spent, or a single-problem world solved: ends the run like the clock
             out_of_budget = bool(config.max_evaluations) and evaluations >= config.max_evaluations
@@ -617,8 +620,9 @@ def _train(
                         rundir.save_best(cpu_state(), {**info, "averaged": average is not None})
                 assert line is not None
                 line["dev_accuracy"] = round(acc, 6)
+                dev_status = f", dev {acc:.3f} at step {step:,}, best {best:.3f} (step {best_step:,})"
                 if progress:
-                    progress.update(task, status=f"loss {loss_value:.4f} dev {acc:.3f} (best {best:.3f})")
+                    progress.update(task, status=f"loss {loss_value:.4f}{dev_status}")
             if line is not None:
                 line.update(clock.columns(workers))  # after the evaluation, so its time is counted
                 metrics.append(line)
