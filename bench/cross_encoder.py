@@ -84,9 +84,7 @@ def decode(model: str, data: str, split: str, tables_of: str | None, work: Path,
 
 
 def teaches(problem: dict) -> bool:
-    """Whether the choice matters: some candidates right and some wrong."""
-    right = [c >= 1 for c in problem["credits"]]
-    return any(right) and not all(right)
+    return rerank.choice_matters(problem["credits"])
 
 
 class CrossEncoder(nn.Module):
@@ -224,7 +222,7 @@ def main() -> None:
                 if p["id"] in held and teaches(p):
                     scores = model(lowered[p["id"]]).tolist()
                     out_of_fold[p["id"]] = scores
-                    right += p["credits"][max(range(len(scores)), key=lambda i: (scores[i], -i))] >= 1
+                    right += p["credits"][rerank.best_index(scores)] >= 1
             alone.append(right)
             for p in dev:
                 if teaches(p):

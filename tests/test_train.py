@@ -4,6 +4,7 @@ policy (same methods as `nsmcli.model.ProgramModel`) so every test runs in secon
 from __future__ import annotations
 
 import csv
+import io
 import json
 import math
 import re
@@ -16,10 +17,12 @@ from pathlib import Path
 
 import pytest
 import torch
+from rich.console import Console
 from typer.testing import CliRunner
 
 from nsmcli.errors import CheckpointError, DataError
 from nsmcli.fileio import output_lock
+from nsmcli.progress import make_progress
 from nsmcli.train import objectives
 from nsmcli.train.buffer import ProgramBuffer
 from nsmcli.train.config import ConfigError, TrainConfig, resolve_config
@@ -332,12 +335,6 @@ def test_time_limit_ends_the_run_with_an_evaluation_and_a_checkpoint(tiny, tmp_p
 def test_piped_progress_lines_keep_the_last_dev_figure(tiny, tmp_path, monkeypatch):
     """Off a terminal a line is printed every N seconds, so the line of an evaluation step itself may never
     be printed: every later line still says the last dev figure and the best one."""
-    import io
-
-    from rich.console import Console
-
-    from nsmcli.progress import make_progress
-
     monkeypatch.setenv("NSM_PROGRESS_SECONDS", "0")
     sink = io.StringIO()
     progress = make_progress(Console(file=sink, force_terminal=False))

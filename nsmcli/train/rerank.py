@@ -112,7 +112,7 @@ def candidate_features(
     return list(zip(dense, entry.rerank(problem, env, candidates), strict=True))
 
 
-def _best(scores: Sequence[float]) -> int:
+def best_index(scores: Sequence[float]) -> int:
     """The index of the highest score; ties go to the first (the beam's order)."""
     return max(range(len(scores)), key=lambda i: (scores[i], -i))
 
@@ -145,7 +145,7 @@ class Reranker:
         features = candidate_features(
             self.world, problem, env, candidates, with_readings=self.dense[SIMILARITY] != 0
         )
-        return texts[_best(self.scores(features))]
+        return texts[best_index(self.scores(features))]
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -211,11 +211,17 @@ def load_reranker(model_dir: Path | str) -> Reranker | None:
     return Reranker.from_json(record, str(path))
 
 
+def choice_matters(credits: Sequence[float]) -> bool:
+    """Whether a problem's choice matters: some of its candidates right (credit >= 1) and some wrong."""
+    right = [c >= 1 for c in credits]
+    return any(right) and not all(right)
+
+
 def fit(problems: Sequence[tuple[Features, list[float]]], l2: float, world: str) -> Reranker:
     """Weights maximising the mean log probability of each problem's right candidates (credit >= 1) under a
     softmax of the scores, minus `l2` times the sparse weights' squared norm. Problems whose candidates are
     all right or all wrong teach nothing and are left out."""
-    useful = [(f, y) for f, y in problems if any(c >= 1 for c in y) and not all(c >= 1 for c in y)]
+    useful = [(f, y) for f, y in problems if choice_matters(y)]
     names: dict[str, int] = {}
     for features, _ in useful:
         for _, sparse in features:
@@ -272,7 +278,7 @@ def right_choices(reranker: Reranker, problems: Sequence[tuple[Features, list[fl
     right = 0
     for features, credits in problems:
         if features:
-            right += credits[_best(reranker.scores(features))] >= 1
+            right += credits[best_index(reranker.scores(features))] >= 1
     return right
 
 
