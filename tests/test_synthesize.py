@@ -186,6 +186,36 @@ def test_a_lookup_answers_the_cell_of_the_column_it_names_in_the_row_it_names(od
     assert found
 
 
+def test_a_threshold_on_a_row_s_value_keeps_the_rows_the_stated_comparison_keeps(odd):
+    """ "more than 5" leaves out the row of 5 and "at least 5" keeps it: thresholds of the `value`
+    templates are a cell of the column (neither its least nor its greatest), so the comparison the
+    question states answers by the raw rows and its strict or inclusive twin would not earn the reward."""
+    points = {row[0].lower(): float(row[3]) for row in ODD_TABLES["11"][1:]}
+    keeps = {
+        "filter_greater": lambda v, x: v > x,
+        "filter_ge": lambda v, x: v >= x,
+        "filter_less": lambda v, x: v < x,
+        "filter_le": lambda v, x: v <= x,
+    }
+    seen = set()
+    for table_id, record, answer in _records(odd, range(40)):
+        template = next(t for t in TEMPLATES if t.name == record["template"])
+        if template.threshold != "value" or not table_id.endswith("_11"):
+            continue
+        (comparison, x) = re.match(
+            r"\((filter_\w+) all_rows ([\d.]+) r\.points-number\)", record["programs"][0]
+        ).groups()
+        x = float(x)
+        assert x in set(points.values()) - {min(points.values()), max(points.values())}
+        kept = sorted(name for name, v in points.items() if keeps[comparison](v, x))
+        if record["programs"][0].endswith("(count v0)"):
+            assert [float(a) for a in answer] == [len(kept)], record
+        else:
+            assert sorted(a.lower() for a in answer) == kept, record
+        seen.add(record["template"])
+    assert {"rows_at_least", "count_at_most", "rows_above_a_value", "count_below_a_value"} <= seen
+
+
 def test_synthesize_writes_a_copy_with_one_more_split_and_its_programs(tiny, tmp_path):  # noqa: F811
     data, programs = tiny
     before = {p.name: p.read_bytes() for p in Path(data).iterdir()}

@@ -90,7 +90,24 @@ class Template:
     larger_first: bool = False
     #: the view of the column `n` it compares: a quantity ("number") or a full date ("date")
     measure: str = "number"
+    #: where a threshold `x` falls: strictly "between" two neighbouring values (so "more than" and "at least"
+    #: keep the same rows), or on a "value" of the column that is neither its least nor its greatest (so
+    #: they do not, and only the comparison the question states earns the reward)
+    threshold: str = "between"
 
+
+_ROWS_ABOVE = (
+    "which {c} had more than {x} {n}?",
+    "which {c} had a {n} above {x}?",
+    "list the {cs} with over {x} {n}.",
+)
+_ROWS_BELOW = (
+    "which {c} had fewer than {x} {n}?",
+    "which {c} had a {n} below {x}?",
+    "list the {cs} with under {x} {n}.",
+)
+_COUNT_ABOVE = ("how many {cs} had more than {x} {n}?", "how many {cs} have a {n} above {x}?")
+_COUNT_BELOW = ("how many {cs} had fewer than {x} {n}?", "how many {cs} have a {n} below {x}?")
 
 TEMPLATES: tuple[Template, ...] = (
     Template(
@@ -127,37 +144,74 @@ TEMPLATES: tuple[Template, ...] = (
         "(average all_rows {N})",
         "",
     ),
+    Template("rows_above", _ROWS_ABOVE, "(filter_greater all_rows {X} {N}) (hop v0 {C})", "x"),
+    Template("rows_below", _ROWS_BELOW, "(filter_less all_rows {X} {N}) (hop v0 {C})", "x"),
+    Template("count_above", _COUNT_ABOVE, "(filter_greater all_rows {X} {N}) (count v0)", "x"),
+    Template("count_below", _COUNT_BELOW, "(filter_less all_rows {X} {N}) (count v0)", "x"),
+    # the same questions with a threshold that a row holds: "more than 20" leaves out the row of 20
     Template(
-        "rows_above",
-        (
-            "which {c} had more than {x} {n}?",
-            "which {c} had a {n} above {x}?",
-            "list the {cs} with over {x} {n}.",
-        ),
+        "rows_above_a_value",
+        _ROWS_ABOVE,
         "(filter_greater all_rows {X} {N}) (hop v0 {C})",
         "x",
+        threshold="value",
     ),
     Template(
-        "rows_below",
-        (
-            "which {c} had fewer than {x} {n}?",
-            "which {c} had a {n} below {x}?",
-            "list the {cs} with under {x} {n}.",
-        ),
+        "rows_below_a_value",
+        _ROWS_BELOW,
         "(filter_less all_rows {X} {N}) (hop v0 {C})",
         "x",
+        threshold="value",
     ),
     Template(
-        "count_above",
-        ("how many {cs} had more than {x} {n}?", "how many {cs} have a {n} above {x}?"),
+        "count_above_a_value",
+        _COUNT_ABOVE,
         "(filter_greater all_rows {X} {N}) (count v0)",
         "x",
+        threshold="value",
     ),
     Template(
-        "count_below",
-        ("how many {cs} had fewer than {x} {n}?", "how many {cs} have a {n} below {x}?"),
+        "count_below_a_value",
+        _COUNT_BELOW,
         "(filter_less all_rows {X} {N}) (count v0)",
         "x",
+        threshold="value",
+    ),
+    Template(
+        "rows_at_least",
+        (
+            "which {c} had at least {x} {n}?",
+            "list the {cs} with {x} {n} or more.",
+            "which {c} had a {n} of {x} or more?",
+        ),
+        "(filter_ge all_rows {X} {N}) (hop v0 {C})",
+        "x",
+        threshold="value",
+    ),
+    Template(
+        "rows_at_most",
+        (
+            "which {c} had at most {x} {n}?",
+            "list the {cs} with {x} {n} or fewer.",
+            "which {c} had a {n} of {x} or less?",
+        ),
+        "(filter_le all_rows {X} {N}) (hop v0 {C})",
+        "x",
+        threshold="value",
+    ),
+    Template(
+        "count_at_least",
+        ("how many {cs} had at least {x} {n}?", "how many {cs} have a {n} of {x} or more?"),
+        "(filter_ge all_rows {X} {N}) (count v0)",
+        "x",
+        threshold="value",
+    ),
+    Template(
+        "count_at_most",
+        ("how many {cs} had at most {x} {n}?", "how many {cs} have a {n} of {x} or less?"),
+        "(filter_le all_rows {X} {N}) (count v0)",
+        "x",
+        threshold="value",
     ),
     Template(
         "difference",
@@ -314,14 +368,20 @@ def _naming_columns(table: Table) -> list[Column]:
     ]
 
 
-def _threshold(values: list[float], rng: random.Random) -> tuple[str, float] | None:
-    """A whole number strictly between two neighbouring distinct values (as a question writes it, and
-    its value); None when no two neighbours leave room for one."""
+def _threshold(values: list[float], rng: random.Random, where: str = "between") -> tuple[str, float] | None:
+    """A threshold (as a question writes it, and its value): for `where="between"` a whole number strictly
+    between two neighbouring distinct values, for `"value"` one of the values other than the least and the
+    greatest; None when there is none."""
     distinct = sorted(set(values))
-    between = [math.floor(lo) + 1 for lo, hi in itertools.pairwise(distinct) if math.floor(lo) + 1 < hi]
-    if not between:
+    if where == "value":
+        candidates = [v for v in distinct[1:-1] if v == int(v)]  # a question writes a whole number
+    else:
+        candidates = [
+            math.floor(lo) + 1 for lo, hi in itertools.pairwise(distinct) if math.floor(lo) + 1 < hi
+        ]
+    if not candidates:
         return None
-    x = rng.choice(between)
+    x = int(rng.choice(candidates))
     return (f"{x:,}" if x >= 10000 and rng.random() < 0.5 else str(x)), float(x)
 
 
@@ -394,7 +454,7 @@ def _fill(template: Template, table: Table, rng: random.Random) -> tuple[str, st
             if template.needs == "rows" and any(keys.count(e) > 1 for e in (min(keys), max(keys))):
                 return None  # "which C had the most X?" names one row; argmax would answer every tied one
             if template.needs == "x":
-                found = _threshold(list(n.views["number"]), rng)
+                found = _threshold(list(n.views["number"]), rng, template.threshold)
                 if found is None:
                     return None
                 slots.update(x=found[0], X=_program_number(found[1]))
