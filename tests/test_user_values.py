@@ -65,6 +65,9 @@ def test_percentages_are_the_number_written() -> None:
 def test_magnitude_suffixes() -> None:
     cells = ("2.5M", "3k", "1.2bn", "4 million", "7 thousand", "$1.5B", "10 km")
     assert numbers(*cells) == (2.5e6, 3e3, 1.2e9, 4e6, 7e3, 1.5e9, 10.0)
+    # a lower-case m or b is a million or a billion in money only: "100 m" is a distance
+    assert numbers("£400m", "£3.2bn", "$75 m", "€1.5b") == (4e8, 3.2e9, 7.5e7, 1.5e9)
+    assert numbers("100 m", "400 m", "5 b") == (100.0, 400.0, 5.0)
 
 
 def test_years_of_an_era_and_circa() -> None:
@@ -423,6 +426,9 @@ def test_a_question_reads_numbers_and_dates_as_the_table_writes_them() -> None:
 
 def test_digits_join_across_a_space_only_as_thousands() -> None:
     assert numbers("1 234", "56 789", "12 345 678") == (1234.0, 56789.0, 12345678.0)
+    # French and Nordic exports: spaces group thousands and a comma marks decimals, decided per column
+    assert numbers("€ 1 234,56", "€ 2 000,00", "€ 15,50") == (1234.56, 2000.0, 15.5)
+    assert numbers("1 234,5 kr", "12 000 kr", "999 kr") == (1234.5, 12000.0, 999.0)
     # a quarter and its year are two numbers, not 12024
     assert numbers("Q1 2024", "Q2 2024") == (1.0, 2.0)
     assert user_column("Q1 2024", "Q2 2024")["num2"] == (2024.0, 2024.0)

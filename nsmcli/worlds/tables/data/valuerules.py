@@ -202,6 +202,12 @@ _NUMBER = re.compile(
     re.VERBOSE | re.DOTALL,
 )
 _GROUP = "[,'\u00a0\u202f]"
+#: Thousands grouped by plain spaces (`1 234,56`, `12 000`): French and Nordic exports. The spaces become
+#: no-break spaces, which both conventions read as grouping, so the column's decimal mark still decides.
+_SPACE_GROUPED = re.compile(r"(?<![\d.,])\d{1,3}(?: \d{3})+(?![\d ])")
+#: A money amount with a lower-case million or billion (`£400m`, `$2.5 b`): only money makes `m` a million.
+_MONEY_MAGNITUDE = re.compile(rf"(?P<amount>.*?{_CURRENCY}.*?\d)\s*(?P<mag>m|b)\s*", re.DOTALL)
+
 _US_DIGITS = re.compile(rf"\d{{1,3}}(?:{_GROUP}\d{{3}})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+")
 _EU_DIGITS = re.compile(r"\d{1,3}(?:[.'\u00a0\u202f]\d{3})+(?:,\d+)?|\d+(?:,\d+)?|,\d+")
 # Only these say which convention a column follows; "1,234" and "1.234" could be either.
@@ -351,6 +357,17 @@ class ColumnLayout:
         return cls(european=eu > us if eu != us else european_default, day_first=day_first, times=times)
 
 
+def _amount_text(raw: str) -> str:
+    """`raw` with spaces that group thousands made no-break spaces, and a money amount's lower-case `m` or
+    `b` made `M` or `bn`; any other text unchanged."""
+    if " " in raw:
+        raw = _SPACE_GROUPED.sub(lambda m: m[0].replace(" ", "\u00a0"), raw)
+    money = _MONEY_MAGNITUDE.fullmatch(raw) if raw[-1:] in "mb " else None
+    if money:
+        raw = money["amount"] + ("M" if money["mag"] == "m" else "bn")
+    return raw
+
+
 def _column_evidence(raw: Sequence[str]) -> tuple[int, int, bool, int]:
     """(cells only European, cells only US, day-first, numeric-date cells) of a column
     (`ColumnLayout.infer`)."""
@@ -358,6 +375,7 @@ def _column_evidence(raw: Sequence[str]) -> tuple[int, int, bool, int]:
     for text in raw:
         if not _ANY_DIGIT.search(text):  # no numeric date and no number: no evidence either way
             continue
+        text = _amount_text(text)
         fields = _numeric_date(text)
         if fields:
             first, second, _ = fields
@@ -591,6 +609,7 @@ class UserRules(ValueRules):
     def amount(self, raw: str) -> float | None:
         """The amount a text states and nothing else (`41.118,35`, `$2,469.00`, `2.5 million`, `(120.00)`),
         read with the table's convention where the text does not say; None for any other text ("3–1")."""
+        raw = _amount_text(raw)
         m = _NUMBER.fullmatch(raw)
         if m is None or m["rest"].strip() or (m["open"] is None) != (m["close"] is None):
             return None
@@ -599,6 +618,7 @@ class UserRules(ValueRules):
     @staticmethod
     def numbers(raw: str, layout: ColumnLayout) -> tuple[float | None, float | None]:
         """(number, num2): the cell's leading amount, and the number after it ("3–1" -> 3, 1)."""
+        raw = _amount_text(raw)
         before = _ERA_OR_CIRCA_BEFORE.match(raw)
         if before:  # "c. 900" is about 900 (the WTQ reading made it 0.9), "AD 79" is 79
             raw = raw[before.end() :]
