@@ -327,6 +327,24 @@ def test_question_numbers_match_the_rules() -> None:
     assert (12.5,) not in {e.values for e in annotate_question("more than 12.5%?", wtq).entities}
 
 
+def test_question_magnitudes_written_apart_money_millions_and_minus() -> None:
+    """ "1.5 mn" and "2 bn" are the cells' 1.5M and 2bn; "$1.5m" is money, so a million ("10 m" is not);
+    "minus 3.5" is -3.5."""
+    table = Table.from_rows(
+        "t", ["Name", "Revenue", "Change"], [["a", "$1.5m", "-3.5"], ["b", "£2bn", "1.0"]], value_rules="user"
+    )
+
+    def numbers_of(question: str) -> set[float]:
+        return {v for e in annotate_question(question, table).entities if e.kind == "number" for v in e.values}
+
+    assert numbers_of("who made over 1.5 mn?") == {1.5e6}
+    assert numbers_of("who made 2 bn?") == {2e9}
+    assert numbers_of("who made more than $1.5m?") == {1.5e6}
+    assert numbers_of("who made more than US$ 75 m?") == {7.5e7}
+    assert numbers_of("who ran 10 m?") == {10.0}
+    assert numbers_of("which had a change of minus 3.5?") == {-3.5}
+
+
 def test_question_dates_and_negatives_compare_with_cells() -> None:
     table = Table.from_rows(
         "t", ["Day", "Change"], [["March 1, 2024", "-3.5"], ["March 2, 2024", "1.2"]], value_rules="user"

@@ -178,7 +178,14 @@ _MAGNITUDE = "|".join(sorted(map(re.escape, _MAGNITUDES), key=len, reverse=True)
 # "B" and "T" alone are left to cells: a question's "room 2B" or "3T" is no billion or trillion
 _QUESTION_MAGNITUDE = "|".join(sorted(map(re.escape, set(_MAGNITUDES) - {"B", "T"}), key=len, reverse=True))
 _SUFFIXED_NUMBER = re.compile(rf"(?P<sign>[-+−]?)(?P<digits>\d[\d.,]*)(?P<mag>{_QUESTION_MAGNITUDE})")
+#: A question's money with a lower-case million or billion ("$1.5m", "€2b"): money only, as in cells.
+_MONEY_SUFFIXED_NUMBER = re.compile(r"(?P<sign>[-+−]?)(?P<digits>\d[\d.,]*)(?P<mag>[mMbB])")
+_MONEY_TOKEN = re.compile(_CURRENCY)
+#: A question's number token ("1.5", "-2", "1,200").
+_QUESTION_NUMERAL = re.compile(r"(?P<sign>[-+−]?)(?P<digits>\d[\d.,]*|[.,]\d+)")
 _MINUS = "-−"
+#: Magnitude words a question writes apart from its number ("1.5 mn", "2 bn"); "m" and "b" only after money.
+_QUESTION_MAGNITUDE_WORDS = frozenset({"k", "K", "M", "MM", "mn", "mln", "bn", "tn"})
 #: A year's digits, and "before Christ" as cells and questions write it ("BC", "B.C.", "BCE").
 _YEAR_DIGITS = r"\d{1,3}(?:,\d{3})+|\d+"
 _BEFORE_CHRIST = r"b\.?\s?c\.?(?:e\.?)?"
@@ -494,17 +501,39 @@ class UserRules(ValueRules):
         """Numbers with a magnitude suffix ("18k", "1.5M", "2bn"; the cells' suffixes, in their case) and
         numeric dates, day first when a field says so ("15/03/2024") or the table's dates do."""
         out = []
+        skip_to = 0
         for i, token in enumerate(tokens):
-            m = _SUFFIXED_NUMBER.fullmatch(token)
+            if i < skip_to:
+                continue
+            money = i > 0 and _MONEY_TOKEN.fullmatch(tokens[i - 1]) is not None
+            m = _SUFFIXED_NUMBER.fullmatch(token) or (
+                _MONEY_SUFFIXED_NUMBER.fullmatch(token) if money else None
+            )
+            after = tokens[i + 1] if i + 1 < len(tokens) else ""
+            numeral = None if m else _QUESTION_NUMERAL.fullmatch(token)
+            if numeral and (after in _QUESTION_MAGNITUDE_WORDS or (money and after.lower() in ("m", "b"))):
+                m, end = numeral, i + 2  # "1.5 mn", "2 bn", "$75 m": a suffix written apart
+                suffix = after if after in _MAGNITUDES else after.lower()
+            else:
+                end, suffix = i + 1, (m["mag"] if m else "")
             if m:
                 # the table's decimal convention first; a question may still write the other ("1.5M")
-                power = _MAGNITUDES[m["mag"]]
+                power = _MAGNITUDES.get(suffix, 6 if suffix.lower() == "m" else 9)
                 value = _digits_value(m["digits"], self.european_default, power)
                 if value is None:
                     value = _digits_value(m["digits"], not self.european_default, power)
                 if value is not None:
                     value = -value if m["sign"] in ("-", "−") else value
-                    out.append(textnum.Quantity("NUMBER", i, i + 1, (value,)))
+                    out.append(textnum.Quantity("NUMBER", i, end, (value,)))
+                skip_to = end
+                continue
+            if token.lower() == "minus" and _QUESTION_NUMERAL.fullmatch(after):  # "a change of minus 3.5"
+                value = _digits_value(after.lstrip("+"), self.european_default, 0)
+                if value is None:
+                    value = _digits_value(after.lstrip("+"), not self.european_default, 0)
+                if value is not None and after[:1] not in _MINUS:
+                    out.append(textnum.Quantity("NUMBER", i, i + 2, (-value,)))
+                    skip_to = i + 2
                 continue
             if (
                 i + 1 < len(tokens)
