@@ -698,6 +698,25 @@ def test_xlsx_title_rows_are_skipped(tmp_path: Path) -> None:
     assert table.header == ["Student", "Math"] and table.rows == [["Ann", "90"], ["Bo", "70"]]
 
 
+def test_notes_below_the_table_are_left_out_with_a_note(tmp_path: Path) -> None:
+    """A footnote ("* provisional") or a source line below the table is no row: it would be counted, and
+    its text would be a name; a row that only names something, blanks after it, stays."""
+    rows = "Name,Score\nAnn,5\nBo,7\nCy,9\nDee,3\n"
+    table = load_table(
+        write(tmp_path, "t.csv", rows + "Total,24\n\n* figures provisional\nSource: club records\n")
+    )
+    assert [r[0] for r in table.rows] == ["Ann", "Bo", "Cy", "Dee"]  # the notes, then the total below them
+    assert "'* figures provisional'; 'Source: club records'" in table.notes[0] and "'Total'" in table.notes[1]
+    for note in ("¹ estimated,\n", "(1) before tax,\n", "Note: draft\n", "NB - unaudited\n"):
+        assert load_table(write(tmp_path, "n.csv", rows + note)).n_rows == 4, note
+    for data in ("Zed,\n", "Notes app,\n", "*NSYNC,12\n"):  # data rows: a name, a word, a filled row
+        kept = load_table(write(tmp_path, "d.csv", rows + data))
+        assert kept.n_rows == 5 and kept.notes == (), data
+    # WTQ's rules read WTQ's data as it was read
+    frame = pd.DataFrame({"Name": ["Ann", "* provisional"], "Score": ["5", ""]})
+    assert table_from_dataframe(frame, value_rules="wtq").n_rows == 2
+
+
 def test_a_summary_row_is_left_out_with_a_note(tmp_path: Path) -> None:
     rows = 'North,"1,200",4\nSouth,980,2\nEast,"1,540",3\n'
     total = load_table(write(tmp_path, "t.csv", f'Region,Sales,Stores\n{rows}Total,"3,720",9\n'))

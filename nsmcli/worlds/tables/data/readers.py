@@ -264,19 +264,47 @@ def table_from_dataframe(df: pd.DataFrame, table_id: str = "table", *, value_rul
                     f"table {table_id}: row {i + 1}, column {header[j][:40]!r} has {len(cell):,} characters; "
                     f"cells are limited to {MAX_CELL_CHARS:,}"
                 )
+    notes: list[str] = []
+    footnotes = _footnote_rows(rows) if value_rules == "user" else 0
+    if footnotes:
+        shown = "; ".join(repr(row[0].strip()[:60]) for row in rows[-footnotes:])
+        lines = "line is a note" if footnotes == 1 else f"{footnotes} lines are notes"
+        notes.append(f"the last {lines} below the table ({shown}), so left out")
+        rows = rows[:-footnotes]
     table = Table.from_rows(table_id, header, rows, value_rules=value_rules)
-    if value_rules != "user":
-        return table
-    summary = _summary_row(table)
-    if summary is None:
-        return table
-    label, kind = summary
-    kept = Table.from_rows(table_id, header, rows[:-1], value_rules=value_rules)
-    note = (
-        f"the last row ({label!r}) holds the {kind} of the rows above, so it is left out; questions are "
-        "answered over the other rows"
-    )
-    return dataclasses.replace(kept, notes=(*kept.notes, note))
+    summary = _summary_row(table) if value_rules == "user" else None
+    if summary is not None:
+        label, kind = summary
+        table = Table.from_rows(table_id, header, rows[:-1], value_rules=value_rules)
+        notes.append(
+            f"the last row ({label!r}) holds the {kind} of the rows above, so it is left out; questions are "
+            "answered over the other rows"
+        )
+    return dataclasses.replace(table, notes=(*table.notes, *notes)) if notes else table
+
+
+#: How a spreadsheet's note below its table starts: a footnote mark ("* provisional", "¹ estimate",
+#: "(1) ...") or a label and a colon ("Source: World Bank", "Note - ...", "NB: ...").
+_FOOTNOTE = re.compile(
+    r"\s*(?:[*†‡§¹²³⁴⁵⁶⁷⁸⁹]|\(\d{1,2}\)\s|\[\d{1,2}\]\s|"
+    r"(?:notes?|sources?|footnotes?|n\.?b\.?|data source|last updated|updated|prepared by|compiled by)\s*[:.–-])",
+    re.IGNORECASE,
+)
+_MAX_FOOTNOTES = 5
+
+
+def _footnote_rows(rows: list[list[str]]) -> int:
+    """How many of the last rows are notes below a table of two columns or more: each fills its first cell
+    only, with a footnote mark or a label such as "Source:" (`_FOOTNOTE`), and data rows remain above. A
+    row that only names something ("Zed", blanks after it) is data."""
+    if not rows or len(rows[0]) < 2:
+        return 0
+    k = 0
+    for row in reversed(rows[-_MAX_FOOTNOTES:]):
+        if any(cell.strip() for cell in row[1:]) or not _FOOTNOTE.match(row[0]):
+            break
+        k += 1
+    return k if k < len(rows) else 0
 
 
 #: The labels of a spreadsheet's summary row, by what its numbers are.
