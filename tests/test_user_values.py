@@ -214,6 +214,26 @@ def test_negative_and_positive_in_a_question_compare_with_zero(tmp_path: Path) -
     assert not annotate_question("Which had negative growth?", wtq).entities
 
 
+def test_words_of_falling_and_rising_compare_with_zero_where_a_column_holds_both_signs() -> None:
+    """ "shrinking", "fell", "closed down" of a change column of both signs are below 0, as "negative" is;
+    "down" alone ("the third one down") is no change, and a table whose numbers all share one sign gets no
+    such 0 (there "grew" compares nothing with zero)."""
+    rows = [["Lisbon", "-0.4", "545"], ["Hanoi", "2.1", "3359"], ["Riga", "-0.9", "304"]]
+    table = Table.from_rows("t", ["City", "Growth", "Area"], rows, value_rules="user")
+
+    def zeros(question: str, of: Table = table) -> list[int]:
+        return [e.start for e in annotate_question(question, of).entities if e.values == (0.0,)]
+
+    assert zeros("which cities are shrinking?") == [3]
+    assert zeros("how many stocks closed down?") == [4]
+    assert zeros("which city grew?") == [2]
+    assert zeros("which city is third one down the list?") == []
+    unsigned = Table.from_rows(
+        "t", ["City", "Area"], [["Lisbon", "545"], ["Hanoi", "3359"]], value_rules="user"
+    )
+    assert zeros("which cities are shrinking?", unsigned) == []
+
+
 def test_a_question_on_a_yes_no_column_links_the_cell_it_means() -> None:
     table = Table.from_rows(
         "t",
@@ -335,7 +355,9 @@ def test_question_magnitudes_written_apart_money_millions_and_minus() -> None:
     )
 
     def numbers_of(question: str) -> set[float]:
-        return {v for e in annotate_question(question, table).entities if e.kind == "number" for v in e.values}
+        return {
+            v for e in annotate_question(question, table).entities if e.kind == "number" for v in e.values
+        }
 
     assert numbers_of("who made over 1.5 mn?") == {1.5e6}
     assert numbers_of("who made 2 bn?") == {2e9}

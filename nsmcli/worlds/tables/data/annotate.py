@@ -22,7 +22,7 @@ from typing import Any
 
 from nsmcli.errors import DataError
 from nsmcli.worlds.tables.data import textnum
-from nsmcli.worlds.tables.data.table import Table
+from nsmcli.worlds.tables.data.table import Column, Table
 from nsmcli.worlds.tables.data.values import Date, contains_words, normalize
 
 #: NLTK's English stop words, contraction pieces, the empty string and punctuation (MAPO's stop_words.json).
@@ -330,6 +330,12 @@ def _result_code_entities(tokens: list[str], table: Table) -> list[Entity]:
     return out
 
 
+def _signed(column: Column) -> bool:
+    """Whether a column's numbers hold both signs (a change, a growth rate, a balance)."""
+    numbers = [v for v in column.views.get("number", ()) if v is not None]
+    return any(v < 0 for v in numbers) and any(v > 0 for v in numbers)
+
+
 def _with_rules_values(own: list[textnum.Quantity], quantities: list[Entity]) -> list[Entity]:
     """The quantity entities with the rules' own question readings in place of what the shared reading
     made of their spans ("15/03/2024" day first, "18k" as 18,000)."""
@@ -458,7 +464,8 @@ def annotate_question(
     if table.rules.user_question_readings:
         quantities = _with_rules_values(table.rules.question_values(textnum.ptb_tokenize(text)), quantities)
         strings, quantities = _with_times(tokens, strings, quantities)
-        quantities += [Entity("number", q.values, q.start, q.end) for q in textnum.find_sign_words(tokens)]
+        signs = textnum.find_sign_words(tokens, signed_column=any(_signed(c) for c in table.columns))
+        quantities += [Entity("number", q.values, q.start, q.end) for q in signs]
         strings += _yes_no_entities(tokens, table) + _result_code_entities(tokens, table)
     found = strings + quantities
     found.sort(key=lambda e: (e.start, ENTITY_KINDS.index(e.kind)))

@@ -556,12 +556,36 @@ def find_times(tokens: list[str]) -> list[Quantity]:
 
 #: Words that compare with zero: "negative growth" is growth below 0.
 _SIGN_WORDS = frozenset({"negative", "positive"})
+#: Words of falling and rising, which compare with zero where a column holds both signs: "which cities
+#: are shrinking?" of a growth column of -0.4 and 1.2 is growth below 0.
+_CHANGE_WORDS = frozenset(
+    {
+        "shrinking", "shrank", "shrunk", "shrinks", "declined", "declining", "declines", "decreased",
+        "decreasing", "fell", "falling", "dropped", "dropping", "growing", "grew", "rose", "rising", "gained",
+        "gaining", "increased", "increasing",
+    }
+)  # fmt: skip
+#: "down" and "up" only after a verb of ending or going ("closed down", "went up", "is down").
+_DIRECTION_WORDS = frozenset({"down", "up", "lower", "higher"})
+_DIRECTION_VERBS = frozenset(
+    {"closed", "close", "closes", "closing", "ended", "ends", "finished", "went", "go", "goes", "is", "was",
+     "are", "were", "trading", "traded"}
+)  # fmt: skip
 
 
-def find_sign_words(tokens: list[str]) -> list[Quantity]:
+def find_sign_words(tokens: list[str], *, signed_column: bool = False) -> list[Quantity]:
     """The words "negative" and "positive" over lower-cased tokens, as NUMBER mentions of 0: the number a
-    filter on the sign compares with."""
-    return [Quantity("NUMBER", i, i + 1, (0.0,)) for i, word in enumerate(tokens) if word in _SIGN_WORDS]
+    filter on the sign compares with. With `signed_column` (the table holds a column of both signs), also
+    the words of falling and rising ("shrinking", "fell", "closed down")."""
+    found = []
+    for i, word in enumerate(tokens):
+        change = signed_column and (
+            word in _CHANGE_WORDS
+            or (word in _DIRECTION_WORDS and i > 0 and tokens[i - 1] in _DIRECTION_VERBS)
+        )
+        if word in _SIGN_WORDS or change:
+            found.append(Quantity("NUMBER", i, i + 1, (0.0,)))
+    return found
 
 
 def find_quantities(tokens: list[str], *, slash_years: bool = False) -> list[Quantity]:
