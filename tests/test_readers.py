@@ -419,9 +419,37 @@ def test_json_array_of_records_and_split_form(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(
+    "document",
+    [
+        {"data": [{"name": "Ann", "score": 5}, {"name": "Bo", "score": 7}], "count": 2},  # an API's response
+        [["name", "score"], ["Ann", 5], ["Bo", 7]],  # a header array, then rows
+        {"name": ["Ann", "Bo"], "score": [5, 7]},  # columns of equal length
+        {"name": {"0": "Ann", "1": "Bo"}, "score": {"0": 5, "1": 7}},  # pandas' to_json()
+        {"0": {"name": "Ann", "score": 5}, "1": {"name": "Bo", "score": 7}},  # pandas' orient="index"
+    ],
+)
+def test_json_shapes_people_export_read_as_records(tmp_path: Path, document: object) -> None:
+    table = load_table(write(tmp_path, "t.json", json.dumps(document)))
+    assert table.header == ["name", "score"] and table.rows == [["Ann", "5"], ["Bo", "7"]]
+
+
+def test_nested_json_objects_are_columns_named_by_their_path(tmp_path: Path) -> None:
+    records = [
+        {"name": "Ann", "stats": {"goals": 5, "apps": {"home": 6}}},
+        {"name": "Bo", "stats": {"goals": 7}},
+    ]
+    table = load_table(write(tmp_path, "t.json", json.dumps(records)))
+    assert table.header == ["name", "stats.goals", "stats.apps.home"]
+    assert table.rows == [["Ann", "5", "6"], ["Bo", "7", ""]]
+    assert table.column("stats.goals").views["number"] == (5.0, 7.0)
+
+
+@pytest.mark.parametrize(
     ("content", "pattern"),
     [
         ("[1, 2]", "item 1 of the array is not a JSON object"),
+        ("[[1, 2], [3, 4]]", "expected a JSON array of records"),  # no header array
+        ('{"a": [1, 2], "b": [3]}', "expected a JSON array of records"),  # columns of unequal length
         ('{"a": 1}', "expected a JSON array of records"),
         ("[{", "not valid JSON"),
         ('{"columns": ["a"], "data": [[1, 2]]}', "data row 1 has 2 cells, columns has 1"),

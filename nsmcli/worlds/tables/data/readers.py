@@ -661,9 +661,56 @@ def _records_frame(name: str, records: list, where: Callable[[int], str]) -> pd.
             columns.setdefault(str(key), None)
     if not columns:
         raise DataError(f"{name}: has no rows" if not records else f"{name}: records have no fields")
+    if any(isinstance(v, dict) for r in records[: MAX_ROWS + 1] for v in r.values()):
+        records = [_flattened(r) for r in records[: MAX_ROWS + 1]]
+        columns = {key: None for r in records for key in r}
     keyed = ({str(k): v for k, v in r.items()} for r in records[: MAX_ROWS + 1])  # JSON keys are strings
     rows = [[r.get(k) for k in columns] for r in keyed]
     return pd.DataFrame(rows, columns=pd.Index(list(columns), dtype=object), dtype=object)
+
+
+def _flattened(record: dict, prefix: str = "", depth: int = 0) -> dict[str, Any]:
+    """A record whose nested objects are columns of their own, named by their path (`{"stats": {"goals":
+    5}}` has the column `stats.goals`), to three levels; deeper ones stay JSON text in their cell."""
+    out: dict[str, Any] = {}
+    for key, value in record.items():
+        name = f"{prefix}{key}"
+        if isinstance(value, dict) and value and depth < 3:
+            out.update(_flattened(value, f"{name}.", depth + 1))
+        else:
+            out[name] = value
+    return out
+
+
+def _records_of(document: object) -> list | None:
+    """The rows of a JSON document that is not an array of records but holds one as people export them:
+    an array of arrays under a header array (`[["name", "score"], ["Ann", 5]]`), columns of equal length
+    (`{"name": ["Ann", "Bo"], "score": [5, 7]}`), pandas' `columns` and `index` orients (`{"score": {"0": 5,
+    "1": 7}}`), or an API's response with one array of records in it (`{"data": [...], "count": 2}`)."""
+    if isinstance(document, list):
+        if len(document) >= 2 and all(isinstance(r, list) for r in document):
+            header, *rows = document
+            if (
+                header
+                and all(isinstance(h, str) for h in header)
+                and all(len(r) == len(header) for r in rows)
+            ):
+                return [dict(zip(header, r, strict=True)) for r in rows]
+        return None
+    if not isinstance(document, dict) or not document:
+        return None
+    values = list(document.values())
+    if all(isinstance(v, list) for v in values) and len({len(v) for v in values}) == 1 and values[0]:
+        if not any(isinstance(x, (dict, list)) for v in values for x in v):
+            return [dict(zip(document, row, strict=True)) for row in zip(*values, strict=True)]
+    if all(isinstance(v, dict) for v in values):
+        inner = [list(v) for v in values]
+        if all(keys == inner[0] for keys in inner) and all(k.isdigit() for k in inner[0]):  # orient="columns"
+            return [{column: document[column][k] for column in document} for k in inner[0]]
+        if all(str(k).isdigit() for k in document):  # orient="index"
+            return values
+    arrays = [v for v in values if isinstance(v, list) and v and all(isinstance(r, dict) for r in v)]
+    return arrays[0] if len(arrays) == 1 else None
 
 
 def _parse_jsonl(name: str, text: str) -> pd.DataFrame:
@@ -684,12 +731,13 @@ def _parse_jsonl(name: str, text: str) -> pd.DataFrame:
 
 
 def _parse_json(name: str, text: str) -> pd.DataFrame:
-    """Parse a JSON array of records, or `{"columns": [...], "data": [[...], ...]}` (pandas' `split`)."""
+    """Parse a JSON array of records, `{"columns": [...], "data": [[...], ...]}` (pandas' `split`), or one of
+    the other shapes of `_records_of`."""
     try:
         document = json.loads(text)
     except json.JSONDecodeError as e:
         raise DataError(f"{name}: not valid JSON ({e.msg} at line {e.lineno} column {e.colno})") from None
-    if isinstance(document, list):
+    if isinstance(document, list) and not all(isinstance(r, list) for r in document[:1]):
         return _records_frame(name, document, lambda i: f"item {i + 1} of the array")
     if isinstance(document, dict) and isinstance(document.get("columns"), list) and "data" in document:
         columns, data = [_cell_text(c) for c in document["columns"]], document["data"]
@@ -699,9 +747,12 @@ def _parse_json(name: str, text: str) -> pd.DataFrame:
             if len(row) != len(columns):
                 raise DataError(f"{name}: data row {i + 1} has {len(row)} cells, columns has {len(columns)}")
         return pd.DataFrame(data, columns=pd.Index(columns, dtype=object), dtype=object)
+    records = _records_of(document)
+    if records is not None:
+        return _records_frame(name, records, lambda i: f"record {i + 1}")
     raise DataError(
-        f'{name}: expected a JSON array of records ([{{"column": value, ...}}, ...]) or '
-        '{"columns": [...], "data": [[...], ...]}'
+        f'{name}: expected a JSON array of records ([{{"column": value, ...}}, ...]), columns of equal length '
+        '({"column": [...], ...}) or {"columns": [...], "data": [[...], ...]}'
     )
 
 
