@@ -169,6 +169,13 @@ def test_times_of_day_are_numbers_of_hours() -> None:
     assert wtq.columns[0].views["number"] == (18.0, 6.0)
 
 
+def test_race_times_are_seconds_so_the_fastest_is_the_least() -> None:
+    """ "1:23.45" (minutes, seconds and hundredths) is a duration of 83.45 s, not the number 1 of every lap
+    in the column; plain seconds in the same column compare with it; "10:30" stays a time of day."""
+    assert numbers("1:23.45", "59.90", "1:02:03.4", "1:22.98") == (83.45, 59.9, 3723.4, 82.98)
+    assert numbers("10:30", "18:05") == (10.5, 18.0 + 5 / 60)
+
+
 def test_question_times_compare_with_time_columns(tmp_path: Path) -> None:
     path = tmp_path / "trains.csv"
     path.write_text(

@@ -235,6 +235,9 @@ _YEAR = re.compile(r"\s*(\d{4})\s*")
 _CLOCK = re.compile(
     r"\s*+(?P<h>\d{1,2})(?::(?P<m>\d{2})(?::(?P<s>\d{2})(?:\.\d+)?)?)?(?:\s*+(?P<half>[AaPp])\.?[Mm]\.?)?\s*+"
 )
+#: A race time with fractions of a second ("1:23.45", "1:02:03.4"): a duration, read as seconds. No time
+#: of day is written with hundredths, so the form says which it is.
+_RACE_TIME = re.compile(r"\s*(?:(?P<h>\d{1,2}):(?=\d{2}:))?(?P<m>\d{1,2}):(?P<s>[0-5]\d\.\d{1,3})\s*")
 #: A cell shaped like a time of day (hours and minutes); `ColumnLayout.times` needs every such cell to be one.
 _CLOCK_SHAPE = re.compile(r"\s*\d{1,2}:\d{2}(?!\d)")
 _CLOCK_OF_DATETIME = re.compile(
@@ -627,6 +630,9 @@ class UserRules(ValueRules):
         if date is not None and date.day != -1:
             clock = _CLOCK_OF_DATETIME.search(raw)
             return CellValues(string, textnum.match_hours(clock) if clock else None, date=date)
+        race = _RACE_TIME.fullmatch(raw)
+        if race:  # "1:23.45" is 83.45 seconds, so the fastest lap is the least number
+            return CellValues(string, int(race["h"] or 0) * 3600 + int(race["m"]) * 60 + float(race["s"]))
         clock = self.clock(raw) if layout.times else None
         if clock is not None:
             return CellValues(string, clock, textnum.parse_cell_numbers(raw)[1], date)
