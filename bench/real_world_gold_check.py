@@ -161,6 +161,35 @@ sv["fee"] = numbers(sv["Monthly Fee"])
 sv["since"] = dates(sv["Customer Since"], "%Y-%m-%d")
 
 
+rc = read("race_results.csv")
+rc["lap"] = rc["Best Lap"].map(lambda t: int(t.split(":")[0]) * 60 + float(t.split(":")[1]))  # m:ss.ff
+rc["laps"] = rc["Laps"].astype(int)
+
+
+def driver(name: str) -> pd.Series:
+    return rc[rc["Driver"] == name].iloc[0]
+
+
+# an API's response: the records under "data", nested objects flattened to `contact.city` and the like
+club = pd.json_normalize(json.loads((REAL / "club_members.json").read_text(encoding="utf-8"))["data"])
+club["joined_date"] = dates(club["joined"], "%Y-%m-%d")
+
+
+def member(name: str) -> pd.Series:
+    return club[club["name"] == name].iloc[0]
+
+
+# `;`-separated, thousands grouped by spaces, decimal commas; two note lines below the six regions
+en = pd.read_csv(REAL / "energy_regions_fr.csv", sep=";", dtype=str, nrows=6)
+en["mwh"] = en["Consumption (MWh)"].map(lambda t: float(t.replace(" ", "").replace(",", ".")))
+en["price"] = en["Avg Price (€/MWh)"].map(lambda t: float(t.replace(",", ".")))
+en["change"] = en["Change"].map(lambda t: float(t.replace(" %", "").replace(",", ".")))
+
+
+def region(name: str) -> pd.Series:
+    return en[en["Region"] == name].iloc[0]
+
+
 def after(df: pd.DataFrame, mask: pd.Series, column: str, offset: int = 1) -> object:
     """The value of `column` in the row `offset` rows after the (single) row where `mask` holds."""
     index = df.index[mask.to_numpy()][0]
@@ -451,6 +480,54 @@ ANSWERS: dict[str, Callable[[], object]] = {
     ].sum(),
     "What plan is respondent R007 on?": lambda: pick(sv, sv["Respondent"] == "R007", "Plan"),
     "Which city is the respondent after R010 from?": lambda: after(sv, sv["Respondent"] == "R010", "City"),
+    # race results (added in the twenty-sixth session, answers written before any model ran)
+    "Who set the fastest lap?": lambda: argmin(rc, "lap", "Driver"),
+    "Which team does Ivy Chen drive for?": lambda: driver("Ivy Chen")["Team"],
+    "How many drivers completed 20 laps?": lambda: (rc["laps"] == 20).sum(),
+    "Who finished right after Marco Bianchi?": lambda: after(rc, rc["Driver"] == "Marco Bianchi", "Driver"),
+    "How many drivers does Delta Works have?": lambda: (rc["Team"] == "Delta Works").sum(),
+    "Which driver had the slowest best lap?": lambda: argmax(rc, "lap", "Driver"),
+    "Who had the faster best lap, Tom Ruiz or Ivy Chen?": lambda: min(
+        ("Tom Ruiz", "Ivy Chen"), key=lambda name: driver(name)["lap"]
+    ),
+    "Who won the race?": lambda: rc["Driver"].iloc[0],
+    "How many laps did Paul Weber complete?": lambda: driver("Paul Weber")["laps"],
+    "How many laps were completed in total?": lambda: rc["laps"].sum(),
+    "Who finished last?": lambda: rc["Driver"].iloc[-1],
+    # club members (an API response with nested fields)
+    "How many members live in Leeds?": lambda: (club["contact.city"] == "Leeds").sum(),
+    "Which member has the most visits?": lambda: argmax(club, "visits", "name"),
+    "What membership level is Eva Schmidt?": lambda: member("Eva Schmidt")["membership.level"],
+    "What is the total of all annual fees?": lambda: club["membership.annual_fee"].sum(),
+    "How many Gold members are there?": lambda: (club["membership.level"] == "Gold").sum(),
+    "What is the average number of visits?": lambda: club["visits"].mean(),
+    "Who joined first?": lambda: argmin(club, "joined_date", "name"),
+    "How many members joined before 2020?": lambda: (club["joined_date"].dt.year < 2020).sum(),
+    "Who has more visits, Ben Carter or Hugo Berg?": lambda: longer(
+        member("Ben Carter"), member("Hugo Berg"), "visits", "name"
+    ),
+    "How many more visits does Gia Rossi have than Ana Lopez?": lambda: (
+        member("Gia Rossi")["visits"] - member("Ana Lopez")["visits"]
+    ),
+    "What is the average annual fee of Silver members?": lambda: club.loc[
+        club["membership.level"] == "Silver", "membership.annual_fee"
+    ].mean(),
+    # regional energy (French number forms, notes below the table)
+    "Which region consumed the most?": lambda: argmax(en, "mwh", "Region"),
+    "What was the average price in Bretagne?": lambda: region("Bretagne")["price"],
+    "How many regions had a negative change?": lambda: (en["change"] < 0).sum(),
+    "Which regions' change is below zero?": lambda: list(en.loc[en["change"] < 0, "Region"]),
+    "How many regions are listed?": lambda: len(en),
+    "What is the total consumption of all regions?": lambda: en["mwh"].sum(),
+    "Which region had the lowest average price?": lambda: argmin(en, "price", "Region"),
+    "How many regions consumed more than 9,000 MWh?": lambda: (en["mwh"] > 9000).sum(),
+    "What was the change in Normandie?": lambda: region("Normandie")["change"],
+    "Which had the higher average price, Normandie or Grand Est?": lambda: longer(
+        region("Normandie"), region("Grand Est"), "price", "Region"
+    ),
+    "What is the difference in average price between Île-de-France and Occitanie?": lambda: (
+        region("Île-de-France")["price"] - region("Occitanie")["price"]
+    ),
 }
 
 
