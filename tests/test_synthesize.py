@@ -16,7 +16,12 @@ import pytest
 from nsmcli.errors import DataError
 from nsmcli.fileio import read_program_file
 from nsmcli.worlds.tables.data.preprocess import load_dataset
-from nsmcli.worlds.tables.data.synthesize import TEMPLATES, synthesize, synthesize_examples
+from nsmcli.worlds.tables.data.synthesize import (
+    TEMPLATES,
+    USER_READING_SUFFIX,
+    synthesize,
+    synthesize_examples,
+)
 from tests.test_train import TABLES, preprocessed_wtq, tiny  # noqa: F401  (the tiny WTQ-style dataset fixture)
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -343,6 +348,48 @@ def test_earlier_and_later_compare_whole_dates(dated):
         assert answer == [pick(named, key=joined.get)], record
         seen.add(template)
     assert seen == {"either_or_earlier", "either_or_later", "earliest", "latest"}
+
+
+def test_months_and_days_are_asked_of_the_user_reading_and_answer_by_the_dates(dated, tmp_path):
+    """ "how many names were there in june?" and "... between march 4 and june 1?" are asked of the table
+    as the user rules read it (a month keeps the dates within it only there), answer by the rows' dates,
+    and the synthesized dataset stores that reading beside the original so training binds them."""
+    joined = [(3, 4), (6, 1), (1, 20), (10, 9)]  # (month, day) of the rows of DATED_TABLES["12"]
+    seen = set()
+    for table_id, record, answer in _records(dated, range(60)):
+        template, program = record["template"], record["programs"][0]
+        if template not in {"count_in_month", "rows_in_month", "count_between_days"}:
+            assert not table_id.endswith(USER_READING_SUFFIX)
+            continue
+        assert table_id.endswith(USER_READING_SUFFIX) and "r.joined-date" in program
+        dates = re.findall(r"xxxx-(\d\d)-(\d\d|xx)", program)
+        if template == "count_between_days":
+            (m1, d1), (m2, d2) = [(int(m), int(d)) for m, d in dates]
+            assert answer == [str(sum((m1, d1) <= day <= (m2, d2) for day in joined))], record
+        else:
+            ((m, _),) = dates
+            rows = [k for k, (month, _) in enumerate(joined) if month == int(m)]
+            if template == "count_in_month":
+                assert answer == [str(len(rows))], record
+            else:
+                names = ["ana silva", "ben ode", "cy park", "dee holt"]
+                assert sorted(answer) == sorted(names[k] for k in rows), record
+        seen.add(template)
+    assert seen == {"count_in_month", "rows_in_month", "count_between_days"}
+    out = tmp_path / "synth"
+    synthesize(dated, out, per_table=8, seed=1, templates=["count_in_month", "count_between_days"])
+    copy = load_dataset(out)
+    asked = [
+        e for e in copy.examples("random-split-1-train-synth") if e.table_id.endswith(USER_READING_SUFFIX)
+    ]
+    assert asked and all(copy.tables[e.table_id].value_rules == "user" for e in asked)
+    assert all(
+        copy.tables[t].value_rules == "wtq" for t in copy.tables if not t.endswith(USER_READING_SUFFIX)
+    )
+    records = {r["id"]: r for r in read_program_file(out / "random-split-1-train-synth-programs.jsonl")}
+    for example in asked:
+        env = copy.bind(example)
+        assert copy.scorer(example, env)(env.encode(records[example.id]["programs"][0]))[0] == 1.0
 
 
 def test_a_superlative_names_one_row_so_a_tie_at_an_extreme_gets_none() -> None:

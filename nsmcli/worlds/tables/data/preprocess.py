@@ -375,7 +375,7 @@ def _preprocess(fmt: DatasetFormat, data_dir: Path, out_dir: Path, progress: Any
             summary.examples[split] = len(examples)
             summary.skipped[split] = dict(skipped)
         summary.tables = atomic_write_jsonl(
-            stage / "tables.jsonl", (_table_record(tables[t]) for t in used_tables)
+            stage / "tables.jsonl", (table_record(tables[t]) for t in used_tables)
         )
         atomic_write_json(stage / "vocab.json", vocab)
         summary.seconds = time.perf_counter() - start
@@ -396,7 +396,7 @@ def _preprocess(fmt: DatasetFormat, data_dir: Path, out_dir: Path, progress: Any
     return summary
 
 
-def _table_record(table: Table) -> dict:
+def table_record(table: Table) -> dict:
     record = {
         "id": table.id,
         "header": table.header,

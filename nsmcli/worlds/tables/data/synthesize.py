@@ -19,6 +19,7 @@ every file of the original, with a program file (the base programs plus the temp
 
 from __future__ import annotations
 
+import calendar
 import itertools
 import json
 import math
@@ -39,9 +40,10 @@ from nsmcli.fileio import (
     staged_directory,
 )
 from nsmcli.worlds.tables.data.annotate import annotate_question, canonicalize_answer
-from nsmcli.worlds.tables.data.preprocess import Dataset, Example, load_dataset
+from nsmcli.worlds.tables.data.preprocess import Dataset, Example, load_dataset, table_record
 from nsmcli.worlds.tables.data.table import Column, Table
 from nsmcli.worlds.tables.data.values import Date
+from nsmcli.worlds.tables.lang.interpreter import bind
 
 #: A header that reads as words in a question ("attendance", "gold medals", "points for").
 _WORDY_HEADER = re.compile(r"[a-z][a-z .'/-]{0,28}[a-z]")
@@ -83,7 +85,8 @@ class Template:
     program: str
     #: what the template needs of the table: a selecting value (`v`, shared by 2 rows or more), two unique
     #: rows (`a`, `b`), one unique row and another column (`ad`), a threshold (`x`), rows named one by one
-    #: (`rows`), or none of them (every row)
+    #: (`rows`), a month or two days of the table's one column of whole dates (`month`, `days`), or none of
+    #: them (every row)
     needs: str
     #: whether `a` is the row with the larger number ("how much more did A have than B"); else `a` and `b`
     #: come in either order, so that which one the question names first tells nothing
@@ -94,6 +97,9 @@ class Template:
     #: keep the same rows), or on a "value" of the column that is neither its least nor its greatest (so
     #: they do not, and only the comparison the question states earns the reward)
     threshold: str = "between"
+    #: whether the question is asked of the table as the user rules read it (`user_reading`): a month
+    #: `xxxx-02-xx` keeps the dates within February only there (the official rules match a month cell)
+    user_reading: bool = False
 
 
 _ROWS_ABOVE = (
@@ -292,7 +298,56 @@ TEMPLATES: tuple[Template, ...] = (
         "(argmin all_rows {N}) (hop v0 {C})",
         "rows",
     ),
+    # months and days of the table's one column of whole dates (`t`, `T`), on its user reading
+    Template(
+        "count_in_month",
+        (
+            "how many {cs} were there in {month}?",
+            "in {month}, how many {cs} were there?",
+            "how many {cs} had a {t} in {month}?",
+        ),
+        "(filter_eq all_rows {M} {T}) (count v0)",
+        "month",
+        user_reading=True,
+    ),
+    Template(
+        "rows_in_month",
+        ("which {cs} were in {month}?", "list the {cs} from {month}.", "which {c} had a {t} in {month}?"),
+        "(filter_eq all_rows {M} {T}) (hop v0 {C})",
+        "month",
+        user_reading=True,
+    ),
+    Template(
+        "sum_in_month",
+        (
+            "what was the total {n} in {month}?",
+            "how much {n} was there in {month} altogether?",
+            "in {month}, what was the combined {n}?",
+        ),
+        "(filter_eq all_rows {M} {T}) (sum v0 {N})",
+        "month",
+        user_reading=True,
+    ),
+    Template(
+        "count_between_days",
+        (
+            "how many {cs} were there between {d1} and {d2}?",
+            "how many {cs} had a {t} between {d1} and {d2}?",
+            "from {d1} to {d2}, how many {cs} were there?",
+        ),
+        "(filter_ge all_rows {D1} {T}) (filter_le v0 {D2} {T}) (count v1)",
+        "days",
+        user_reading=True,
+    ),
 )
+
+#: What a table id gets for its user-rule reading in a synthesized dataset (`user_reading`).
+USER_READING_SUFFIX = "#user"
+
+
+def user_reading(table: Table) -> Table:
+    """The table as the user rules read it, under its own id (`USER_READING_SUFFIX`)."""
+    return Table.from_rows(table.id + USER_READING_SUFFIX, table.header, table.rows, value_rules="user")
 
 
 @dataclass
@@ -385,6 +440,53 @@ def _threshold(values: list[float], rng: random.Random, where: str = "between") 
     return (f"{x:,}" if x >= 10000 and rng.random() < 0.5 else str(x)), float(x)
 
 
+def _dated(table: Table) -> Column | None:
+    """The table's one column of whole dates; None for none or several ("in march" would not say which)."""
+    dated = _date_columns(table)
+    return dated[0] if len(dated) == 1 else None
+
+
+def _month(table: Table, template: Template, rng: random.Random) -> dict[str, str] | None:
+    """A month (`month`, `M`) of the dated column (`t`, `T`) that holds some rows but not all (two or more
+    for a sum)."""
+    t = _dated(table)
+    if t is None:
+        return None
+    months = Counter(d.month for d in t.views["date"])
+    least = 2 if "{N}" in template.program else 1
+    choices = sorted(m for m, k in months.items() if least <= k < len(t.views["date"]))
+    if not choices:
+        return None
+    m = rng.choice(choices)
+    slots = {"t": _words(t.header) or "", "T": t.property_name("date")}
+    return {**slots, "month": calendar.month_name[m].lower(), "M": str(Date(-1, m, -1))}
+
+
+def _days(table: Table, rng: random.Random) -> dict[str, str] | None:
+    """Two days of the year (`d1` before `d2`, as "march 10", and `D1`, `D2`) of the dated column's rows,
+    between which (both included, in each row's own year) lie some rows but not all."""
+    t = _dated(table)
+    if t is None:
+        return None
+    days = sorted({(d.month, d.day) for d in t.views["date"]})
+    within = [
+        (a, b)
+        for a, b in itertools.combinations(days, 2)
+        if 0 < sum(a <= (d.month, d.day) <= b for d in t.views["date"]) < len(t.views["date"])
+    ]
+    if not within:
+        return None
+    (m1, d1), (m2, d2) = rng.choice(within)
+    return {
+        "t": _words(t.header) or "",
+        "T": t.property_name("date"),
+        "d1": f"{calendar.month_name[m1].lower()} {d1}",
+        "d2": f"{calendar.month_name[m2].lower()} {d2}",
+        "D1": str(Date(-1, m1, d1)),
+        "D2": str(Date(-1, m2, d2)),
+    }
+
+
 def _has_total_row(table: Table) -> bool:
     """A row of totals in any column (`Total`, `Overall`): a sum or a threshold over every row would count
     it as one more row."""
@@ -402,7 +504,7 @@ def _fill(template: Template, table: Table, rng: random.Random) -> tuple[str, st
     if measures:  # drawn even where unused, so each table's draws stay those of earlier versions
         n = rng.choice(measures)
         slots.update(n=_words(n.header) or "", N=n.property_name(template.measure))
-    if template.needs in ("", "x", "rows") and _has_total_row(table):
+    if template.needs in ("", "x", "rows", "month", "days") and _has_total_row(table):
         return None
     if template.needs or "{c" in " ".join(template.forms):
         if not naming:
@@ -446,6 +548,11 @@ def _fill(template: Template, table: Table, rng: random.Random) -> tuple[str, st
             if (value[a] < value[b]) if template.larger_first else rng.random() < 0.5:
                 a, b = b, a
             slots.update(a=nameable[a].strip(), A=a, b=nameable[b].strip(), B=b)
+        elif template.needs in ("month", "days"):
+            found = _month(table, template, rng) if template.needs == "month" else _days(table, rng)
+            if found is None:
+                return None
+            slots.update(found)
         elif template.needs in ("x", "rows"):
             # rows must be nameable one by one, each by a short name (not a description)
             if len(set(strings)) < len(strings) or len(nameable) < len(strings):
@@ -509,6 +616,7 @@ def synthesize_examples(
     linking = linking or dataset.meta.get("linking", "word")
     table_ids = sorted({e.table_id for e in dataset.examples(split)})
     examples, programs, kept, rejected = [], [], Counter(), Counter()
+    readings: dict[str, Table] = {}
     for table_id in table_ids:
         table = dataset.tables[table_id]
         made: set[str] = set()
@@ -516,7 +624,10 @@ def synthesize_examples(
             if len(made) >= per_table:
                 break
             template = rng.choice(drawn)
-            filled = _fill(template, table, rng)
+            asked = table
+            if template.user_reading:
+                asked = readings.get(table_id) or readings.setdefault(table_id, user_reading(table))
+            filled = _fill(template, asked, rng)
             if filled is None:
                 rejected["the table has nothing it needs"] += 1
                 continue
@@ -524,7 +635,7 @@ def synthesize_examples(
             if question in made:
                 continue
             qid = f"synth-{table_id}-{len(made)}"
-            found = _checked(dataset, table, qid, question, program, linking)
+            found = _checked(dataset, asked, qid, question, program, linking)
             if isinstance(found, str):
                 rejected[found] += 1
                 continue
@@ -542,7 +653,7 @@ def _checked(
     why not."""
     annotated = annotate_question(question, table, qid=qid, linking=linking)
     example = Example(qid, table.id, annotated, [], [])
-    env = dataset.bind(example)
+    env = bind(dataset.language, table, annotated.entities)  # the table may be a user reading (not stored)
     try:
         tokens = env.encode(program)
     except (GrammarError, ValueError, IndexError):
@@ -616,6 +727,12 @@ def _write(
             if path.is_file():
                 shutil.copy2(path, stage / path.name)
         atomic_write_jsonl(stage / f"{name}.jsonl", (e.to_json() for e in [*base, *examples]))
+        readings = sorted({e.table_id for e in examples if e.table_id.endswith(USER_READING_SUFFIX)})
+        if readings:  # the user-rule readings the month and day questions are asked of
+            base_tables = [source.tables[i.removesuffix(USER_READING_SUFFIX)] for i in readings]
+            with open(stage / "tables.jsonl", "a", encoding="utf-8") as f:
+                for table in base_tables:
+                    f.write(json.dumps(table_record(user_reading(table)), ensure_ascii=False) + "\n")
         vocab = json.loads((stage / "vocab.json").read_text(encoding="utf-8"))
         counts = Counter(vocab[split]) if split in vocab else Counter()
         counts.update(t for e in examples for t in e.question.tokens)
@@ -656,9 +773,11 @@ def _program_records(base: Path | str | None, records: list[dict]) -> Iterator[d
 
 __all__: list[str] = [
     "TEMPLATES",
+    "USER_READING_SUFFIX",
     "SynthesisSummary",
     "Template",
     "chosen_templates",
     "synthesize",
     "synthesize_examples",
+    "user_reading",
 ]
