@@ -374,6 +374,33 @@ def test_question_magnitudes_written_apart_money_millions_and_minus() -> None:
     assert numbers_of("which had a change of minus 3.5?") == {-3.5}
 
 
+def test_a_number_said_in_the_magnitude_a_header_counts_in_compares_with_its_cells() -> None:
+    """ "more than 5 million people" of `Population (millions)` is 5, the cells' unit; a bare "(m)" is metres
+    and changes nothing; two headers of different magnitudes leave the number as said."""
+    from nsmcli.worlds.tables.data.valuerules import header_magnitude
+
+    assert [header_magnitude(h) for h in ("Revenue ($m)", "Sales (in thousands)", "GDP (USD bn)")] == [
+        6,
+        3,
+        9,
+    ]
+    assert [header_magnitude(h) for h in ("Height (m)", "Area (km²)", "Population, total")] == [None] * 3
+    rows = [["Lagos", "15.4", "12"], ["Accra", "2.5", "8"]]
+
+    def numbers_of(question: str, header: list[str]) -> list[tuple]:
+        table = Table.from_rows("t", header, rows, value_rules="user")
+        return [e.values for e in annotate_question(question, table).entities if e.kind == "number"]
+
+    millions = ["City", "Population (millions)", "Height (m)"]
+    assert numbers_of("which cities have more than 5 million people?", millions) == [(5.0,)]
+    assert numbers_of("which cities have more than 5 people?", millions) == [(5.0,)]
+    assert numbers_of("which cities have over 2.5 million people?", ["City", "Population", "Height"]) == [
+        (2.5e6,)
+    ]
+    mixed = ["City", "Population (millions)", "Budget ($bn)"]
+    assert numbers_of("which cities have more than 5 million people?", mixed) == [(5e6,)]
+
+
 def test_question_dates_and_negatives_compare_with_cells() -> None:
     table = Table.from_rows(
         "t", ["Day", "Change"], [["March 1, 2024", "-3.5"], ["March 2, 2024", "1.2"]], value_rules="user"

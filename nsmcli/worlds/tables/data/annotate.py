@@ -23,6 +23,7 @@ from typing import Any
 from nsmcli.errors import DataError
 from nsmcli.worlds.tables.data import textnum
 from nsmcli.worlds.tables.data.table import Column, Table
+from nsmcli.worlds.tables.data.valuerules import header_magnitude
 from nsmcli.worlds.tables.data.values import Date, contains_words, normalize
 
 #: NLTK's English stop words, contraction pieces, the empty string and punctuation (MAPO's stop_words.json).
@@ -336,6 +337,40 @@ def _signed(column: Column) -> bool:
     return any(v < 0 for v in numbers) and any(v > 0 for v in numbers)
 
 
+#: The magnitude a question's number carries in its own words or suffix ("5 million", "1.5m", "2bn").
+_SPOKEN_POWERS = {
+    "thousand": 3,
+    "k": 3,
+    "million": 6,
+    "mn": 6,
+    "mln": 6,
+    "m": 6,
+    "billion": 9,
+    "bn": 9,
+    "b": 9,
+}
+_SUFFIXED = re.compile(r"\d[\d.,]*(k|m|mn|mln|bn|b)", re.IGNORECASE)
+
+
+def _in_table_units(quantities: list[Entity], tokens: list[str], table: Table) -> list[Entity]:
+    """Numbers said with the magnitude the table's headers count in ("more than 5 million people" of a
+    `Population (millions)` column) in those units (5), so that they compare with the cells (5.3); when
+    headers state different magnitudes, which one a number means is unknown and it is left as said."""
+    powers = {header_magnitude(h) for h in table.header} - {None}
+    if len(powers) != 1:
+        return quantities
+    (power,) = powers
+    out = []
+    for e in quantities:
+        span = [t.lower() for t in tokens[e.start : e.end]]
+        said = [_SPOKEN_POWERS.get(t.rstrip("s")) for t in span]
+        said += [_SPOKEN_POWERS[m.group(1).lower()] for t in span if (m := _SUFFIXED.fullmatch(t))]
+        if e.kind == "number" and power in said:
+            e = Entity("number", tuple(round(v / 10**power, 9) for v in e.values), e.start, e.end)
+        out.append(e)
+    return out
+
+
 def _with_rules_values(own: list[textnum.Quantity], quantities: list[Entity]) -> list[Entity]:
     """The quantity entities with the rules' own question readings in place of what the shared reading
     made of their spans ("15/03/2024" day first, "18k" as 18,000)."""
@@ -467,6 +502,7 @@ def annotate_question(
         signs = textnum.find_sign_words(tokens, signed_column=any(_signed(c) for c in table.columns))
         quantities += [Entity("number", q.values, q.start, q.end) for q in signs]
         strings += _yes_no_entities(tokens, table) + _result_code_entities(tokens, table)
+        quantities = _in_table_units(quantities, tokens, table)
     found = strings + quantities
     found.sort(key=lambda e: (e.start, ENTITY_KINDS.index(e.kind)))
     entities: list[Entity] = []

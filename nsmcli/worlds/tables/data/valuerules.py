@@ -709,6 +709,27 @@ class UserRules(ValueRules):
         return textnum.parse_cell_date(raw)
 
 
+#: A header that states its cells' magnitude: "Revenue ($m)", "Population (millions)", "Sales (in
+#: thousands)", "GDP (USD bn)", "Staff (000s)". A bare "(m)" is metres, so one letter needs money beside it.
+_HEADER_MAGNITUDE = re.compile(
+    r"[(\[]\s*(?:in\s+)?(?:(?:[A-Z]{3}|[$€£¥])\s*)?"
+    r"(?:(?P<word>thousands?|millions?|billions?|mn|mln|bn|000s?|'000s?)|(?<=[$€£¥])(?P<letter>[kmb]))"
+    r"(?:\s*(?:[A-Z]{3}|[$€£¥]))?\s*[)\]]",
+    re.IGNORECASE,
+)
+_HEADER_POWERS = {"thousand": 3, "000": 3, "'000": 3, "k": 3, "million": 6, "mn": 6, "mln": 6, "m": 6}
+_HEADER_POWERS |= {"billion": 9, "bn": 9, "b": 9}
+
+
+def header_magnitude(header: str) -> int | None:
+    """The power of ten a header says its cells are counted in ("Revenue ($m)" -> 6); None for none."""
+    m = _HEADER_MAGNITUDE.search(header)
+    if m is None:
+        return None
+    unit = (m["word"] or m["letter"]).lower()
+    return _HEADER_POWERS[unit.rstrip("s")]
+
+
 RULES: dict[str, ValueRules] = {rules.name: rules for rules in (WtqRules(), UserRules())}
 
 
