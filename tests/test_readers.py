@@ -433,6 +433,15 @@ def test_json_shapes_people_export_read_as_records(tmp_path: Path, document: obj
     assert table.header == ["name", "score"] and table.rows == [["Ann", "5"], ["Bo", "7"]]
 
 
+def test_json_header_arrays_keep_repeated_names_and_an_empty_array_has_no_rows(tmp_path: Path) -> None:
+    table = load_table(write(tmp_path, "t.json", json.dumps([["name", "name"], ["Ann", 5], ["Bo", 7]])))
+    assert table.header == ["name", "name (2)"] and table.rows == [["Ann", "5"], ["Bo", "7"]]
+    assert_data_error(write(tmp_path, "e.json", "[]"), "has no rows")
+    assert_data_error(
+        write(tmp_path, "m.json", '[[1, 2], {"a": 1}]'), "item 1 of the array is not a JSON object"
+    )
+
+
 def test_nested_json_objects_are_columns_named_by_their_path(tmp_path: Path) -> None:
     records = [
         {"name": "Ann", "stats": {"goals": 5, "apps": {"home": 6}}},
@@ -735,7 +744,13 @@ def test_notes_below_the_table_are_left_out_with_a_note(tmp_path: Path) -> None:
     )
     assert [r[0] for r in table.rows] == ["Ann", "Bo", "Cy", "Dee"]  # the notes, then the total below them
     assert "'* figures provisional'; 'Source: club records'" in table.notes[0] and "'Total'" in table.notes[1]
-    for note in ("¹ estimated,\n", "(1) before tax,\n", "Note: draft\n", "NB - unaudited\n"):
+    for note in (
+        "¹ estimated,\n",
+        "(1) before tax,\n",
+        "Note: draft\n",
+        "NB - unaudited\n",
+        "Source: UN, 2023\n",
+    ):
         assert load_table(write(tmp_path, "n.csv", rows + note)).n_rows == 4, note
     for data in ("Zed,\n", "Notes app,\n", "*NSYNC,12\n"):  # data rows: a name, a word, a filled row
         kept = load_table(write(tmp_path, "d.csv", rows + data))

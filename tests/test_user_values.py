@@ -176,6 +176,30 @@ def test_race_times_are_seconds_so_the_fastest_is_the_least() -> None:
     assert numbers("10:30", "18:05") == (10.5, 18.0 + 5 / 60)
 
 
+def test_review_cases_of_times_money_and_magnitudes() -> None:
+    """A time of day with fractions of a second stays hours (only minutes:seconds.ff is a race time);
+    space-grouped money in millions keeps both; a header's currency may stand apart from its `m`; an
+    upper-case M or K after a whole number is no magnitude ("size 10 M"), after a decimal it is."""
+    assert numbers("14:03:27.125", "09:15:02.500", "16:40:00") == pytest.approx(
+        (14 + 3 / 60 + 27 / 3600, 9 + 15 / 60 + 2 / 3600, 16 + 40 / 60)
+    )
+    assert numbers("£1 200 m", "£950 m") == (1.2e9, 9.5e8)
+    from nsmcli.worlds.tables.data.valuerules import header_magnitude
+
+    assert [header_magnitude(h) for h in ("Revenue (USD m)", "Cost (£ m)", "Sales ($mn)")] == [6, 6, 6]
+    table = Table.from_rows("t", ["Firm", "Revenue ($m)"], [["a", "2,500"], ["b", "900"]], value_rules="user")
+    said = [
+        e.values
+        for e in annotate_question("which firm made over $2bn?", table).entities
+        if e.kind == "number"
+    ]
+    assert said == [(2000.0,)]
+    plain = Table.from_rows("t", ["Player", "Size"], [["a", "10"], ["b", "12"]], value_rules="user")
+    for question, value in (("who wears size 10 M?", 10.0), ("who earns 1.5 M?", 1.5e6)):
+        found = [e.values for e in annotate_question(question, plain).entities if e.kind == "number"]
+        assert found == [(value,)], question
+
+
 def test_question_times_compare_with_time_columns(tmp_path: Path) -> None:
     path = tmp_path / "trains.csv"
     path.write_text(
@@ -235,6 +259,8 @@ def test_words_of_falling_and_rising_compare_with_zero_where_a_column_holds_both
     assert zeros("how many stocks closed down?") == [4]
     assert zeros("which city grew?") == [2]
     assert zeros("which city is third one down the list?") == []
+    assert zeros("which is higher, lisbon or riga?") == []  # a comparison of two, not a sign
+    assert zeros("which stocks closed higher?") == [3]
     unsigned = Table.from_rows(
         "t", ["City", "Area"], [["Lisbon", "545"], ["Hanoi", "3359"]], value_rules="user"
     )

@@ -353,9 +353,11 @@ _SUFFIXED = re.compile(r"\d[\d.,]*(k|m|mn|mln|bn|b)", re.IGNORECASE)
 
 
 def _in_table_units(quantities: list[Entity], tokens: list[str], table: Table) -> list[Entity]:
-    """Numbers said with the magnitude the table's headers count in ("more than 5 million people" of a
-    `Population (millions)` column) in those units (5), so that they compare with the cells (5.3); when
-    headers state different magnitudes, which one a number means is unknown and it is left as said."""
+    """Numbers said with a magnitude ("more than 5 million people", "over $2bn") in the units the table's
+    headers count in (5 of a `Population (millions)` column, 2000 of `Revenue ($m)`), so that they compare
+    with the cells; when headers state different magnitudes, which one a number means is unknown and it is
+    left as said. A number said with a magnitude about another column of such a table ("area over 2
+    million" beside `Population (millions)`) is converted too: the question does not say which it means."""
     powers = {header_magnitude(h) for h in table.header} - {None}
     if len(powers) != 1:
         return quantities
@@ -365,7 +367,7 @@ def _in_table_units(quantities: list[Entity], tokens: list[str], table: Table) -
         span = [t.lower() for t in tokens[e.start : e.end]]
         said = [_SPOKEN_POWERS.get(t.rstrip("s")) for t in span]
         said += [_SPOKEN_POWERS[m.group(1).lower()] for t in span if (m := _SUFFIXED.fullmatch(t))]
-        if e.kind == "number" and power in said:
+        if e.kind == "number" and any(said):
             e = Entity("number", tuple(round(v / 10**power, 9) for v in e.values), e.start, e.end)
         out.append(e)
     return out

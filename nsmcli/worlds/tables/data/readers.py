@@ -24,6 +24,7 @@ import math
 import re
 import stat
 import sys
+from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
@@ -290,18 +291,23 @@ _FOOTNOTE = re.compile(
     r"(?:notes?|sources?|footnotes?|n\.?b\.?|data source|last updated|updated|prepared by|compiled by)\s*[:.–-])",
     re.IGNORECASE,
 )
+#: A note that names itself ("Source: ...", "Notes: ..."): one whatever the cells after it hold.
+_LABELLED_NOTE = re.compile(r"\s*(?:notes?|sources?|footnotes?|data source)\s*:", re.IGNORECASE)
 _MAX_FOOTNOTES = 5
 
 
 def _footnote_rows(rows: list[list[str]]) -> int:
-    """How many of the last rows are notes below a table of two columns or more: each fills its first cell
-    only, with a footnote mark or a label such as "Source:" (`_FOOTNOTE`), and data rows remain above. A
-    row that only names something ("Zed", blanks after it) is data."""
+    """How many of the last rows are notes below a table of two columns or more, data rows remaining above:
+    each fills its first cell only, with a footnote mark or a label (`_FOOTNOTE`), or starts with a label
+    and a colon ("Source: World Bank, 2023", whose comma filled a second cell). A row that only names
+    something ("Zed", blanks after it) is data."""
     if not rows or len(rows[0]) < 2:
         return 0
     k = 0
     for row in reversed(rows[-_MAX_FOOTNOTES:]):
-        if any(cell.strip() for cell in row[1:]) or not _FOOTNOTE.match(row[0]):
+        # a labelled note may hold the delimiter ("Source: World Bank, 2023" fills two cells)
+        blank_after = not any(cell.strip() for cell in row[1:])
+        if not (_LABELLED_NOTE.match(row[0]) or (blank_after and _FOOTNOTE.match(row[0]))):
             break
         k += 1
     return k if k < len(rows) else 0
@@ -695,7 +701,12 @@ def _records_of(document: object) -> list | None:
                 and all(isinstance(h, str) for h in header)
                 and all(len(r) == len(header) for r in rows)
             ):
-                return [dict(zip(header, r, strict=True)) for r in rows]
+                seen: Counter = Counter()
+                names = []  # a repeated name gets a number, as a repeated CSV header keeps both columns
+                for h in header:
+                    seen[h] += 1
+                    names.append(h if seen[h] == 1 else f"{h} ({seen[h]})")
+                return [dict(zip(names, r, strict=True)) for r in rows]
         return None
     if not isinstance(document, dict) or not document:
         return None
@@ -737,7 +748,7 @@ def _parse_json(name: str, text: str) -> pd.DataFrame:
         document = json.loads(text)
     except json.JSONDecodeError as e:
         raise DataError(f"{name}: not valid JSON ({e.msg} at line {e.lineno} column {e.colno})") from None
-    if isinstance(document, list) and not all(isinstance(r, list) for r in document[:1]):
+    if isinstance(document, list) and not (document and all(isinstance(r, list) for r in document)):
         return _records_frame(name, document, lambda i: f"item {i + 1} of the array")
     if isinstance(document, dict) and isinstance(document.get("columns"), list) and "data" in document:
         columns, data = [_cell_text(c) for c in document["columns"]], document["data"]

@@ -19,6 +19,7 @@ every file of the original, with a program file (the base programs plus the temp
 
 from __future__ import annotations
 
+import bisect
 import calendar
 import itertools
 import json
@@ -468,11 +469,13 @@ def _days(table: Table, rng: random.Random) -> dict[str, str] | None:
     t = _dated(table)
     if t is None:
         return None
-    days = sorted({(d.month, d.day) for d in t.views["date"]})
+    keys = sorted((d.month, d.day) for d in t.views["date"])
+    days = sorted(set(keys))
+    # rows from day a to day b, both included, counted by bisection rather than a scan per pair
     within = [
         (a, b)
         for a, b in itertools.combinations(days, 2)
-        if 0 < sum(a <= (d.month, d.day) <= b for d in t.views["date"]) < len(t.views["date"])
+        if bisect.bisect_right(keys, b) - bisect.bisect_left(keys, a) < len(keys)
     ]
     if not within:
         return None

@@ -565,12 +565,14 @@ _CHANGE_WORDS = frozenset(
         "gaining", "increased", "increasing",
     }
 )  # fmt: skip
-#: "down" and "up" only after a verb of ending or going ("closed down", "went up", "is down").
-_DIRECTION_WORDS = frozenset({"down", "up", "lower", "higher"})
-_DIRECTION_VERBS = frozenset(
-    {"closed", "close", "closes", "closing", "ended", "ends", "finished", "went", "go", "goes", "is", "was",
-     "are", "were", "trading", "traded"}
-)  # fmt: skip
+#: "down" and "up" only after a verb of ending or going ("closed down", "went up", "is down"), "lower" and
+#: "higher" only after one of ending or trading ("closed lower"; "which is higher, a or b?" compares two).
+_DIRECTION_VERBS = {
+    "down": frozenset({"closed", "close", "closes", "closing", "ended", "ends", "finished", "went", "go",
+                       "goes", "is", "was", "are", "were", "trading", "traded"}),
+    "lower": frozenset({"closed", "close", "closes", "closing", "ended", "ends", "finished", "trading", "traded"}),
+}  # fmt: skip
+_DIRECTION_VERBS |= {"up": _DIRECTION_VERBS["down"], "higher": _DIRECTION_VERBS["lower"]}
 
 
 def find_sign_words(tokens: list[str], *, signed_column: bool = False) -> list[Quantity]:
@@ -580,8 +582,7 @@ def find_sign_words(tokens: list[str], *, signed_column: bool = False) -> list[Q
     found = []
     for i, word in enumerate(tokens):
         change = signed_column and (
-            word in _CHANGE_WORDS
-            or (word in _DIRECTION_WORDS and i > 0 and tokens[i - 1] in _DIRECTION_VERBS)
+            word in _CHANGE_WORDS or (i > 0 and tokens[i - 1] in _DIRECTION_VERBS.get(word, ()))
         )
         if word in _SIGN_WORDS or change:
             found.append(Quantity("NUMBER", i, i + 1, (0.0,)))

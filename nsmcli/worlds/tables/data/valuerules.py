@@ -186,6 +186,8 @@ _QUESTION_NUMERAL = re.compile(r"(?P<sign>[-+−]?)(?P<digits>\d[\d.,]*|[.,]\d+)
 _MINUS = "-−"
 #: Magnitude words a question writes apart from its number ("1.5 mn", "2 bn"); "m" and "b" only after money.
 _QUESTION_MAGNITUDE_WORDS = frozenset({"k", "K", "M", "MM", "mn", "mln", "bn", "tn"})
+#: Of those, the ones that say a magnitude wherever they stand.
+_SPELLED_MAGNITUDES = frozenset({"mn", "mln", "bn", "tn"})
 #: A year's digits, and "before Christ" as cells and questions write it ("BC", "B.C.", "BCE").
 _YEAR_DIGITS = r"\d{1,3}(?:,\d{3})+|\d+"
 _BEFORE_CHRIST = r"b\.?\s?c\.?(?:e\.?)?"
@@ -211,9 +213,9 @@ _NUMBER = re.compile(
 _GROUP = "[,'\u00a0\u202f]"
 #: Thousands grouped by plain spaces (`1 234,56`, `12 000`): French and Nordic exports. The spaces become
 #: no-break spaces, which both conventions read as grouping, so the column's decimal mark still decides.
-_SPACE_GROUPED = re.compile(r"(?<![\d.,])\d{1,3}(?: \d{3})+(?![\d ])")
-#: A money amount with a lower-case million or billion (`£400m`, `$2.5 b`): only money makes `m` a million.
-_MONEY_MAGNITUDE = re.compile(rf"(?P<amount>.*?{_CURRENCY}.*?\d)\s*(?P<mag>m|b)\s*", re.DOTALL)
+_SPACE_GROUPED = re.compile(r"(?<![\d.,])\d{1,3}(?: \d{3})+(?!\d| \d)")
+#: A lower-case million or billion ending an amount (`£400m`, `$2.5 b`): only money makes `m` a million.
+_TRAILING_MAGNITUDE = re.compile(r"\d(\s*)([mb])\s*\Z")
 
 _US_DIGITS = re.compile(rf"\d{{1,3}}(?:{_GROUP}\d{{3}})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+")
 _EU_DIGITS = re.compile(r"\d{1,3}(?:[.'\u00a0\u202f]\d{3})+(?:,\d+)?|\d+(?:,\d+)?|,\d+")
@@ -372,9 +374,9 @@ def _amount_text(raw: str) -> str:
     `b` made `M` or `bn`; any other text unchanged."""
     if " " in raw:
         raw = _SPACE_GROUPED.sub(lambda m: m[0].replace(" ", "\u00a0"), raw)
-    money = _MONEY_MAGNITUDE.fullmatch(raw) if raw[-1:] in "mb " else None
-    if money:
-        raw = money["amount"] + ("M" if money["mag"] == "m" else "bn")
+    suffix = _TRAILING_MAGNITUDE.search(raw) if raw[-1:] in "mb " else None
+    if suffix and _MONEY_TOKEN.search(raw, 0, suffix.start()):
+        raw = raw[: suffix.start(1)] + ("M" if suffix[2] == "m" else "bn")
     return raw
 
 
@@ -514,7 +516,10 @@ class UserRules(ValueRules):
             )
             after = tokens[i + 1] if i + 1 < len(tokens) else ""
             numeral = None if m else _QUESTION_NUMERAL.fullmatch(token)
-            if numeral and (after in _QUESTION_MAGNITUDE_WORDS or (money and after.lower() in ("m", "b"))):
+            spelled = after in _SPELLED_MAGNITUDES or (
+                after in _QUESTION_MAGNITUDE_WORDS and (money or "." in token or "," in token)
+            )  # "size 10 M" and "2012 K" are no millions or thousands; "1.5 M" and "$3 K" are
+            if numeral and (spelled or (money and after.lower() in ("m", "b"))):
                 m, end = numeral, i + 2  # "1.5 mn", "2 bn", "$75 m": a suffix written apart
                 suffix = after if after in _MAGNITUDES else after.lower()
             else:
@@ -631,7 +636,7 @@ class UserRules(ValueRules):
             clock = _CLOCK_OF_DATETIME.search(raw)
             return CellValues(string, textnum.match_hours(clock) if clock else None, date=date)
         race = _RACE_TIME.fullmatch(raw)
-        if race:  # "1:23.45" is 83.45 seconds, so the fastest lap is the least number
+        if race and (race["h"] is None or not layout.times):  # "1:23.45" is 83.45 s: the fastest is the least
             return CellValues(string, int(race["h"] or 0) * 3600 + int(race["m"]) * 60 + float(race["s"]))
         clock = self.clock(raw) if layout.times else None
         if clock is not None:
@@ -712,8 +717,8 @@ class UserRules(ValueRules):
 #: A header that states its cells' magnitude: "Revenue ($m)", "Population (millions)", "Sales (in
 #: thousands)", "GDP (USD bn)", "Staff (000s)". A bare "(m)" is metres, so one letter needs money beside it.
 _HEADER_MAGNITUDE = re.compile(
-    r"[(\[]\s*(?:in\s+)?(?:(?:[A-Z]{3}|[$€£¥])\s*)?"
-    r"(?:(?P<word>thousands?|millions?|billions?|mn|mln|bn|000s?|'000s?)|(?<=[$€£¥])(?P<letter>[kmb]))"
+    r"[(\[]\s*(?:in\s+)?(?:(?:[A-Z]{3}|[$€£¥])\s*(?P<letter>[kmb])(?![a-z])|(?:(?:[A-Z]{3}|[$€£¥])\s*)?"
+    r"(?P<word>thousands?|millions?|billions?|mn|mln|bn|000s?|'000s?))"
     r"(?:\s*(?:[A-Z]{3}|[$€£¥]))?\s*[)\]]",
     re.IGNORECASE,
 )
