@@ -23,7 +23,7 @@ from typing import Any
 from nsmcli.errors import DataError
 from nsmcli.worlds.tables.data import textnum
 from nsmcli.worlds.tables.data.table import Column, Table
-from nsmcli.worlds.tables.data.valuerules import header_magnitude
+from nsmcli.worlds.tables.data.valuerules import header_magnitude, said_power
 from nsmcli.worlds.tables.data.values import Date, contains_words, normalize
 
 #: NLTK's English stop words, contraction pieces, the empty string and punctuation (MAPO's stop_words.json).
@@ -147,12 +147,17 @@ class Entity:
 @dataclass
 class _TableIndex:
     """What annotation needs from one table, computed once: every string cell joined (for substring tests),
-    the set of cell numbers and dates, and the property names with their slug pieces."""
+    the set of cell numbers and dates, the property names with their slug pieces, and what the user readings
+    of questions ask of the table."""
 
     joined: str
     numbers: frozenset[float]
     dates: frozenset[Date]
     properties: list[tuple[str, tuple[str, ...]]]
+    #: whether a column's numbers hold both signs (then words of falling and rising compare with 0)
+    signed_column: bool = False
+    #: the power of ten the headers count in (`_header_power`)
+    header_power: int | None = None
 
     def has_substring(self, text: str) -> bool:
         return bool(text) and text in self.joined
@@ -188,7 +193,10 @@ def table_index(table: Table) -> _TableIndex:
             numbers.update(v for v in column.views.get(kind, ()) if v is not None)
         dates.update(v for v in column.views.get("date", ()) if v is not None)
     properties = [(name, column_name_pieces(column.slug)) for name, column, _kind in table.properties()]
-    index = _TableIndex("\n".join(strings), frozenset(numbers), frozenset(dates), properties)
+    signed = any(_signed(c) for c in table.columns)
+    index = _TableIndex(
+        "\n".join(strings), frozenset(numbers), frozenset(dates), properties, signed, _header_power(table)
+    )
     _INDEX_CACHE[key] = (weakref.ref(table, lambda _ref, k=key: _INDEX_CACHE.pop(k, None)), index)
     return index
 
@@ -337,37 +345,24 @@ def _signed(column: Column) -> bool:
     return any(v < 0 for v in numbers) and any(v > 0 for v in numbers)
 
 
-#: The magnitude a question's number carries in its own words or suffix ("5 million", "1.5m", "2bn").
-_SPOKEN_POWERS = {
-    "thousand": 3,
-    "k": 3,
-    "million": 6,
-    "mn": 6,
-    "mln": 6,
-    "m": 6,
-    "billion": 9,
-    "bn": 9,
-    "b": 9,
-}
-_SUFFIXED = re.compile(r"\d[\d.,]*(k|m|mn|mln|bn|b)", re.IGNORECASE)
-
-
-def _in_table_units(quantities: list[Entity], tokens: list[str], table: Table) -> list[Entity]:
-    """Numbers said with a magnitude ("more than 5 million people", "over $2bn") in the units the table's
-    headers count in (5 of a `Population (millions)` column, 2000 of `Revenue ($m)`), so that they compare
-    with the cells; when headers state different magnitudes, which one a number means is unknown and it is
-    left as said. A number said with a magnitude about another column of such a table ("area over 2
-    million" beside `Population (millions)`) is converted too: the question does not say which it means."""
+def _header_power(table: Table) -> int | None:
+    """The one power of ten the table's headers count in (`valuerules.header_magnitude`); None for none, or
+    when headers state different ones (which one a question's number means is then unknown)."""
     powers = {header_magnitude(h) for h in table.header} - {None}
-    if len(powers) != 1:
+    return powers.pop() if len(powers) == 1 else None
+
+
+def _in_table_units(quantities: list[Entity], tokens: list[str], power: int | None) -> list[Entity]:
+    """Numbers said with a magnitude ("more than 5 million people", "over $2bn") in the units the table's
+    headers count in (`power`: 5 of a `Population (millions)` column, 2000 of `Revenue ($m)`), so that they
+    compare with the cells; left as said when `power` is None. A number said with a magnitude about
+    another column of such a table ("area over 2 million" beside `Population (millions)`) is converted
+    too: the question does not say which it means."""
+    if power is None:
         return quantities
-    (power,) = powers
     out = []
     for e in quantities:
-        span = [t.lower() for t in tokens[e.start : e.end]]
-        said = [_SPOKEN_POWERS.get(t.rstrip("s")) for t in span]
-        said += [_SPOKEN_POWERS[m.group(1).lower()] for t in span if (m := _SUFFIXED.fullmatch(t))]
-        if e.kind == "number" and any(said):
+        if e.kind == "number" and any(said_power(t) for t in tokens[e.start : e.end]):
             e = Entity("number", tuple(round(v / 10**power, 9) for v in e.values), e.start, e.end)
         out.append(e)
     return out
@@ -501,10 +496,10 @@ def annotate_question(
     if table.rules.user_question_readings:
         quantities = _with_rules_values(table.rules.question_values(textnum.ptb_tokenize(text)), quantities)
         strings, quantities = _with_times(tokens, strings, quantities)
-        signs = textnum.find_sign_words(tokens, signed_column=any(_signed(c) for c in table.columns))
+        signs = textnum.find_sign_words(tokens, signed_column=index.signed_column)
         quantities += [Entity("number", q.values, q.start, q.end) for q in signs]
         strings += _yes_no_entities(tokens, table) + _result_code_entities(tokens, table)
-        quantities = _in_table_units(quantities, tokens, table)
+        quantities = _in_table_units(quantities, tokens, index.header_power)
     found = strings + quantities
     found.sort(key=lambda e: (e.start, ENTITY_KINDS.index(e.kind)))
     entities: list[Entity] = []

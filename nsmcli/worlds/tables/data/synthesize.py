@@ -447,6 +447,11 @@ def _dated(table: Table) -> Column | None:
     return dated[0] if len(dated) == 1 else None
 
 
+def _dated_slots(t: Column) -> dict[str, str]:
+    """The slots of the dated column: its words in a question (`t`) and its date property (`T`)."""
+    return {"t": _words(t.header) or "", "T": t.property_name("date")}
+
+
 def _month(table: Table, template: Template, rng: random.Random) -> dict[str, str] | None:
     """A month (`month`, `M`) of the dated column (`t`, `T`) that holds some rows but not all (two or more
     for a sum)."""
@@ -459,8 +464,7 @@ def _month(table: Table, template: Template, rng: random.Random) -> dict[str, st
     if not choices:
         return None
     m = rng.choice(choices)
-    slots = {"t": _words(t.header) or "", "T": t.property_name("date")}
-    return {**slots, "month": calendar.month_name[m].lower(), "M": str(Date(-1, m, -1))}
+    return {**_dated_slots(t), "month": calendar.month_name[m].lower(), "M": str(Date(-1, m, -1))}
 
 
 def _days(table: Table, rng: random.Random) -> dict[str, str] | None:
@@ -481,8 +485,7 @@ def _days(table: Table, rng: random.Random) -> dict[str, str] | None:
         return None
     (m1, d1), (m2, d2) = rng.choice(within)
     return {
-        "t": _words(t.header) or "",
-        "T": t.property_name("date"),
+        **_dated_slots(t),
         "d1": f"{calendar.month_name[m1].lower()} {d1}",
         "d2": f"{calendar.month_name[m2].lower()} {d2}",
         "D1": str(Date(-1, m1, d1)),
@@ -627,9 +630,9 @@ def synthesize_examples(
             if len(made) >= per_table:
                 break
             template = rng.choice(drawn)
-            asked = table
-            if template.user_reading:
-                asked = readings.get(table_id) or readings.setdefault(table_id, user_reading(table))
+            if template.user_reading and table_id not in readings:
+                readings[table_id] = user_reading(table)
+            asked = readings[table_id] if template.user_reading else table
             filled = _fill(template, asked, rng)
             if filled is None:
                 rejected["the table has nothing it needs"] += 1

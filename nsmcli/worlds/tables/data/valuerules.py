@@ -502,6 +502,12 @@ class UserRules(ValueRules):
             return self
         return UserRules(european_default=european, day_first=day_first > month_first)
 
+    def _question_digits(self, digits: str, power: int) -> float | None:
+        """A question's digits times 10**power, read by the table's decimal convention first: a question may
+        still write the other ("1.5M" of a European table)."""
+        value = _digits_value(digits, self.european_default, power)
+        return value if value is not None else _digits_value(digits, not self.european_default, power)
+
     def question_values(self, tokens: Sequence[str]) -> list[textnum.Quantity]:
         """Numbers with a magnitude suffix ("18k", "1.5M", "2bn"; the cells' suffixes, in their case) and
         numeric dates, day first when a field says so ("15/03/2024") or the table's dates do."""
@@ -525,20 +531,17 @@ class UserRules(ValueRules):
             else:
                 end, suffix = i + 1, (m["mag"] if m else "")
             if m:
-                # the table's decimal convention first; a question may still write the other ("1.5M")
-                power = _MAGNITUDES.get(suffix, 6 if suffix.lower() == "m" else 9)
-                value = _digits_value(m["digits"], self.european_default, power)
-                if value is None:
-                    value = _digits_value(m["digits"], not self.european_default, power)
+                # a lower-case "m" or "b" (money only) is no cell suffix: the words' magnitudes read it
+                value = self._question_digits(
+                    m["digits"], _MAGNITUDES.get(suffix) or _WORD_POWERS[suffix.lower()]
+                )
                 if value is not None:
                     value = -value if m["sign"] in ("-", "−") else value
                     out.append(textnum.Quantity("NUMBER", i, end, (value,)))
                 skip_to = end
                 continue
             if token.lower() == "minus" and _QUESTION_NUMERAL.fullmatch(after):  # "a change of minus 3.5"
-                value = _digits_value(after.lstrip("+"), self.european_default, 0)
-                if value is None:
-                    value = _digits_value(after.lstrip("+"), not self.european_default, 0)
+                value = self._question_digits(after.lstrip("+"), 0)
                 if value is not None and after[:1] not in _MINUS:
                     out.append(textnum.Quantity("NUMBER", i, i + 2, (-value,)))
                     skip_to = i + 2
@@ -722,8 +725,10 @@ _HEADER_MAGNITUDE = re.compile(
     r"(?:\s*(?:[A-Z]{3}|[$€£¥]))?\s*[)\]]",
     re.IGNORECASE,
 )
-_HEADER_POWERS = {"thousand": 3, "000": 3, "'000": 3, "k": 3, "million": 6, "mn": 6, "mln": 6, "m": 6}
-_HEADER_POWERS |= {"billion": 9, "bn": 9, "b": 9}
+#: Magnitudes as words and lower-case suffixes say them, in questions and in headers.
+_WORD_POWERS = {"thousand": 3, "k": 3, "million": 6, "mn": 6, "mln": 6, "m": 6, "billion": 9, "bn": 9, "b": 9}
+_HEADER_POWERS = {**_WORD_POWERS, "000": 3, "'000": 3}
+_SUFFIXED_POWER = re.compile(r"\d[\d.,]*(k|m|mn|mln|bn|b)", re.IGNORECASE)
 
 
 def header_magnitude(header: str) -> int | None:
@@ -733,6 +738,14 @@ def header_magnitude(header: str) -> int | None:
         return None
     unit = (m["word"] or m["letter"]).lower()
     return _HEADER_POWERS[unit.rstrip("s")]
+
+
+def said_power(token: str) -> int | None:
+    """The power of ten a question token says: a magnitude word ("million", "millions", "bn") or a number's
+    suffix ("1.5m", "2BN"); None for any other token."""
+    token = token.lower()
+    suffixed = _SUFFIXED_POWER.fullmatch(token)
+    return _WORD_POWERS.get(suffixed.group(1) if suffixed else token.rstrip("s"))
 
 
 RULES: dict[str, ValueRules] = {rules.name: rules for rules in (WtqRules(), UserRules())}
