@@ -200,6 +200,68 @@ def test_review_cases_of_times_money_and_magnitudes() -> None:
         assert found == [(value,)], question
 
 
+def test_quantities_with_mixed_units_are_one_number_in_the_columns_smallest_unit() -> None:
+    """ "2h 30m", "1h 05m", "45m" were the numbers 2, 1 and 45 (the longest task was the 45-minute one); a
+    column of units of one family is now read in the smallest unit it uses."""
+    assert numbers("2h 30m", "1h 05m", "45m") == (150.0, 65.0, 45.0)
+    assert numbers("1 hr 20 min", "45 min", "2 hrs", "") == (80.0, 45.0, 120.0, None)
+    assert numbers("3 days", "12 hours", "1 week") == (72.0, 12.0, 168.0)
+    assert numbers("2m 35s", "58s", "1m 02s") == (155.0, 58.0, 62.0)
+    assert numbers("PT2H30M", "PT45M", "PT1H") == (150.0, 45.0, 60.0)  # ISO 8601 durations
+    assert numbers("5 ft 11 in", "6 ft", "5'9\"") == (71.0, 72.0, 69.0)
+    assert numbers("1.2 km", "800 m", "1,500 m") == (1200.0, 800.0, 1500.0)  # "m" is metres beside km
+    assert numbers("1.5 GB", "800 MB") == (1500.0, 800.0)
+    assert "num2" not in user_column("2h 30m", "1h 05m", "45m")
+    # one unit throughout: the numbers as written; a unit word two families share, or no unit: as before
+    assert numbers("12 kg", "7.5 kg") == (12.0, 7.5)
+    assert numbers("5m", "3m") == (5.0, 3.0)
+    assert numbers("1.2B", "3.4B") == (1.2e9, 3.4e9)  # a billion, not bytes
+    assert user_column("3–1", "2–0")["num2"] == (1.0, 0.0)
+    assert numbers("Week 12", "Week 3") == (12.0, 3.0)
+    # European decimals in a European column
+    assert numbers("7,5 km", "800 m") == (7500.0, 800.0)
+    # the WTQ rules keep reading the first number
+    wtq = Table.from_rows("t", ["c"], [["2h 30m"], ["45m"]]).columns[0].views["number"]
+    assert wtq == (2.0, 45.0)
+
+
+def test_a_file_with_mixed_units_says_the_unit_its_sums_are_in(tmp_path: Path) -> None:
+    path = tmp_path / "tasks.csv"
+    path.write_text("Task,Time,Weight\nAudit,2h 30m,12 kg\nBackup,1h 05m,7.5 kg\n", encoding="utf-8")
+    table = load_table(path)
+    assert table.notes == (
+        "column 'Time' is read in minutes ('2h 30m' is 150); sums and differences over it are in minutes",
+    )
+    assert bind("wtq", table).execute("(sum all_rows r.time-number)").answer == [215.0]
+
+
+def test_a_quantity_said_with_a_unit_compares_with_a_column_in_that_family() -> None:
+    table = Table.from_rows(
+        "t",
+        ["Task", "Time", "Weight"],
+        [["Audit", "2h 30m", "12 kg"], ["Backup", "1h 05m", "7.5 kg"], ["Cleanup", "45m", "20 kg"]],
+        value_rules="user",
+    )
+
+    def numbers_of(question: str) -> list[float]:
+        return [e.values[0] for e in annotate_question(question, table).entities if e.kind == "number"]
+
+    assert numbers_of("Which tasks took longer than 2 hours?") == [120.0]  # the column counts minutes
+    assert numbers_of("which took under an hour and 10 minutes") == [70.0]
+    assert numbers_of("over 1.5 hrs or 100min") == [90.0, 100.0]
+    assert numbers_of("which weighed more than 10 kg") == [10.0]
+    assert numbers_of("heavier than 500 grams or 800g") == [0.5, 0.8]
+    assert numbers_of("which scored 3 in the final") == [3.0]  # "in" apart from a number is no inch
+    result = bind("wtq", table, [("number", (120.0,))]).execute(
+        "(filter_greater all_rows 120 r.time-number) (hop v0 r.task-string)"
+    )
+    assert result.ok, result.error
+    assert result.answer == ["audit"]
+    # a table without a column of that family: "2 hours" stays a duration, no number, as before
+    plain = Table.from_rows("t", ["Task", "Minutes"], [["Audit", "150"]], value_rules="user")
+    assert [e for e in annotate_question("longer than 2 hours", plain).entities if e.kind == "number"] == []
+
+
 def test_question_times_compare_with_time_columns(tmp_path: Path) -> None:
     path = tmp_path / "trains.csv"
     path.write_text(

@@ -21,8 +21,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from nsmcli.errors import DataError
-from nsmcli.worlds.tables.data import textnum
+from nsmcli.worlds.tables.data import textnum, units
 from nsmcli.worlds.tables.data.table import Column, Table
+from nsmcli.worlds.tables.data.units import Unit
 from nsmcli.worlds.tables.data.valuerules import header_magnitude, said_power
 from nsmcli.worlds.tables.data.values import Date, contains_words, normalize
 
@@ -158,6 +159,8 @@ class _TableIndex:
     signed_column: bool = False
     #: the power of ten the headers count in (`_header_power`)
     header_power: int | None = None
+    #: the units the table's columns of quantities are stated in (`valuerules.ValueRules.column_units`)
+    units: tuple[Unit, ...] = ()
 
     def has_substring(self, text: str) -> bool:
         return bool(text) and text in self.joined
@@ -194,8 +197,15 @@ def table_index(table: Table) -> _TableIndex:
         dates.update(v for v in column.views.get("date", ()) if v is not None)
     properties = [(name, column_name_pieces(column.slug)) for name, column, _kind in table.properties()]
     signed = any(_signed(c) for c in table.columns)
+    column_units = [table.rules.column_units(c.raw) if "number" in c.views else None for c in table.columns]
     index = _TableIndex(
-        "\n".join(strings), frozenset(numbers), frozenset(dates), properties, signed, _header_power(table)
+        "\n".join(strings),
+        frozenset(numbers),
+        frozenset(dates),
+        properties,
+        signed,
+        _header_power(table),
+        tuple(dict.fromkeys(u.unit for u in column_units if u is not None)),
     )
     _INDEX_CACHE[key] = (weakref.ref(table, lambda _ref, k=key: _INDEX_CACHE.pop(k, None)), index)
     return index
@@ -494,8 +504,11 @@ def annotate_question(
         strings += _either_or_entities(tokens, strings)
     quantities = _quantity_entities(tokens, ordinals=ordinals, number_kinds=number_kinds)
     if table.rules.user_question_readings:
-        quantities = _with_rules_values(table.rules.question_values(textnum.ptb_tokenize(text)), quantities)
+        cased = textnum.ptb_tokenize(text)
+        quantities = _with_rules_values(table.rules.question_values(cased), quantities)
         strings, quantities = _with_times(tokens, strings, quantities)
+        said = units.question_quantities(cased, index.units)  # "over 2 hours" of a column in minutes: 120
+        quantities = _outside(quantities, said) + [Entity("number", q.values, q.start, q.end) for q in said]
         signs = textnum.find_sign_words(tokens, signed_column=index.signed_column)
         quantities += [Entity("number", q.values, q.start, q.end) for q in signs]
         strings += _yes_no_entities(tokens, table) + _result_code_entities(tokens, table)

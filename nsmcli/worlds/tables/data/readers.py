@@ -281,7 +281,28 @@ def table_from_dataframe(df: pd.DataFrame, table_id: str = "table", *, value_rul
             f"the last row ({label!r}) holds the {kind} of the rows above, so it is left out; questions are "
             "answered over the other rows"
         )
+    if value_rules == "user":
+        notes += _unit_notes(table)
     return dataclasses.replace(table, notes=(*table.notes, *notes)) if notes else table
+
+
+def _unit_notes(table: Table) -> list[str]:
+    """A sentence for each column whose mixed units were read as one quantity: its sums and differences
+    are in that unit."""
+    notes = []
+    for column in table.columns:
+        quantity = table.rules.column_units(column.raw) if "number" in column.views else None
+        if quantity is not None and quantity.converted:
+            example = next(
+                (text, value)
+                for text, value in zip(column.raw, quantity.values, strict=True)
+                if value is not None
+            )
+            notes.append(
+                f"column {column.header!r} is read in {quantity.unit.name}s ({example[0].strip()!r} is "
+                f"{example[1]:g}); sums and differences over it are in {quantity.unit.name}s"
+            )
+    return notes
 
 
 #: How a spreadsheet's note below its table starts: a footnote mark ("* provisional", "¹ estimate",

@@ -13,7 +13,9 @@ Two rule sets, declared once and chosen by name, in the manner of SQL dialects:
   both decided per column from all of its cells, ISO dates and date-times (`2024-03-15T10:00` is the date
   2024-03-15) and month-name dates (`Mar. 15, 2024`, `1 March 2024`). Times of day are numbers of hours
   (`18:30` and `6:30 pm` -> 18.5), so "trains leaving after 6 pm" is a comparison with 18; years of an era
-  are signed (`753 BC` -> -753, as is "500 BC" in a question; `AD 79` -> 79) and `c. 900` is 900; a date-time's
+  are signed (`753 BC` -> -753, as is "500 BC" in a question; `AD 79` -> 79) and `c. 900` is 900; a column
+  of quantities with mixed units (`2h 30m`, `45m`) is one number in its smallest unit
+  (`nsmcli.worlds.tables.data.units`); a date-time's
   number is its time of day, and a cell stating a full date without a time has no number. Anything else
   is read as the WTQ rules read it, so tables the model was trained on look the same.
 
@@ -33,7 +35,7 @@ from functools import lru_cache
 from typing import ClassVar
 
 from nsmcli.errors import DataError
-from nsmcli.worlds.tables.data import textnum
+from nsmcli.worlds.tables.data import textnum, units
 from nsmcli.worlds.tables.data.values import PLAIN_TEXT, Date, normalize
 
 #: Cells with this many tokens or more get no number (MAPO's max_n_tokens_for_num_prop).
@@ -97,6 +99,11 @@ class ValueRules:
         """The rules to type this table's columns with (every column's raw cells given): rules that decide
         something for the whole table return a configured copy; these read every table alike."""
         return self
+
+    def column_units(self, raw: Sequence[str]) -> units.UnitReading | None:
+        """A column of quantities with units (`2h 30m`, `1.2 km`) read as one quantity in one unit, when these
+        rules read units; None otherwise."""
+        return None
 
     def column_views(
         self, raw: Sequence[str], min_typed_fraction: float, header: str = ""
@@ -577,12 +584,22 @@ class UserRules(ValueRules):
         views = self._column_at_once(raw, min_typed_fraction)
         if views is None:
             views = super().column_views(raw, min_typed_fraction)
+            quantity = self.column_units(raw)
+            if quantity is not None and quantity.converted:  # "2h 30m" is 150 minutes, not the numbers 2, 30
+                none = (None,) * len(raw)
+                typed = {"number": quantity.values, "num2": none, "date": none}
+                views = _views(views["string"], typed, min_typed_fraction)
         if "date" in views and _IDENTIFIER_HEADER.search(header):
             # only years made of bare numbers go: a `Ref date` column keeps its dates
             dated = [text.strip() for text, date in zip(raw, views["date"], strict=True) if date is not None]
             if all(text.isdigit() for text in dated):
                 del views["date"]
         return views
+
+    def column_units(self, raw: Sequence[str]) -> units.UnitReading | None:
+        if not units.may_have_units(raw):
+            return None
+        return units.column_units(raw, ColumnLayout.infer(raw, self.european_default).european)
 
     def _column_at_once(self, raw: Sequence[str], min_typed_fraction: float) -> dict[str, tuple] | None:
         """The views `cell` gives every cell, when all distinct cells are words alone or plain numerals
