@@ -225,6 +225,12 @@ def test_quantities_with_mixed_units_are_one_number_in_the_columns_smallest_unit
     assert wtq == (2.0, 45.0)
 
 
+def test_spreadsheet_errors_are_missing_and_a_numeric_month_is_a_date() -> None:
+    assert numbers("#N/A", "12", "#DIV/0!", "#VALUE!") == (None, 12.0, None, None)  # "#DIV/0!" was 0
+    assert [str(d) for d in dates("03/2024", "12/2023")] == ["2024-03-xx", "2023-12-xx"]
+    assert "date" not in user_column("3.2024", "1.5000")  # numbers with four decimals stay numbers
+
+
 def test_a_file_with_mixed_units_says_the_unit_its_sums_are_in(tmp_path: Path) -> None:
     path = tmp_path / "tasks.csv"
     path.write_text("Task,Time,Weight\nAudit,2h 30m,12 kg\nBackup,1h 05m,7.5 kg\n", encoding="utf-8")

@@ -240,6 +240,12 @@ _NUMERIC_DATE = re.compile(
 #: Somewhere in a text, a numeric date `_NUMERIC_DATE` may read (the test that spares other columns a scan).
 _NUMERIC_DATE_IN = re.compile(r"\d{1,2}(?:[/-]\d{1,2}[/-]\d{2}|\.\d{1,2}\.\d{4})")
 _YEAR = re.compile(r"\s*(\d{4})\s*")
+#: A month and year in digits ("03/2024"): a monthly report's period ("3.2024" is a number, "1-2000" a range).
+_NUMERIC_MONTH_YEAR = re.compile(r"\s*(\d{1,2})/(\d{4})\s*")
+#: A spreadsheet's error value ("#DIV/0!", "#N/A"): no number, though "#DIV/0!" holds a digit.
+_SPREADSHEET_ERROR = re.compile(
+    r"\s*#(?:DIV/0!|N/A|VALUE!|REF!|NAME\?|NUM!|NULL!|SPILL!|CALC!|GETTING_DATA)\s*"
+)
 #: A time of day alone ("18:05", "6:30 pm", "7 a.m.", "18:05:30"), and the time part of a date-time.
 _CLOCK = re.compile(
     r"\s*+(?P<h>\d{1,2})(?::(?P<m>\d{2})(?::(?P<s>\d{2})(?:\.\d+)?)?)?(?:\s*+(?P<half>[AaPp])\.?[Mm]\.?)?\s*+"
@@ -649,7 +655,7 @@ class UserRules(ValueRules):
 
     def _cell_in_full(self, raw: str, layout: ColumnLayout) -> CellValues:
         string = normalize(raw)
-        if not raw.strip():
+        if not raw.strip() or _SPREADSHEET_ERROR.fullmatch(raw):
             return CellValues(string)
         date = self.date(raw, layout)
         if date is not None and date.day != -1:
@@ -725,6 +731,9 @@ class UserRules(ValueRules):
         m = _YEAR.fullmatch(raw)
         if m:
             return textnum.parse_cell_date(raw.strip())
+        m = _NUMERIC_MONTH_YEAR.fullmatch(raw)
+        if m:
+            return textnum.make_date(int(m.group(2)), int(m.group(1)), -1)
         date = _month_name_date(raw)
         if date is not None or _MONEY_OR_PERCENT.search(raw):  # the tagger's dates hold no such token
             return date
