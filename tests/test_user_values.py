@@ -231,6 +231,29 @@ def test_spreadsheet_errors_are_missing_and_a_numeric_month_is_a_date() -> None:
     assert "date" not in user_column("3.2024", "1.5000")  # numbers with four decimals stay numbers
 
 
+def test_questions_say_numbers_and_names_as_people_write_them() -> None:
+    table = Table.from_rows(
+        "t",
+        ["Date", "Customer", "Amount"],
+        [["2024-03-15", "O'Neil & Sons", "$1,200.50"], ["2024-04-03", "Smith and Wesson", "$85"]],
+        value_rules="user",
+    )
+
+    def entities(question: str) -> list[tuple[str, tuple[str, ...]]]:
+        return [(e.kind, tuple(map(str, e.values))) for e in annotate_question(question, table).entities]
+
+    assert entities("What did O'Neil and Sons buy?") == [("string", ("o'neil & sons",))]
+    assert entities("what did smith & wesson buy") == [("string", ("smith and wesson",))]
+    assert entities("orders over a thousand dollars") == [("number", ("1000.0",))]
+    assert entities("half a million") == [("number", ("500000.0",))]
+    assert entities("a hundred thousand or a dozen") == [("number", ("100000.0",)), ("number", ("12.0",))]
+    assert entities("orders in March '24") == [("date", ("2024-03-xx",))]  # not the number 24
+    assert entities("orders in 4/2024") == [("date", ("2024-04-xx",))]
+    # WTQ tables keep MAPO's linking: no "&" for "and"
+    wtq = Table.from_rows("t", ["Customer"], [["O'Neil & Sons"]])
+    assert [e.values for e in annotate_question("O'Neil and Sons", wtq).entities] != [("o'neil & sons",)]
+
+
 def test_a_file_with_mixed_units_says_the_unit_its_sums_are_in(tmp_path: Path) -> None:
     path = tmp_path / "tasks.csv"
     path.write_text("Task,Time,Weight\nAudit,2h 30m,12 kg\nBackup,1h 05m,7.5 kg\n", encoding="utf-8")

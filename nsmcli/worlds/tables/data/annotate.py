@@ -218,20 +218,28 @@ def _as_written(tokens: list[str]) -> str:
     return normalize("".join(t if k == 0 or t in textnum.CLITICS else " " + t for k, t in enumerate(tokens)))
 
 
-def _joinings(span: list[str], linking: str) -> Iterator[str]:
+_AND_SIGN = {"and": "&", "&": "and"}
+
+
+def _joinings(span: list[str], linking: str, ampersand: bool = False) -> Iterator[str]:
     """The texts a span of tokens may stand for in a cell, most likely first: joined by a space, a hyphen or
-    nothing, and with word linking also as written (`_as_written`)."""
+    nothing, and with word linking also as written (`_as_written`); with `ampersand`, also with "and" and
+    "&" swapped ("O'Neil and Sons" is the cell `O'Neil & Sons`)."""
     for sep in (" ", "-", ""):
         yield normalize(sep.join(span))
     if linking == "word":
         yield _as_written(span)
+        if ampersand and any(t in _AND_SIGN for t in span):
+            yield _as_written([_AND_SIGN.get(t, t) for t in span])
 
 
-def _string_entities(tokens: list[str], index: _TableIndex, linking: str) -> list[Entity]:
+def _string_entities(
+    tokens: list[str], index: _TableIndex, linking: str, ampersand: bool = False
+) -> list[Entity]:
     """Non-stop-word tokens found in some string cell, expanded to the right while the joined text (with a
-    space, a hyphen or nothing between; with word linking also as written, clitics joined) is still found;
-    trailing stop words are not kept. `linking` says what found means (`LINKING_MODES`); MAPO's substring
-    linking is reproduced as it was."""
+    space, a hyphen or nothing between; with word linking also as written, clitics joined, and "and" for
+    "&" with `ampersand`) is still found; trailing stop words are not kept. `linking` says what found means
+    (`LINKING_MODES`); MAPO's substring linking is reproduced as it was."""
     out: list[Entity] = []
     i = 0
     n = len(tokens)
@@ -246,7 +254,7 @@ def _string_entities(tokens: list[str], index: _TableIndex, linking: str) -> lis
         while j < n:
             grown = None
             span = tokens[i : j + 1]
-            for candidate in _joinings(span, linking):
+            for candidate in _joinings(span, linking, ampersand):
                 if index.has_match(candidate, linking):
                     grown = candidate
                     break
@@ -499,7 +507,8 @@ def annotate_question(
     tokens = tokenize(text)
     index = table_index(table)
     number_kinds = table.rules.question_number_kinds
-    strings = _string_entities(tokens, index, linking)
+    # "&" for "and" on user tables only: WTQ's data, and the models trained on it, keep MAPO's linking
+    strings = _string_entities(tokens, index, linking, ampersand=table.rules.user_question_readings)
     if linking == "word":  # MAPO's substring linking, reproduced as it was, has no pairs
         strings += _either_or_entities(tokens, strings)
     quantities = _quantity_entities(tokens, ordinals=ordinals, number_kinds=number_kinds)

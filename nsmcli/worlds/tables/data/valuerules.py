@@ -195,6 +195,10 @@ _MINUS = "-−"
 _QUESTION_MAGNITUDE_WORDS = frozenset({"k", "K", "M", "MM", "mn", "mln", "bn", "tn"})
 #: Of those, the ones that say a magnitude wherever they stand.
 _SPELLED_MAGNITUDES = frozenset({"mn", "mln", "bn", "tn"})
+#: What "a" or "an" before these words says ("over a thousand dollars", "a dozen"), and "half a" before them.
+_ONE_OF = {"hundred": 100.0, "thousand": 1e3, "million": 1e6, "billion": 1e9, "dozen": 12.0}
+#: A year's last two digits after an apostrophe ("March '24"), as the tokenizer splits it.
+_TWO_DIGITS = re.compile(r"\d{2}")
 #: A year's digits, and "before Christ" as cells and questions write it ("BC", "B.C.", "BCE").
 _YEAR_DIGITS = r"\d{1,3}(?:,\d{3})+|\d+"
 _BEFORE_CHRIST = r"b\.?\s?c\.?(?:e\.?)?"
@@ -553,6 +557,29 @@ class UserRules(ValueRules):
                     out.append(textnum.Quantity("NUMBER", i, end, (value,)))
                 skip_to = end
                 continue
+            one_of = self._one_of(tokens, i)
+            if one_of is not None:  # "a thousand", "half a million"
+                end, value = one_of
+                out.append(textnum.Quantity("NUMBER", i, end, (value,)))
+                skip_to = end
+                continue
+            if (
+                token.lower() in textnum.MONTHS
+                and after in ("'", "`")  # the tokenizer makes an opening apostrophe a backquote
+                and i + 2 < len(tokens)
+                and _TWO_DIGITS.fullmatch(tokens[i + 2])
+            ):  # "March '24": the year 2024, not the number 24
+                date = textnum.make_date(2000 + int(tokens[i + 2]), textnum.MONTHS[token.lower()], -1)
+                if date is not None:
+                    out.append(textnum.Quantity("DATE", i, i + 3, (date,)))
+                    skip_to = i + 3
+                    continue
+            month_year = _NUMERIC_MONTH_YEAR.fullmatch(token)
+            if month_year:  # "in 4/2024"
+                date = textnum.make_date(int(month_year.group(2)), int(month_year.group(1)), -1)
+                if date is not None:
+                    out.append(textnum.Quantity("DATE", i, i + 1, (date,)))
+                continue
             if token.lower() == "minus" and _QUESTION_NUMERAL.fullmatch(after):  # "a change of minus 3.5"
                 value = self._question_digits(after.lstrip("+"), 0)
                 if value is not None and after[:1] not in _MINUS:
@@ -575,6 +602,23 @@ class UserRules(ValueRules):
                 if date is not None:
                     out.append(textnum.Quantity("DATE", i, i + 1, (date,)))
         return out
+
+    @staticmethod
+    def _one_of(tokens: Sequence[str], i: int) -> tuple[int, float] | None:
+        """(end, value) of "a thousand", "an hundred", "a dozen" or "half a million" at token `i`."""
+        words = [t.lower() for t in tokens[i : i + 4]]
+        half = words[:1] == ["half"]
+        at = 1 + half  # where the magnitude word stands
+        if len(words) <= at or words[at - 1] not in ("a", "an") or words[at] not in _ONE_OF:
+            return None
+        value = _ONE_OF[words[at]] / (2 if half else 1)
+        if len(words) > at + 1 and words[at + 1] in (
+            "thousand",
+            "million",
+            "billion",
+        ):  # "a hundred thousand"
+            return i + at + 2, value * _ONE_OF[words[at + 1]]
+        return i + at + 1, value
 
     def cell_values(self, raw: Sequence[str]) -> list[CellValues]:
         layout = ColumnLayout.infer(raw, self.european_default)
