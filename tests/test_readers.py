@@ -760,6 +760,32 @@ def test_notes_below_the_table_are_left_out_with_a_note(tmp_path: Path) -> None:
     assert table_from_dataframe(frame, value_rules="wtq").n_rows == 2
 
 
+def test_a_units_row_under_the_header_joins_the_header_and_empty_rows_are_no_rows(tmp_path: Path) -> None:
+    """An export's row of units under its header ("", "cm", "kg") was the first data row, and a row of empty
+    cells ("," in a CSV) was counted as a row."""
+    table = load_table(write(tmp_path, "t.csv", "Name,Height,Weight\n,cm,kg\nAnn,170,60\n,\nBo,182,85\n"))
+    assert table.header == ["Name", "Height (cm)", "Weight (kg)"]
+    assert [r[0] for r in table.rows] == ["Ann", "Bo"]
+    assert table.column("Height (cm)").views["number"] == (170.0, 182.0)
+    assert table.notes == ("1 empty row left out", "the first row under the header names units (cm, kg)")
+    for first in (
+        ",n/a,n/a\n",
+        "Zed,cm,kg\n",
+        ",170,60\n",
+        ",tall,\n",
+    ):  # data, or one word nsm knows no unit
+        kept = load_table(
+            write(tmp_path, "d.csv", "Name,Height,Weight\n" + first + "Ann,170,60\nBo,182,85\n")
+        )
+        assert kept.n_rows == 3 and kept.header == ["Name", "Height", "Weight"], first
+    assert load_table(write(tmp_path, "u.csv", "Name,Share\n,%\nAnn,12\nBo,30\n")).header == [
+        "Name",
+        "Share (%)",
+    ]
+    with pytest.raises(DataError, match="every row is empty"):
+        load_table(write(tmp_path, "e.csv", "Name,Score\n,\n,\n"))
+
+
 def test_a_summary_row_is_left_out_with_a_note(tmp_path: Path) -> None:
     rows = 'North,"1,200",4\nSouth,980,2\nEast,"1,540",3\n'
     total = load_table(write(tmp_path, "t.csv", f'Region,Sales,Stores\n{rows}Total,"3,720",9\n'))

@@ -36,6 +36,7 @@ from nsmcli import __version__
 from nsmcli.errors import DataError, brief
 from nsmcli.memory import gc_paused
 from nsmcli.worlds.tables.data.table import Table
+from nsmcli.worlds.tables.data.units import UNITS
 from nsmcli.worlds.tables.data.values import format_number
 
 __all__ = [
@@ -266,6 +267,19 @@ def table_from_dataframe(df: pd.DataFrame, table_id: str = "table", *, value_rul
                     f"cells are limited to {MAX_CELL_CHARS:,}"
                 )
     notes: list[str] = []
+    if value_rules == "user":
+        kept = [row for row in rows if any(cell.strip() for cell in row)]
+        if len(kept) < len(rows):  # a row of empty cells ("," in a CSV) is no data: it would be counted
+            blank = len(rows) - len(kept)
+            notes.append(f"{blank} empty row{'s' if blank > 1 else ''} left out")
+            rows = kept
+        if not rows:
+            raise DataError(f"table {table_id}: has no rows (every row is empty)")
+        units = _units_row(rows)
+        if units is not None:  # "Height" above "cm": the column is "Height (cm)"
+            header = [f"{name} ({unit})" if unit else name for name, unit in zip(header, units, strict=True)]
+            notes.append(f"the first row under the header names units ({', '.join(u for u in units if u)})")
+            rows = rows[1:]
     footnotes = _footnote_rows(rows) if value_rules == "user" else 0
     if footnotes:
         shown = "; ".join(repr(row[0].strip()[:60]) for row in rows[-footnotes:])
@@ -303,6 +317,43 @@ def _unit_notes(table: Table) -> list[str]:
                 f"{example[1]:g}); sums and differences over it are in {quantity.unit.name}s"
             )
     return notes
+
+
+_ANY_DIGIT = re.compile(r"\d")
+#: A unit as a row under the header writes it: letters and symbols, no digit ("cm", "kg", "%", "USD", "km/h",
+#: "°C", "(m)", "m²", "$ '000").
+_UNIT_CELL = re.compile(r"[(\[]?\s*[^\W\d_][^\d]{0,9}[)\]]?|[(\[]?\s*[%$€£¥°#][^\d]{0,7}[)\]]?")
+
+
+_KNOWN_UNIT_SIGNS = frozenset("% $ € £ ¥ usd eur gbp jpy chf °c °f pct percent".split())
+#: Cells a row of data holds where it lacks a value, or says why: no unit.
+_NOT_UNITS = frozenset("n/a na n.a. none null nil tbd tba unknown x ? - -- — – dnf dns dq dsq ret nc".split())
+
+
+def _units_row(rows: list[list[str]]) -> list[str] | None:
+    """The units a first row under the header names, one per column ("" where blank), when it is such a
+    row: every filled cell is a short unit (`_UNIT_CELL`; a unit nsm knows when it is the only one), and
+    the column below each holds numbers in at least half its rows. None when the first row is data."""
+    if len(rows) < 2:
+        return None
+    first = [cell.strip() for cell in rows[0]]
+    filled = [j for j, cell in enumerate(first) if cell]
+    if not filled:
+        return None
+    if (
+        len(filled) == 1 and len(first) > 1
+    ):  # one filled cell: only a unit nsm knows ("%", "kg"), not any word
+        only = first[filled[0]].lower().strip("()[] ")
+        if only not in UNITS and only not in _KNOWN_UNIT_SIGNS:
+            return None
+    below = rows[1:]
+    for j in filled:
+        if not _UNIT_CELL.fullmatch(first[j]) or first[j].lower().strip("()[] ") in _NOT_UNITS:
+            return None
+        numeric = sum(1 for row in below if _ANY_DIGIT.search(row[j]))
+        if numeric * 2 < len(below):
+            return None
+    return [cell.strip("()[] ") for cell in first]
 
 
 #: How a spreadsheet's note below its table starts: a footnote mark ("* provisional", "¹ estimate",
