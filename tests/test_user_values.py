@@ -286,6 +286,15 @@ def test_a_quantity_said_with_a_unit_compares_with_a_column_in_that_family() -> 
     )
     assert result.ok, result.error
     assert result.answer == ["audit"]
+    # a header names the unit of plain numbers
+    named = Table.from_rows(
+        "t",
+        ["Name", "Height (cm)", "Life expectancy, total (years)"],
+        [["Ann", "170", "31"]],
+        value_rules="user",
+    )
+    said = [e.values for e in annotate_question("taller than 1.75 metres, over 30 years", named).entities]
+    assert said == [(175.0,), (30.0,)]
     # a table without a column of that family: "2 hours" stays a duration, no number, as before
     plain = Table.from_rows("t", ["Task", "Minutes"], [["Audit", "150"]], value_rules="user")
     assert [e for e in annotate_question("longer than 2 hours", plain).entities if e.kind == "number"] == []

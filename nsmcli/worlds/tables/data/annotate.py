@@ -159,7 +159,7 @@ class _TableIndex:
     signed_column: bool = False
     #: the power of ten the headers count in (`_header_power`)
     header_power: int | None = None
-    #: the units the table's columns of quantities are stated in (`valuerules.ValueRules.column_units`)
+    #: the units the table's columns of quantities are stated in (`valuerules.ValueRules.quantity_unit`)
     units: tuple[Unit, ...] = ()
 
     def has_substring(self, text: str) -> bool:
@@ -197,7 +197,9 @@ def table_index(table: Table) -> _TableIndex:
         dates.update(v for v in column.views.get("date", ()) if v is not None)
     properties = [(name, column_name_pieces(column.slug)) for name, column, _kind in table.properties()]
     signed = any(_signed(c) for c in table.columns)
-    column_units = [table.rules.column_units(c.raw) if "number" in c.views else None for c in table.columns]
+    column_units = [
+        table.rules.quantity_unit(c.header, c.raw) if "number" in c.views else None for c in table.columns
+    ]
     index = _TableIndex(
         "\n".join(strings),
         frozenset(numbers),
@@ -205,7 +207,7 @@ def table_index(table: Table) -> _TableIndex:
         properties,
         signed,
         _header_power(table),
-        tuple(dict.fromkeys(u.unit for u in column_units if u is not None)),
+        tuple(dict.fromkeys(u for u in column_units if u is not None)),
     )
     _INDEX_CACHE[key] = (weakref.ref(table, lambda _ref, k=key: _INDEX_CACHE.pop(k, None)), index)
     return index

@@ -183,6 +183,22 @@ def column_units(raw: Sequence[str], european: bool = False) -> UnitReading | No
     return UnitReading(smallest, tuple(values[text] for text in raw), several)
 
 
+#: A unit a header names at its end, in brackets or after a comma: "Height (cm)", "Duration [min]",
+#: "Weight, kg".
+_BRACKETED_UNIT = re.compile(r"[(\[]\s*(?:in\s+)?([^()\[\]]+?)\s*[)\]]\s*$")
+_UNIT_AFTER_COMMA = re.compile(r",\s*([^,]+?)\s*$")
+
+
+def header_unit(header: str) -> Unit | None:
+    """The unit a header names ("Height (cm)", "Life expectancy, total (years)", "Distance (in km)"), when
+    the word names units of one family only ("(m)" may be minutes or metres: None)."""
+    m = _BRACKETED_UNIT.search(header) or _UNIT_AFTER_COMMA.search(header)
+    if m is None:
+        return None
+    named = UNITS.get(m.group(1).lower().rstrip("."), ())
+    return named[0] if len(named) == 1 else None
+
+
 def _round(value: float) -> float:
     return round(value, 9)
 

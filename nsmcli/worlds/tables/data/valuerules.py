@@ -105,6 +105,11 @@ class ValueRules:
         rules read units; None otherwise."""
         return None
 
+    def quantity_unit(self, header: str, raw: Sequence[str]) -> units.Unit | None:
+        """The unit a column's numbers are in, from its cells (`column_units`) or its header ("Height (cm)"),
+        when these rules read units; None otherwise."""
+        return None
+
     def column_views(
         self, raw: Sequence[str], min_typed_fraction: float, header: str = ""
     ) -> dict[str, tuple]:
@@ -650,6 +655,10 @@ class UserRules(ValueRules):
         if not units.may_have_units(raw):
             return None
         return units.column_units(raw, ColumnLayout.infer(raw, self.european_default).european)
+
+    def quantity_unit(self, header: str, raw: Sequence[str]) -> units.Unit | None:
+        quantity = self.column_units(raw)
+        return quantity.unit if quantity is not None else units.header_unit(header)
 
     def _column_at_once(self, raw: Sequence[str], min_typed_fraction: float) -> dict[str, tuple] | None:
         """The views `cell` gives every cell, when all distinct cells are words alone or plain numerals
