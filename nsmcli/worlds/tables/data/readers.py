@@ -730,19 +730,18 @@ def _first_long_line(text: str, sep: str, width: int) -> int | None:
 
 
 def _records_frame(name: str, records: list, where: Callable[[int], str]) -> pd.DataFrame:
-    """Records (JSON objects) as a frame: columns are the keys in first-seen order, absent keys are empty."""
-    columns: dict[str, None] = {}
-    for i, record in enumerate(records[: MAX_ROWS + 1]):
+    """Records (JSON objects) as a frame: columns are the keys in first-seen order (nested objects' keys as
+    `a.b`, `_flattened`), absent keys are empty."""
+    records = records[: MAX_ROWS + 1]
+    for i, record in enumerate(records):
         if not isinstance(record, dict):
             raise DataError(f"{name}: {where(i)} is not a JSON object (one record per row is expected)")
-        for key in record:
-            columns.setdefault(str(key), None)
+    if any(isinstance(v, dict) for r in records for v in r.values()):
+        records = [_flattened(r) for r in records]
+    keyed = [{str(k): v for k, v in r.items()} for r in records]  # JSON keys are strings
+    columns = dict.fromkeys(key for r in keyed for key in r)
     if not columns:
         raise DataError(f"{name}: has no rows" if not records else f"{name}: records have no fields")
-    if any(isinstance(v, dict) for r in records[: MAX_ROWS + 1] for v in r.values()):
-        records = [_flattened(r) for r in records[: MAX_ROWS + 1]]
-        columns = {key: None for r in records for key in r}
-    keyed = ({str(k): v for k, v in r.items()} for r in records[: MAX_ROWS + 1])  # JSON keys are strings
     rows = [[r.get(k) for k in columns] for r in keyed]
     return pd.DataFrame(rows, columns=pd.Index(list(columns), dtype=object), dtype=object)
 
