@@ -760,6 +760,11 @@ def test_notes_below_the_table_are_left_out_with_a_note(tmp_path: Path) -> None:
     assert table_from_dataframe(frame, value_rules="wtq").n_rows == 2
 
 
+def test_excel_s_quoted_codes_keep_their_leading_zeros(tmp_path: Path) -> None:
+    table = load_table(write(tmp_path, "t.csv", 'Code,Qty\n="00123",4\n="00456",7\n'))
+    assert [r[0] for r in table.rows] == ["00123", "00456"]
+
+
 def test_a_units_row_under_the_header_joins_the_header_and_empty_rows_are_no_rows(tmp_path: Path) -> None:
     """An export's row of units under its header ("", "cm", "kg") was the first data row, and a row of empty
     cells ("," in a CSV) was counted as a row."""

@@ -225,6 +225,11 @@ def test_quantities_with_mixed_units_are_one_number_in_the_columns_smallest_unit
     assert wtq == (2.0, 45.0)
 
 
+def test_an_accounting_exports_trailing_minus_is_a_negative() -> None:
+    assert numbers("123.45-", "67.00", "1,200.00-") == (-123.45, 67.0, -1200.0)
+    assert numbers("1990-", "2004") == (1990.0, 2004.0)  # an open range of years, no negative
+
+
 def test_spreadsheet_errors_are_missing_and_a_numeric_month_is_a_date() -> None:
     assert numbers("#N/A", "12", "#DIV/0!", "#VALUE!") == (None, 12.0, None, None)  # "#DIV/0!" was 0
     assert [str(d) for d in dates("03/2024", "12/2023")] == ["2024-03-xx", "2023-12-xx"]

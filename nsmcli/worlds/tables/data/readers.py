@@ -909,11 +909,13 @@ def _parse_parquet(name: str, data: bytes) -> pd.DataFrame:
 
 def _cell_text(value: Any) -> str:
     """One cell's display text: None/NaN are empty, integral floats drop `.0`, nested JSON stays JSON, a
-    midnight timestamp is its ISO date and any other is `yyyy-mm-dd hh:mm[:ss]`."""
+    midnight timestamp is its ISO date and any other is `yyyy-mm-dd hh:mm[:ss]`, Excel's `="00123"` is
+    00123."""
     if value is None or value is pd.NA or value is pd.NaT:
         return ""
     if isinstance(value, str):
-        return value
+        # Excel writes `="00123"` to keep a code's leading zeros in a CSV: the cell is 00123
+        return value[2:-1] if len(value) >= 3 and value.startswith('="') and value.endswith('"') else value
     if isinstance(value, datetime.datetime):
         if value.time() == datetime.time(0) and value.tzinfo is None:
             return value.date().isoformat()

@@ -267,6 +267,7 @@ _CLOCK_SHAPE = re.compile(r"\s*\d{1,2}:\d{2}(?!\d)")
 _CLOCK_OF_DATETIME = re.compile(
     r"[T ](?P<h>\d{1,2}):(?P<m>\d{2})(?::(?P<s>\d{2})(?:\.\d+)?)?(?:\s*(?P<half>[AaPp])[Mm])?"
 )
+_GROUPED_OR_DECIMAL = re.compile(r"[.,]")
 _PLAIN_NUMERAL = re.compile(r"[0-9]+(?:\.[0-9]+)?")
 _ANY_DIGIT = re.compile(r"\d")
 #: Money and percent signs: a cell holding one is no date of the WTQ tagger's (a date mention spans every
@@ -759,6 +760,8 @@ class UserRules(ValueRules):
         value = _digits_value(m["digits"], layout.european, _MAGNITUDES.get(m["mag"] or "", 0))
         if value is None:  # digits the column's convention cannot read; a US reading would contradict it
             return _wtq_numbers(raw) if not layout.european else (None, None)
+        if m["rest"].strip() == "-" and _GROUPED_OR_DECIMAL.search(m["digits"]):
+            return -value, None  # "1,200.00-": an accounting export's trailing minus ("1990-" stays a year)
         return _sign(m) * value, textnum.parse_number_lenient(m["rest"])
 
     @staticmethod
