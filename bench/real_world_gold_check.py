@@ -190,6 +190,34 @@ def region(name: str) -> pd.Series:
     return en[en["Region"] == name].iloc[0]
 
 
+# a timesheet whose durations are written "2h 30m", "45m", "3h"
+ts = read("timesheet_week10.csv")
+
+
+def minutes(text: str) -> int:
+    """`2h 30m` -> 150; `45m` -> 45; `3h` -> 180."""
+    total = 0
+    for part in text.split():
+        total += int(part[:-1]) * (60 if part.endswith("h") else 1)
+    return total
+
+
+ts["minutes"] = ts["Duration"].map(minutes)
+ts["day"] = dates(ts["Date"], "%Y-%m-%d")
+
+
+def task(name: str) -> pd.Series:
+    return ts[ts["Task"] == name].iloc[0]
+
+
+# lab samples: a row of units under the header and an empty row among the data
+lab = pd.read_csv(REAL / "lab_samples.csv", skiprows=[1]).dropna(how="all").reset_index(drop=True)
+
+
+def sample(name: str) -> pd.Series:
+    return lab[lab["Sample"] == name].iloc[0]
+
+
 def after(df: pd.DataFrame, mask: pd.Series, column: str, offset: int = 1) -> object:
     """The value of `column` in the row `offset` rows after the (single) row where `mask` holds."""
     index = df.index[mask.to_numpy()][0]
@@ -528,6 +556,52 @@ ANSWERS: dict[str, Callable[[], object]] = {
     "What is the difference in average price between Île-de-France and Occitanie?": lambda: (
         region("Île-de-France")["price"] - region("Occitanie")["price"]
     ),
+    # timesheet (added in the twenty-seventh session, answers written before any model ran)
+    "How long did Lena Ortiz spend on testing?": lambda: pick(
+        ts, (ts["Employee"] == "Lena Ortiz") & (ts["Task"] == "Testing"), "Duration"
+    ),
+    "Which task took the longest?": lambda: argmax(ts, "minutes", "Task"),
+    "What was the shortest task?": lambda: argmin(ts, "minutes", "Task"),
+    "Which tasks took more than 4 hours?": lambda: list(ts.loc[ts["minutes"] > 240, "Task"]),
+    "How many tasks took less than an hour?": lambda: (ts["minutes"] < 60).sum(),
+    "How many entries are for the Atlas project?": lambda: (ts["Project"] == "Atlas").sum(),
+    "How many minutes did Tom Becker log in total?": lambda: ts.loc[
+        ts["Employee"] == "Tom Becker", "minutes"
+    ].sum(),
+    "How many hours did Priya Nair log in total?": lambda: (
+        ts.loc[ts["Employee"] == "Priya Nair", "minutes"].sum() / 60
+    ),
+    "Which took longer, the code review or the deployment?": lambda: longer(
+        task("Code review"), task("Deployment"), "minutes", "Task"
+    ),
+    "What task was logged right after the data import?": lambda: after(
+        ts, ts["Task"] == "Data import", "Task"
+    ),
+    "What was the last task logged?": lambda: ts["Task"].iloc[-1],
+    "How many tasks were logged between March 5 and March 7?": lambda: (
+        ts["day"].between(pd.Timestamp(2024, 3, 5), pd.Timestamp(2024, 3, 7)).sum()
+    ),
+    "How many entries are not billable?": lambda: (ts["Billable"] == "No").sum(),
+    "What is the average duration of Borealis tasks in minutes?": lambda: ts.loc[
+        ts["Project"] == "Borealis", "minutes"
+    ].mean(),
+    "How many more minutes did the workshop take than the prototype?": lambda: (
+        task("Workshop")["minutes"] - task("Prototype")["minutes"]
+    ),
+    # lab samples (units row, empty row)
+    "What is the mass of sample S04?": lambda: sample("S04")["Mass"],
+    "Which sample is the longest?": lambda: argmax(lab, "Length", "Sample"),
+    "Which sample is the lightest?": lambda: argmin(lab, "Mass", "Sample"),
+    "How many samples did Ravi measure?": lambda: (lab["Operator"] == "Ravi").sum(),
+    "How many samples are there?": lambda: len(lab),
+    "How many samples are longer than 13 cm?": lambda: (lab["Length"] > 13).sum(),
+    "Which samples weigh more than 33 g?": lambda: list(lab.loc[lab["Mass"] > 33, "Sample"]),
+    "What is the average temperature?": lambda: lab["Temperature"].mean(),
+    "How much heavier is S07 than S08?": lambda: sample("S07")["Mass"] - sample("S08")["Mass"],
+    "Which is longer, S02 or S05?": lambda: longer(sample("S02"), sample("S05"), "Length", "Sample"),
+    "Which sample was measured last?": lambda: lab["Sample"].iloc[-1],
+    "How many samples are longer than 0.15 metres?": lambda: (lab["Length"] / 100 > 0.15).sum(),
+    "What is the total mass of Mei's samples?": lambda: lab.loc[lab["Operator"] == "Mei", "Mass"].sum(),
 }
 
 
