@@ -17,7 +17,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from nsmcli.display import EMPTY_CELL, display_values, step_text
+from nsmcli.display import EMPTY_CELL, step_text
 from nsmcli.errors import ArgumentTypeError, CheckpointError, DataError, GrammarError
 from nsmcli.memory import gc_paused
 from nsmcli.resources import MODELS_DIR
@@ -31,7 +31,7 @@ from nsmcli.worlds.tables.data.readers import (
 )
 from nsmcli.worlds.tables.data.table import Table
 from nsmcli.worlds.tables.data.valuerules import UserRules
-from nsmcli.worlds.tables.lang.interpreter import answer_cells, bind, describe_step, unit_column
+from nsmcli.worlds.tables.lang.interpreter import bind, describe_step, shown_answer
 from nsmcli.worlds.tables.lang.spec import Limits, get_language
 from nsmcli.worlds.tables.lang.sql import check_dialect, check_program_sql, render_sql
 
@@ -428,12 +428,13 @@ class Parser:
             except GrammarError:
                 pass
         checked = check_program_sql(program, table, result.answer, self.language.name) if sql_check else None
+        answer, display = shown_answer(result, env, annotated.tokens)
         return ParseResult(
             question,
-            result.answer,
+            answer,
             best.program,
             best.probability,
-            display=display_values(result.answer, answer_cells(result, env), unit_column(result, env)),
+            display=display,
             answer_probability=agreeing,
             steps=steps,
             sql=sql,

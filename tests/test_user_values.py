@@ -13,7 +13,7 @@ from nsmcli.worlds.tables.data.readers import load_table, load_wtq_table
 from nsmcli.worlds.tables.data.table import Table
 from nsmcli.worlds.tables.data.valuerules import RULES, get_rules
 from nsmcli.worlds.tables.data.values import Date
-from nsmcli.worlds.tables.lang.interpreter import bind
+from nsmcli.worlds.tables.lang.interpreter import bind, shown_answer
 
 
 def user_column(*cells: str) -> dict[str, tuple]:
@@ -267,6 +267,32 @@ def test_a_file_with_mixed_units_says_the_unit_its_sums_are_in(tmp_path: Path) -
         "column 'Time' is read in minutes ('2h 30m' is 150); sums and differences over it are in minutes",
     )
     assert bind("wtq", table).execute("(sum all_rows r.time-number)").answer == [215.0]
+
+
+def test_an_answer_over_a_column_of_quantities_is_stated_in_the_unit_asked_for() -> None:
+    table = Table.from_rows(
+        "t",
+        ["Task", "Time", "Height (cm)", "Score"],
+        [["Audit", "2h 30m", "170", "5"], ["Backup", "1h 05m", "182", "7"], ["Cleanup", "45m", "165", "9"]],
+        value_rules="user",
+    )
+
+    def shown(program: str, question: str = "") -> tuple[list, list[str]]:
+        result = bind("wtq", table).execute(program)
+        return shown_answer(result, bind("wtq", table), annotate_question(question, table).tokens)
+
+    assert shown("(sum all_rows r.time-number)", "How many hours in total?") == (
+        [4.333333333],
+        ["4.333333 hours"],
+    )
+    assert shown("(sum all_rows r.time-number)", "how long in all, in minutes?") == ([260.0], ["260 minutes"])
+    # no unit asked: the column's unit, which no cell of a mixed column states, is said
+    assert shown("(sum all_rows r.time-number)", "What is the total time?") == ([260.0], ["260 minutes"])
+    assert shown("(maximum all_rows r.height-number)", "how tall in metres") == ([1.82], ["1.82 metres"])
+    # a cell read as written stays as the table writes it when no unit is asked; a count has no unit
+    assert shown("(maximum all_rows r.time-number)", "What is the longest time?")[1] == ["2h 30m"]
+    assert shown("(count all_rows)", "how many hours are listed") == ([3.0], ["3"])
+    assert shown("(sum all_rows r.score-number)", "how many minutes") == ([21.0], ["21"])
 
 
 def test_a_quantity_said_with_a_unit_compares_with_a_column_in_that_family() -> None:

@@ -5,11 +5,10 @@ from __future__ import annotations
 import typer
 
 from nsmcli.cli.output import answer_text, print_json, safe, stdout, steps_table, warn
-from nsmcli.display import display_values
 from nsmcli.errors import GrammarError
 from nsmcli.worlds.tables.data.annotate import annotate_question
 from nsmcli.worlds.tables.data.readers import FORMATS, load_table
-from nsmcli.worlds.tables.lang.interpreter import answer_cells, bind, describe_step, unit_column
+from nsmcli.worlds.tables.lang.interpreter import bind, describe_step, shown_answer
 from nsmcli.worlds.tables.lang.program import parse_program
 from nsmcli.worlds.tables.lang.spec import available_languages, get_language
 
@@ -79,12 +78,12 @@ def execute(
     except GrammarError as exc:
         sql = None if json_out else f"-- {exc}"
     steps = [describe_step(e, t, v, table) for e, t, v in result.intermediates]
-    display = display_values(result.answer, answer_cells(result, env), unit_column(result, env))
+    answer, display = shown_answer(result, env, annotate_question(question, table).tokens if question else ())
     if json_out:
         print_json(
             {
                 "program": result.program,
-                "answer": result.answer,
+                "answer": answer,
                 "display": display,
                 "warnings": warnings,
                 "type": result.type,

@@ -28,6 +28,10 @@ class Unit:
     name: str
     size: float
 
+    @property
+    def plural(self) -> str:
+        return {"inch": "inches", "foot": "feet"}.get(self.name, self.name + "s")
+
 
 def _family(family: str, units: dict[str, tuple[float, str]]) -> dict[str, Unit]:
     """Each spelling of `family`'s units (space-separated in the keys), as a Unit."""
@@ -269,3 +273,22 @@ def _said_parts(tokens: Sequence[str], i: int) -> tuple[int, list[tuple[float, s
     while j > i and tokens[j - 1].lower() in ("and", ","):
         j -= 1
     return j, parts
+
+
+def asked_unit(tokens: Sequence[str]) -> Unit | None:
+    """The unit a question asks its answer in: "how many hours ...", "... in minutes?"; None when it names
+    none (or a word several families share)."""
+    for i, token in enumerate(tokens):
+        word = token.lower()
+        named = UNITS.get(word, ())
+        if len(named) != 1 or word in _NOT_APART:
+            continue
+        before = [t.lower() for t in tokens[max(i - 2, 0) : i]]
+        if before == ["how", "many"] or before[-1:] == ["in"]:
+            return named[0]
+    return None
+
+
+def in_unit(value: float, unit: Unit, asked: Unit) -> float:
+    """`value` in `unit` stated in `asked` (of the same family)."""
+    return _round(value * unit.size / asked.size)

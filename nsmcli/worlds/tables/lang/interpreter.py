@@ -22,6 +22,7 @@ from typing import Any
 
 from nsmcli.errors import GrammarError
 from nsmcli.memory import gc_paused
+from nsmcli.worlds.tables.data import units
 from nsmcli.worlds.tables.data.table import Table
 from nsmcli.worlds.tables.data.values import Date
 from nsmcli.worlds.tables.lang import program as P
@@ -529,7 +530,7 @@ def answer_cells(result: Result, env: Environment) -> list[str] | None:
     `values_of_arg2`: hop, maximum, minimum, mode): for each answer value, the first cell among those rows
     that has it. None for any other answer (a count, a sum, rows), and for a number read out of a cell that
     holds more than one number (`04/02/2024` read as 4, a score `3-1` read as 1): that cell would hide what
-    the answer is."""
+    the answer is; a quantity of mixed units (`2h 30m`, read as 150 minutes) is its cell."""
     if not result.ok or not result.intermediates:
         return None
     last = P.parse_program(result.program).exprs[-1]
@@ -558,7 +559,9 @@ def answer_cells(result: Result, env: Environment) -> list[str] | None:
     if any(c is None for c in cells):
         return None
     if kind in ("number", "num2") and any(len(_NUMBERS_IN_CELL.findall(c)) != 1 for c in cells if c):
-        return None
+        quantity = env.table.rules.column_units(column.raw) if kind == "number" else None
+        if quantity is None or not quantity.converted:  # "2h 30m" is one quantity: the cell shows it
+            return None
     return [c for c in cells if c is not None]
 
 
@@ -578,6 +581,64 @@ def unit_column(result: Result, env: Environment) -> tuple[str, list[str]] | Non
         c for name, c, kind in env.table.properties() if names and name == names[-1] and kind == "number"
     ]
     return (last.function, list(found[0].raw)) if len(found) == 1 else None
+
+
+@dataclass(frozen=True)
+class AnswerUnit:
+    """The unit of a numeric answer read or computed from a column of quantities (`answer_unit`)."""
+
+    unit: units.Unit
+    #: whether the answer is computed (a sum, an average, a difference) rather than read from a cell
+    computed: bool
+    #: whether the column's cells mix units (`2h 30m`, `45m`): their numbers are in `unit`, which no cell says
+    mixed: bool
+
+
+def answer_unit(result: Result, env: Environment) -> AnswerUnit | None:
+    """The unit of the answer's numbers, when the last function reads a column's number view (sum, average,
+    diff, maximum, minimum, hop) and the table's rules know that column's unit (`2h 30m` cells, a header
+    `Height (cm)`); None otherwise, and on tables read with the WTQ rules."""
+    if not result.ok or not result.intermediates or result.type not in ("num", "num_list"):
+        return None
+    last = P.parse_program(result.program).exprs[-1]
+    names = [a.name for a in last.args if isinstance(a, P.Column)]
+    found = [
+        c for name, c, kind in env.table.properties() if names and name == names[-1] and kind == "number"
+    ]
+    if len(found) != 1:
+        return None
+    column = found[0]
+    unit = env.table.rules.quantity_unit(column.header, column.raw)
+    if unit is None:
+        return None
+    reading = env.table.rules.column_units(column.raw)
+    mixed = reading is not None and reading.converted
+    return AnswerUnit(unit, env.spec.function(last.function).returns == "num", mixed)
+
+
+def shown_answer(
+    result: Result, env: Environment, question_tokens: Sequence[str] = ()
+) -> tuple[list, list[str]]:
+    """(answer, display) of a finished program. The display is the answer's cells as the table writes them,
+    or computed numbers in their column's style (`nsmcli.display.display_values`). A numeric answer from a
+    column of quantities is stated in the unit the question asks for ("how many hours", "in metres": 990
+    minutes is 16.5 hours) and shown with it; a computed answer over a column of mixed units (whose numbers
+    no cell states) is shown with the column's unit ("990 minutes")."""
+    from nsmcli.display import display_values, value_text
+
+    quantity = answer_unit(result, env)
+    asked = units.asked_unit(question_tokens) if quantity is not None else None
+    if quantity is not None and asked is not None and asked.family == quantity.unit.family:
+        answer = [units.in_unit(v, quantity.unit, asked) if _is_number(v) else v for v in result.answer]
+        return answer, [f"{value_text(v)} {asked.plural}" if _is_number(v) else value_text(v) for v in answer]
+    if quantity is not None and quantity.computed and quantity.mixed:
+        unit = quantity.unit
+        return result.answer, [f"{value_text(v)} {unit.plural}" for v in result.answer]
+    return result.answer, display_values(result.answer, answer_cells(result, env), unit_column(result, env))
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
 
 
 #: The numbers a cell writes (`1,234.50`, `2.5`, `03`): a cell with one of them reads as that number.
