@@ -763,6 +763,9 @@ def test_notes_below_the_table_are_left_out_with_a_note(tmp_path: Path) -> None:
 def test_excel_s_quoted_codes_keep_their_leading_zeros(tmp_path: Path) -> None:
     table = load_table(write(tmp_path, "t.csv", 'Code,Qty\n="00123",4\n="00456",7\n'))
     assert [r[0] for r in table.rows] == ["00123", "00456"]
+    # the WTQ rules read such a cell as it is written
+    frame = pd.DataFrame({"Code": ['="00123"'], "Qty": ["4"]})
+    assert table_from_dataframe(frame, value_rules="wtq").rows[0][0] == '="00123"'
 
 
 def test_a_units_row_under_the_header_joins_the_header_and_empty_rows_are_no_rows(tmp_path: Path) -> None:
@@ -778,7 +781,9 @@ def test_a_units_row_under_the_header_joins_the_header_and_empty_rows_are_no_row
         "Zed,cm,kg\n",
         ",170,60\n",
         ",tall,\n",
-    ):  # data, or one word nsm knows no unit
+        ",#N/A,#N/A\n",
+        ",est.,DNP\n",
+    ):  # data: no unit nsm knows
         kept = load_table(
             write(tmp_path, "d.csv", "Name,Height,Weight\n" + first + "Ann,170,60\nBo,182,85\n")
         )

@@ -518,8 +518,10 @@ def annotate_question(
         cased = textnum.ptb_tokenize(text)
         quantities = _with_rules_values(table.rules.question_values(cased), quantities)
         strings, quantities = _with_times(tokens, strings, quantities)
-        said = units.question_quantities(cased, index.units)  # "over 2 hours" of a column in minutes: 120
-        quantities = _outside(quantities, said) + [Entity("number", q.values, q.start, q.end) for q in said]
+        # "over 2 hours" of a column in minutes: 120; a number the shared reading made of the span stays
+        # beside it ("a 2.7 inch screen" of a table with a column in mm may mean another column)
+        said = units.question_quantities(cased, index.units)
+        quantities += [Entity("number", q.values, q.start, q.end) for q in said]
         signs = textnum.find_sign_words(tokens, signed_column=index.signed_column)
         quantities += [Entity("number", q.values, q.start, q.end) for q in signs]
         strings += _yes_no_entities(tokens, table) + _result_code_entities(tokens, table)

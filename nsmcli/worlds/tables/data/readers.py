@@ -268,6 +268,10 @@ def table_from_dataframe(df: pd.DataFrame, table_id: str = "table", *, value_rul
                 )
     notes: list[str] = []
     if value_rules == "user":
+        # Excel writes `="00123"` to keep a code's leading zeros in a CSV: the cell is 00123
+        rows = [
+            [_EXCEL_TEXT.sub(r"\1", cell) if cell.startswith('="') else cell for cell in row] for row in rows
+        ]
         kept = [row for row in rows if any(cell.strip() for cell in row)]
         if len(kept) < len(rows):  # a row of empty cells ("," in a CSV) is no data: it would be counted
             blank = len(rows) - len(kept)
@@ -326,29 +330,40 @@ _UNIT_CELL = re.compile(r"[(\[]?\s*[^\W\d_][^\d]{0,9}[)\]]?|[(\[]?\s*[%$€£¥�
 
 
 _KNOWN_UNIT_SIGNS = frozenset("% $ € £ ¥ usd eur gbp jpy chf °c °f pct percent".split())
+_EXCEL_TEXT = re.compile(r'^="(.*)"$', re.DOTALL)
+
+
+def _known_unit(cell: str) -> bool:
+    word = cell.lower().strip("()[] ")
+    return word in UNITS or word in _KNOWN_UNIT_SIGNS
+
+
 #: Cells a row of data holds where it lacks a value, or says why: no unit.
-_NOT_UNITS = frozenset("n/a na n.a. none null nil tbd tba unknown x ? - -- — – dnf dns dq dsq ret nc".split())
+_NOT_UNITS = frozenset(
+    "n/a na n.a n.a. nan none null nil tbd tba tbc unknown x ? - -- — – dnf dns dnp dq dsq ret nc est est. "
+    "e p r t pending".split()
+)
 
 
 def _units_row(rows: list[list[str]]) -> list[str] | None:
     """The units a first row under the header names, one per column ("" where blank), when it is such a
-    row: every filled cell is a short unit (`_UNIT_CELL`; a unit nsm knows when it is the only one), and
-    the column below each holds numbers in at least half its rows. None when the first row is data."""
+    row: every filled cell is a short unit (`_UNIT_CELL`), one at least a unit nsm knows, and the column
+    below each holds numbers in at least half its rows. None when the first row is data."""
     if len(rows) < 2:
         return None
     first = [cell.strip() for cell in rows[0]]
     filled = [j for j, cell in enumerate(first) if cell]
     if not filled:
         return None
-    if (
-        len(filled) == 1 and len(first) > 1
-    ):  # one filled cell: only a unit nsm knows ("%", "kg"), not any word
-        only = first[filled[0]].lower().strip("()[] ")
-        if only not in UNITS and only not in _KNOWN_UNIT_SIGNS:
-            return None
+    if not any(_known_unit(first[j]) for j in filled):  # "#N/A", "est." or "DNP" over numbers is data
+        return None
     below = rows[1:]
     for j in filled:
-        if not _UNIT_CELL.fullmatch(first[j]) or first[j].lower().strip("()[] ") in _NOT_UNITS:
+        if (
+            not _UNIT_CELL.fullmatch(first[j])
+            or first[j].lower().strip("()[] ") in _NOT_UNITS
+            or first[j].startswith("#")  # a spreadsheet's error value ("#N/A", "#VALUE!")
+        ):
             return None
         numeric = sum(1 for row in below if _ANY_DIGIT.search(row[j]))
         if numeric * 2 < len(below):
@@ -909,13 +924,11 @@ def _parse_parquet(name: str, data: bytes) -> pd.DataFrame:
 
 def _cell_text(value: Any) -> str:
     """One cell's display text: None/NaN are empty, integral floats drop `.0`, nested JSON stays JSON, a
-    midnight timestamp is its ISO date and any other is `yyyy-mm-dd hh:mm[:ss]`, Excel's `="00123"` is
-    00123."""
+    midnight timestamp is its ISO date and any other is `yyyy-mm-dd hh:mm[:ss]`."""
     if value is None or value is pd.NA or value is pd.NaT:
         return ""
     if isinstance(value, str):
-        # Excel writes `="00123"` to keep a code's leading zeros in a CSV: the cell is 00123
-        return value[2:-1] if len(value) >= 3 and value.startswith('="') and value.endswith('"') else value
+        return value
     if isinstance(value, datetime.datetime):
         if value.time() == datetime.time(0) and value.tzinfo is None:
             return value.date().isoformat()

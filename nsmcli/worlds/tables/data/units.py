@@ -120,18 +120,43 @@ def _parts(cell: str, european: bool) -> list[tuple[float, str]] | None:
             return None
         digits = m["n"]
         if "," in digits:
-            if european:
+            if european and digits.count(",") == 1 and "." not in digits:
                 digits = digits.replace(",", ".")
-            elif _US_THOUSANDS.fullmatch(digits):
+            elif not european and _US_THOUSANDS.fullmatch(digits):
                 digits = digits.replace(",", "")
             else:
-                return None
+                return None  # "1,500,000 m" in a column of decimal commas: no reading
         unit = m["u"].lower()
         if unit not in UNITS:
             return None
         parts.append((float(digits), unit))
         at = m.end()
     return parts or None
+
+
+def _compound(first: Unit, second: Unit, amount: float) -> bool:
+    """Whether `amount` of `second` may follow `first` in one quantity ("2h 30m", "5 ft 11 in", "1 km 200 m"):
+    a smaller unit of the same family, at most a thousand times smaller, and less than one `first`. "4220 m
+    13,845 ft" (one length twice), "5 kg, 10 kg" (a list) and "2y 3m" (no minutes after years) are none."""
+    return (
+        first.family == second.family
+        and first.size / 1000 <= second.size < first.size
+        and amount * second.size < first.size
+    )
+
+
+def _families(parts: Sequence[tuple[float, str]]) -> set[str]:
+    """The families under which `parts` are one quantity: every word names a unit of the family, and each
+    part after the first is a `_compound` step down from the one before."""
+    found = set()
+    for family in {u.family for u in UNITS[parts[0][1]]}:
+        named = [next((u for u in UNITS[w] if u.family == family), None) for _n, w in parts]
+        if all(u is not None for u in named) and all(
+            _compound(a, b, n)
+            for a, b, (n, _w) in zip(named, named[1:], parts[1:], strict=False)  # type: ignore[arg-type]
+        ):
+            found.add(family)
+    return found
 
 
 @dataclass(frozen=True)
@@ -151,8 +176,11 @@ def may_have_units(raw: Sequence[str]) -> bool:
 
 
 def column_units(raw: Sequence[str], european: bool = False) -> UnitReading | None:
-    """The column as one quantity, when every cell with a digit is number-unit parts of one family that the
-    cells decide; None for any other column. `european`: a comma in a number is a decimal comma."""
+    """The column as one quantity, when every cell with a digit is number-unit parts of one family; None for
+    any other column. `european`: a comma in a number is a decimal comma. A word several families share
+    ("m": minutes or metres) is decided by a cell where it follows or precedes another unit in one quantity
+    (`1h 20m`, `2m 35s`), or by a metric prefix of it in the column (`km`, `cm` beside `m`); a column where
+    nothing decides it (`10.12 s`, `8.05 m`: an athletics table of times and distances) has no unit."""
     if not may_have_units(raw):
         return None
     read: dict[str, list[tuple[float, str]] | None] = {}
@@ -165,19 +193,21 @@ def column_units(raw: Sequence[str], european: bool = False) -> UnitReading | No
         if parts is None:
             return None
         read[text] = parts
-        for _number, word in parts:
-            named = {u.family for u in UNITS[word]}
-            families = named if families is None else families & named
-        if families == set():
+        families = _families(parts) if families is None else families & _families(parts)
+        if not families:
             return None
     if families is None or len(families) != 1:
         return None  # no cell with a unit, or only words several families share ("5m", "3m")
     family = families.pop()
+    words = {w for parts in read.values() if parts for _n, w in parts}
+    for word in words:
+        if len(UNITS[word]) > 1 and not _decided(word, family, words, read.values()):
+            return None
 
     def unit_of(word: str) -> Unit:
         return next(u for u in UNITS[word] if u.family == family)
 
-    used = {unit_of(w) for parts in read.values() if parts for _n, w in parts}
+    used = {unit_of(w) for w in words}
     smallest = min(used, key=lambda u: u.size)
     several = len({u.size for u in used}) > 1 or any(parts and len(parts) > 1 for parts in read.values())
     values = {
@@ -187,19 +217,34 @@ def column_units(raw: Sequence[str], european: bool = False) -> UnitReading | No
     return UnitReading(smallest, tuple(values[text] for text in raw), several)
 
 
+def _decided(
+    word: str, family: str, words: set[str], cells: Iterable[list[tuple[float, str]] | None]
+) -> bool:
+    """Whether the column decides that `word`, a unit of several families, is of `family`: it stands in one
+    quantity with another unit (`1h 20m`), or a prefixed form of it is a unit of `family` there (`km`)."""
+    if any(parts and len(parts) > 1 and any(w == word for _n, w in parts) for parts in cells):
+        return True
+    return any(w != word and w.endswith(word) and any(u.family == family for u in UNITS[w]) for w in words)
+
+
 #: A unit a header names at its end, in brackets or after a comma: "Height (cm)", "Duration [min]",
-#: "Weight, kg".
-_BRACKETED_UNIT = re.compile(r"[(\[]\s*(?:in\s+)?([^()\[\]]+?)\s*[)\]]\s*$")
-_UNIT_AFTER_COMMA = re.compile(r",\s*([^,]+?)\s*$")
+#: "Weight, kg" (the text inside is stripped in Python: patterns with spaces on both sides of a lazy group
+#: take cubic time on long headers).
+_BRACKETED_UNIT = re.compile(r"[(\[]([^()\[\]]*)[)\]]\s*$")
+_UNIT_AFTER_COMMA = re.compile(r",([^,]*)$")
+_IN = re.compile(r"in\s+")
 
 
 def header_unit(header: str) -> Unit | None:
     """The unit a header names ("Height (cm)", "Life expectancy, total (years)", "Distance (in km)"), when
     the word names units of one family only ("(m)" may be minutes or metres: None)."""
-    m = _BRACKETED_UNIT.search(header) or _UNIT_AFTER_COMMA.search(header)
+    end = header[-60:]
+    m = _BRACKETED_UNIT.search(end) or _UNIT_AFTER_COMMA.search(end)
     if m is None:
         return None
-    named = UNITS.get(m.group(1).lower().rstrip("."), ())
+    word = m.group(1).strip()
+    word = word[_IN.match(word).end() :] if _IN.match(word) else word
+    named = UNITS.get(word.lower().rstrip("."), ())
     return named[0] if len(named) == 1 else None
 
 
@@ -208,10 +253,11 @@ def _round(value: float) -> float:
 
 
 def question_quantities(tokens: Sequence[str], units: Iterable[Unit]) -> list[textnum.Quantity]:
-    """Numbers said with a unit of one of `units`' families ("2 hours", "1.5 hrs", "90 min", "an hour",
-    "5 km", "2h30m"), as NUMBER mentions in that family's unit from `units`: what a column in that unit
-    compares with. `tokens` are the question's PTB tokens in their case; a family with two units in `units`
-    is left out (which column the question means is then unknown)."""
+    """Numbers said with a unit of one of `units`' families ("2 hours", "1.5 hrs", "90 min", "more than an
+    hour", "5 km", "2h30m", "2 hours and 30 minutes"), as NUMBER mentions in that family's unit from
+    `units`: what a column in that unit compares with. `tokens` are the question's PTB tokens in their case;
+    a family with two units in `units` is left out (which column the question means is then unknown), and
+    so is a word several families share said alone ("the 100m", "5m")."""
     by_family: dict[str, Unit | None] = {}
     for unit in units:
         by_family[unit.family] = unit if by_family.get(unit.family, unit) == unit else None
@@ -223,10 +269,9 @@ def question_quantities(tokens: Sequence[str], units: Iterable[Unit]) -> list[te
             i += 1
             continue
         end, parts = said
-        families = set(by_family)
-        for _number, word in parts:
-            families &= {u.family for u in UNITS[word]}
-        target = by_family[families.pop()] if len(families) == 1 else None
+        families = _families(parts) & set(by_family)
+        alone = len(parts) == 1 and len(UNITS[parts[0][1]]) > 1
+        target = by_family[families.pop()] if len(families) == 1 and not alone else None
         if target is not None:
             total = sum(n * next(u for u in UNITS[w] if u.family == target.family).size for n, w in parts)
             out.append(textnum.Quantity("NUMBER", i, end, (_round(total / target.size),)))
@@ -240,38 +285,47 @@ _NUMERAL = re.compile(r"\d+(?:,\d{3})*(?:\.\d+)?|\.\d+")
 _NOT_APART = frozenset(w for w in UNITS if len(w) == 1 or w in ("in", "mo", "t"))
 #: Words that say one of a unit ("an hour", "one day").
 _ONE = frozenset(("a", "an", "one"))
+#: What "an hour" follows when it is a quantity compared with ("more than an hour", "under a day"), not a
+#: rate ("$20 an hour", "twice a week").
+_BEFORE_ONE = frozenset("than over under about around least most within exceeding for took lasted".split())
+#: A decade ("1990s", "80s"), which reads like a number of seconds.
+_DECADE = re.compile(r"(?:\d\d)?\d0s")
+
+
+def _one_part(tokens: Sequence[str], j: int, first: bool) -> tuple[int, list[tuple[float, str]]] | None:
+    """(end, parts) of one number-unit part at token `j`: a glued token ("2h", "2h30m") or a number and a
+    unit word ("2 hours", "an hour"); None when none is there. A unit in capitals ("5 M") is a magnitude."""
+    token = tokens[j]
+    if _DIGIT.match(token) and _LETTER_OR_MARK.search(token):
+        if any(c.isupper() for c in token) or _DECADE.fullmatch(token):
+            return None
+        glued = _parts(token, european=False)
+        return (j + 1, glued) if glued else None
+    after = tokens[j + 1] if j + 1 < len(tokens) else ""
+    word = after.lower()
+    if word not in UNITS or after.isupper() or word in _NOT_APART:
+        return None
+    if _NUMERAL.fullmatch(token):
+        return j + 2, [(float(token.replace(",", "")), word)]
+    if token.lower() in _ONE and (not first or (j > 0 and tokens[j - 1].lower() in _BEFORE_ONE)):
+        return j + 2, [(1.0, word)]
+    return None
 
 
 def _said_parts(tokens: Sequence[str], i: int) -> tuple[int, list[tuple[float, str]]] | None:
-    """(end, [(number, unit word)]) of the number-unit parts said from token `i` on ("2 hours 30 minutes",
-    "2h30m", "an hour and 20 minutes"); None when none starts there. A unit in capitals ("5 M") is a
-    magnitude, no unit."""
-    parts: list[tuple[float, str]] = []
-    j = i
-    while j < len(tokens):
-        token = tokens[j]
-        glued = _parts(token, european=False) if _DIGIT.match(token) and not token.isdigit() else None
-        after = tokens[j + 1] if j + 1 < len(tokens) else ""
-        if glued and not any(c.isupper() for c in token):
-            parts += glued
-            j += 1
-        elif (
-            (_NUMERAL.fullmatch(token) or token.lower() in _ONE)
-            and after.lower() in UNITS
-            and not after.isupper()
-            and after.lower() not in _NOT_APART
-        ):
-            number = 1.0 if token.lower() in _ONE else float(token.replace(",", ""))
-            parts.append((number, after.lower()))
-            j += 2
-        else:
-            break
-        if parts and j + 1 < len(tokens) and tokens[j].lower() in ("and", ",") and _said_parts(tokens, j + 1):
-            j += 1  # "2 hours and 30 minutes": one quantity
-    if not parts:
+    """(end, [(number, unit word)]) of one quantity said from token `i` on: parts that step down as one
+    quantity does (`_compound`: "2 hours 30 minutes", "2h30m", "an hour and 20 minutes"; not "between 2
+    hours and 3 hours"); None when no part starts there."""
+    found = _one_part(tokens, i, first=True)
+    if found is None:
         return None
-    while j > i and tokens[j - 1].lower() in ("and", ","):
-        j -= 1
+    j, parts = found
+    while j < len(tokens):
+        at = j + 1 if tokens[j].lower() in ("and", ",") else j
+        following = _one_part(tokens, at, first=False) if at < len(tokens) else None
+        if following is None or not _families(parts + following[1]):
+            break
+        j, parts = following[0], parts + following[1]
     return j, parts
 
 

@@ -249,8 +249,9 @@ _NUMERIC_DATE = re.compile(
 #: Somewhere in a text, a numeric date `_NUMERIC_DATE` may read (the test that spares other columns a scan).
 _NUMERIC_DATE_IN = re.compile(r"\d{1,2}(?:[/-]\d{1,2}[/-]\d{2}|\.\d{1,2}\.\d{4})")
 _YEAR = re.compile(r"\s*(\d{4})\s*")
-#: A month and year in digits ("03/2024"): a monthly report's period ("3.2024" is a number, "1-2000" a range).
-_NUMERIC_MONTH_YEAR = re.compile(r"\s*(\d{1,2})/(\d{4})\s*")
+#: A month and year in digits ("03/2024"): a monthly report's period ("3.2024" is a number, "1-2000" a range,
+#: "1/2500" odds).
+_NUMERIC_MONTH_YEAR = re.compile(r"\s*(\d{1,2})/((?:1[7-9]|2[01])\d\d)\s*")
 #: A spreadsheet's error value ("#DIV/0!", "#N/A"): no number, though "#DIV/0!" holds a digit.
 _SPREADSHEET_ERROR = re.compile(
     r"\s*#(?:DIV/0!|N/A|VALUE!|REF!|NAME\?|NUM!|NULL!|SPILL!|CALC!|GETTING_DATA)\s*"
@@ -267,7 +268,9 @@ _CLOCK_SHAPE = re.compile(r"\s*\d{1,2}:\d{2}(?!\d)")
 _CLOCK_OF_DATETIME = re.compile(
     r"[T ](?P<h>\d{1,2}):(?P<m>\d{2})(?::(?P<s>\d{2})(?:\.\d+)?)?(?:\s*(?P<half>[AaPp])[Mm])?"
 )
-_GROUPED_OR_DECIMAL = re.compile(r"[.,]")
+#: Two decimals ending an amount: an accounting export's trailing minus follows them ("1,200.00-"); a band
+#: "50,000-" is open-ended.
+_CENTS = re.compile(r"[.,]\d{2}$")
 _PLAIN_NUMERAL = re.compile(r"[0-9]+(?:\.[0-9]+)?")
 _ANY_DIGIT = re.compile(r"\d")
 #: Money and percent signs: a cell holding one is no date of the WTQ tagger's (a date mention spans every
@@ -575,7 +578,10 @@ class UserRules(ValueRules):
                 and i + 2 < len(tokens)
                 and _TWO_DIGITS.fullmatch(tokens[i + 2])
             ):  # "March '24": the year 2024, not the number 24
-                date = textnum.make_date(2000 + int(tokens[i + 2]), textnum.MONTHS[token.lower()], -1)
+                two = int(tokens[i + 2])  # as a cell's two-digit year: "'98" is 1998, "'24" 2024
+                date = textnum.make_date(
+                    two + (2000 if two < 50 else 1900), textnum.MONTHS[token.lower()], -1
+                )
                 if date is not None:
                     out.append(textnum.Quantity("DATE", i, i + 3, (date,)))
                     skip_to = i + 3
@@ -611,20 +617,19 @@ class UserRules(ValueRules):
 
     @staticmethod
     def _one_of(tokens: Sequence[str], i: int) -> tuple[int, float] | None:
-        """(end, value) of "a thousand", "an hundred", "a dozen" or "half a million" at token `i`."""
-        words = [t.lower() for t in tokens[i : i + 4]]
+        """(end, value) of "a thousand", "a hundred and fifty", "a dozen" or "half a million" at token `i`:
+        the spelled number read as "one ..." is (`textnum.find_quantities`)."""
+        words = [t.lower() for t in tokens[i : i + 8]]
         half = words[:1] == ["half"]
         at = 1 + half  # where the magnitude word stands
         if len(words) <= at or words[at - 1] not in ("a", "an") or words[at] not in _ONE_OF:
             return None
-        value = _ONE_OF[words[at]] / (2 if half else 1)
-        if len(words) > at + 1 and words[at + 1] in (
-            "thousand",
-            "million",
-            "billion",
-        ):  # "a hundred thousand"
-            return i + at + 2, value * _ONE_OF[words[at + 1]]
-        return i + at + 1, value
+        if words[at] == "dozen":
+            return i + at + 1, 12.0 / (2 if half else 1)
+        spelled = textnum.find_quantities(["one", *words[at:]])
+        if not spelled or spelled[0].start != 0 or spelled[0].kind not in ("NUMBER", "MONEY"):
+            return None
+        return i + at - 1 + spelled[0].end, spelled[0].values[0] / (2 if half else 1)
 
     def cell_values(self, raw: Sequence[str]) -> list[CellValues]:
         layout = ColumnLayout.infer(raw, self.european_default)
@@ -760,7 +765,7 @@ class UserRules(ValueRules):
         value = _digits_value(m["digits"], layout.european, _MAGNITUDES.get(m["mag"] or "", 0))
         if value is None:  # digits the column's convention cannot read; a US reading would contradict it
             return _wtq_numbers(raw) if not layout.european else (None, None)
-        if m["rest"].strip() == "-" and _GROUPED_OR_DECIMAL.search(m["digits"]):
+        if m["rest"].strip() == "-" and _CENTS.search(m["digits"]):
             return -value, None  # "1,200.00-": an accounting export's trailing minus ("1990-" stays a year)
         return _sign(m) * value, textnum.parse_number_lenient(m["rest"])
 
