@@ -170,9 +170,13 @@ class UnitReading:
 
 
 def may_have_units(raw: Sequence[str]) -> bool:
-    """Whether a column's first cells hold a digit and a letter or mark: the test that spares the common
-    columns `column_units`' reading."""
-    return any(_LETTER_OR_MARK.search(text) and _DIGIT.search(text) for text in raw[:50])
+    """Whether a column may be one of quantities with units: its first cell with a digit reads as number-unit
+    parts (in either decimal convention). Exact, since `column_units` needs every such cell to, and cheap:
+    the common columns (dates, names with numbers, money) fail on their first cell."""
+    first = next((text for text in raw if _DIGIT.search(text)), None)
+    if first is None or not _LETTER_OR_MARK.search(first):
+        return False
+    return _parts(first, european=False) is not None or _parts(first, european=True) is not None
 
 
 def column_units(raw: Sequence[str], european: bool = False) -> UnitReading | None:
