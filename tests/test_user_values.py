@@ -323,6 +323,7 @@ def test_a_quantity_said_with_a_unit_compares_with_a_column_in_that_family() -> 
 
     assert numbers_of("Which tasks took longer than 2 hours?") == [120.0]  # the column counts minutes
     assert numbers_of("which took under an hour and 10 minutes") == [70.0]
+    assert numbers_of("under half an hour, or more than an hour and a half") == [30.0, 90.0]
     assert numbers_of("over 1.5 hrs or 100min") == [90.0, 100.0]
     assert numbers_of("which weighed more than 10 kg") == [10.0]
     assert numbers_of("heavier than 500 grams or 800g") == [500.0, 0.5, 0.8]  # as said, and in kg

@@ -307,11 +307,15 @@ def _one_part(tokens: Sequence[str], j: int, first: bool) -> tuple[int, list[tup
         return (j + 1, glued) if glued else None
     after = tokens[j + 1] if j + 1 < len(tokens) else ""
     word = after.lower()
+    compared = not first or (j > 0 and tokens[j - 1].lower() in _BEFORE_ONE)
+    if token.lower() == "half" and word in _ONE and compared:  # "half an hour"
+        unit = tokens[j + 2].lower() if j + 2 < len(tokens) else ""
+        return (j + 3, [(0.5, unit)]) if unit in UNITS and unit not in _NOT_APART else None
     if word not in UNITS or after.isupper() or word in _NOT_APART:
         return None
     if _NUMERAL.fullmatch(token):
         return j + 2, [(float(token.replace(",", "")), word)]
-    if token.lower() in _ONE and (not first or (j > 0 and tokens[j - 1].lower() in _BEFORE_ONE)):
+    if token.lower() in _ONE and compared:
         return j + 2, [(1.0, word)]
     return None
 
@@ -325,6 +329,11 @@ def _said_parts(tokens: Sequence[str], i: int) -> tuple[int, list[tuple[float, s
         return None
     j, parts = found
     while j < len(tokens):
+        if [t.lower() for t in tokens[j : j + 3]] == ["and", "a", "half"]:  # "an hour and a half"
+            number, word = parts[-1]
+            parts[-1] = (number + 0.5, word)
+            j += 3
+            continue
         at = j + 1 if tokens[j].lower() in ("and", ",") else j
         following = _one_part(tokens, at, first=False) if at < len(tokens) else None
         if following is None or not _families(parts + following[1]):
