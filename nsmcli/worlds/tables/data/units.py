@@ -7,8 +7,11 @@ minutes). A column in one unit (`12 kg`, `7.5 kg`) keeps its numbers, and its un
 a question's "over 10 kg" or "longer than 2 hours" becomes a number in the column's unit
 (`question_quantities`).
 
-A unit word may name units of several families ("m": minutes or metres); the column's other cells decide
-(`1h 20m` makes it minutes, `1.2 km` metres), and a column that never decides has no unit.
+Parts are one quantity only when they step down (`2h 30m`, `5 ft 11 in`; `_compound`). A unit word may
+name units of several families ("m": minutes or metres); a compound decides it (`1h 20m`: minutes), or a
+metric prefix of it in the column (`1.2 km`, `800 m`: metres), and a column that never decides has no unit.
+An answer read or computed from such a column is stated in the unit a question asks for (`asked_unit`,
+`in_unit`: "how many hours" of a column in minutes).
 """
 
 from __future__ import annotations
