@@ -60,8 +60,8 @@ def execute(
     check_dialect(sql_dialect)
     table = load_table(table_path, format=table_format, encoding=encoding)
     spec = get_language(language)
-    entities = annotate_question(question, table).entities if question else []
-    env = bind(spec, table, entities)
+    annotated = annotate_question(question, table) if question else None
+    env = bind(spec, table, annotated.entities if annotated else [])
     warnings = [*table.notes, *(w for w in (env.reach_warning(),) if w)]
     for message in [] if quiet else warnings:
         warn(message)
@@ -78,7 +78,7 @@ def execute(
     except GrammarError as exc:
         sql = None if json_out else f"-- {exc}"
     steps = [describe_step(e, t, v, table) for e, t, v in result.intermediates]
-    answer, display = shown_answer(result, env, annotate_question(question, table).tokens if question else ())
+    answer, display = shown_answer(result, env, annotated.tokens if annotated else ())
     if json_out:
         print_json(
             {

@@ -197,9 +197,7 @@ def table_index(table: Table) -> _TableIndex:
         dates.update(v for v in column.views.get("date", ()) if v is not None)
     properties = [(name, column_name_pieces(column.slug)) for name, column, _kind in table.properties()]
     signed = any(_signed(c) for c in table.columns)
-    column_units = [
-        table.rules.quantity_unit(c.header, c.raw) if "number" in c.views else None for c in table.columns
-    ]
+    column_units = [table.quantity_unit(c) if "number" in c.views else None for c in table.columns]
     index = _TableIndex(
         "\n".join(strings),
         frozenset(numbers),

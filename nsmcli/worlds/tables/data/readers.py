@@ -309,7 +309,7 @@ def _unit_notes(table: Table) -> list[str]:
     are in that unit."""
     notes = []
     for column in table.columns:
-        quantity = table.rules.column_units(column.raw) if "number" in column.views else None
+        quantity = table.quantity(column) if "number" in column.views else None
         if quantity is not None and quantity.converted:
             example = next(
                 (text, value)
@@ -333,9 +333,13 @@ _KNOWN_UNIT_SIGNS = frozenset("% $ € £ ¥ usd eur gbp jpy chf °c °f pct per
 _EXCEL_TEXT = re.compile(r'^="(.*)"$', re.DOTALL)
 
 
+def _unit_word(cell: str) -> str:
+    """A units-row cell as a unit word: "(cm)" and "[KG]" are "cm" and "kg"."""
+    return cell.lower().strip("()[] ")
+
+
 def _known_unit(cell: str) -> bool:
-    word = cell.lower().strip("()[] ")
-    return word in UNITS or word in _KNOWN_UNIT_SIGNS
+    return _unit_word(cell) in UNITS or _unit_word(cell) in _KNOWN_UNIT_SIGNS
 
 
 #: Cells a row of data holds where it lacks a value, or says why: no unit.
@@ -361,7 +365,7 @@ def _units_row(rows: list[list[str]]) -> list[str] | None:
     for j in filled:
         if (
             not _UNIT_CELL.fullmatch(first[j])
-            or first[j].lower().strip("()[] ") in _NOT_UNITS
+            or _unit_word(first[j]) in _NOT_UNITS
             or first[j].startswith("#")  # a spreadsheet's error value ("#N/A", "#VALUE!")
         ):
             return None

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from nsmcli.errors import DataError
 from nsmcli.memory import gc_paused
 from nsmcli.worlds.tables.data import textnum
+from nsmcli.worlds.tables.data.units import Unit, UnitReading
 from nsmcli.worlds.tables.data.valuerules import (
     MAX_TOKENS_FOR_NUMBER,
     CellValues,
@@ -88,6 +89,19 @@ class Table:
     def properties(self) -> list[tuple[str, Column, str]]:
         """(property name, column, view kind) in column order, then view order within a column."""
         return [(c.property_name(k), c, k) for c in self.columns for k in VIEW_KINDS if k in c.views]
+
+    def quantity(self, column: Column) -> UnitReading | None:
+        """The column read as one quantity with a unit (`ValueRules.column_units`: `2h 30m` cells), computed
+        once per table: the reader's notes, question annotation and each answer's display all ask."""
+        cache = self.__dict__.setdefault("_quantities", {})
+        key = next(j for j, c in enumerate(self.columns) if c is column)  # a position survives pickling
+        if key not in cache:
+            cache[key] = self.rules.column_units(column.raw)
+        return cache[key]
+
+    def quantity_unit(self, column: Column) -> Unit | None:
+        """The unit the column's numbers are in, from its cells or its header (`ValueRules.quantity_unit`)."""
+        return self.rules.quantity_unit(column.header, self.quantity(column))
 
     def column(self, name_or_slug: str) -> Column:
         for c in self.columns:

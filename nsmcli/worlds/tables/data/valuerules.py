@@ -105,9 +105,9 @@ class ValueRules:
         rules read units; None otherwise."""
         return None
 
-    def quantity_unit(self, header: str, raw: Sequence[str]) -> units.Unit | None:
-        """The unit a column's numbers are in, from its cells (`column_units`) or its header ("Height (cm)"),
-        when these rules read units; None otherwise."""
+    def quantity_unit(self, header: str, quantity: units.UnitReading | None) -> units.Unit | None:
+        """The unit a column's numbers are in, from its cells (`quantity`, what `column_units` read) or its
+        header ("Height (cm)"), when these rules read units; None otherwise."""
         return None
 
     def column_views(
@@ -367,10 +367,19 @@ def _numeric_date(text: str) -> tuple[int, int, int] | None:
     if m is None:
         return None
     year_text = m["y"] or m["y2"]
-    year = int(year_text)
-    if len(year_text) == 2:
-        year += 2000 if year < 50 else 1900
+    year = _full_year(int(year_text)) if len(year_text) == 2 else int(year_text)
     return int(m["a"]), int(m["b"] or m["b2"]), year
+
+
+def _full_year(two_digits: int) -> int:
+    """A two-digit year in full: "24" is 2024, "98" 1998."""
+    return two_digits + (2000 if two_digits < 50 else 1900)
+
+
+def _month_year(text: str) -> Date | None:
+    """The month a text states in digits ("03/2024", `_NUMERIC_MONTH_YEAR`), else None."""
+    m = _NUMERIC_MONTH_YEAR.fullmatch(text)
+    return textnum.make_date(int(m.group(2)), int(m.group(1)), -1) if m else None
 
 
 @dataclass(frozen=True)
@@ -578,17 +587,14 @@ class UserRules(ValueRules):
                 and i + 2 < len(tokens)
                 and _TWO_DIGITS.fullmatch(tokens[i + 2])
             ):  # "March '24": the year 2024, not the number 24
-                two = int(tokens[i + 2])  # as a cell's two-digit year: "'98" is 1998, "'24" 2024
-                date = textnum.make_date(
-                    two + (2000 if two < 50 else 1900), textnum.MONTHS[token.lower()], -1
-                )
+                # as a cell's two-digit year: "'98" is 1998, "'24" 2024
+                date = textnum.make_date(_full_year(int(tokens[i + 2])), textnum.MONTHS[token.lower()], -1)
                 if date is not None:
                     out.append(textnum.Quantity("DATE", i, i + 3, (date,)))
                     skip_to = i + 3
                     continue
-            month_year = _NUMERIC_MONTH_YEAR.fullmatch(token)
-            if month_year:  # "in 4/2024"
-                date = textnum.make_date(int(month_year.group(2)), int(month_year.group(1)), -1)
+            if _NUMERIC_MONTH_YEAR.fullmatch(token):  # "in 4/2024"
+                date = _month_year(token)
                 if date is not None:
                     out.append(textnum.Quantity("DATE", i, i + 1, (date,)))
                 continue
@@ -662,8 +668,7 @@ class UserRules(ValueRules):
             return None
         return units.column_units(raw, ColumnLayout.infer(raw, self.european_default).european)
 
-    def quantity_unit(self, header: str, raw: Sequence[str]) -> units.Unit | None:
-        quantity = self.column_units(raw)
+    def quantity_unit(self, header: str, quantity: units.UnitReading | None) -> units.Unit | None:
         return quantity.unit if quantity is not None else units.header_unit(header)
 
     def _column_at_once(self, raw: Sequence[str], min_typed_fraction: float) -> dict[str, tuple] | None:
@@ -792,9 +797,8 @@ class UserRules(ValueRules):
         m = _YEAR.fullmatch(raw)
         if m:
             return textnum.parse_cell_date(raw.strip())
-        m = _NUMERIC_MONTH_YEAR.fullmatch(raw)
-        if m:
-            return textnum.make_date(int(m.group(2)), int(m.group(1)), -1)
+        if _NUMERIC_MONTH_YEAR.fullmatch(raw):
+            return _month_year(raw)
         date = _month_name_date(raw)
         if date is not None or _MONEY_OR_PERCENT.search(raw):  # the tagger's dates hold no such token
             return date

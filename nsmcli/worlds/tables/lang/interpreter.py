@@ -23,7 +23,7 @@ from typing import Any
 from nsmcli.errors import GrammarError
 from nsmcli.memory import gc_paused
 from nsmcli.worlds.tables.data import units
-from nsmcli.worlds.tables.data.table import Table
+from nsmcli.worlds.tables.data.table import Column, Table
 from nsmcli.worlds.tables.data.values import Date
 from nsmcli.worlds.tables.lang import program as P
 from nsmcli.worlds.tables.lang.functions import REGISTRY, ExecError, Prop, rows_of, user_matching
@@ -559,7 +559,7 @@ def answer_cells(result: Result, env: Environment) -> list[str] | None:
     if any(c is None for c in cells):
         return None
     if kind in ("number", "num2") and any(len(_NUMBERS_IN_CELL.findall(c)) != 1 for c in cells if c):
-        quantity = env.table.rules.column_units(column.raw) if kind == "number" else None
+        quantity = env.table.quantity(column) if kind == "number" else None
         if quantity is None or not quantity.converted:  # "2h 30m" is one quantity: the cell shows it
             return None
     return [c for c in cells if c is not None]
@@ -576,11 +576,17 @@ def unit_column(result: Result, env: Environment) -> tuple[str, list[str]] | Non
     function = env.spec.function(last.function)
     if function.returns != "num" or "num_property" not in function.args:
         return None
+    column = _number_column(last, env)
+    return (last.function, list(column.raw)) if column is not None else None
+
+
+def _number_column(last: P.Expr, env: Environment) -> Column | None:
+    """The column whose number view `last` reads with its last column argument, if exactly one."""
     names = [a.name for a in last.args if isinstance(a, P.Column)]
     found = [
         c for name, c, kind in env.table.properties() if names and name == names[-1] and kind == "number"
     ]
-    return (last.function, list(found[0].raw)) if len(found) == 1 else None
+    return found[0] if len(found) == 1 else None
 
 
 @dataclass(frozen=True)
@@ -601,17 +607,11 @@ def answer_unit(result: Result, env: Environment) -> AnswerUnit | None:
     if not result.ok or not result.intermediates or result.type not in ("num", "num_list"):
         return None
     last = P.parse_program(result.program).exprs[-1]
-    names = [a.name for a in last.args if isinstance(a, P.Column)]
-    found = [
-        c for name, c, kind in env.table.properties() if names and name == names[-1] and kind == "number"
-    ]
-    if len(found) != 1:
+    column = _number_column(last, env)
+    unit = env.table.quantity_unit(column) if column is not None else None
+    if column is None or unit is None:
         return None
-    column = found[0]
-    unit = env.table.rules.quantity_unit(column.header, column.raw)
-    if unit is None:
-        return None
-    reading = env.table.rules.column_units(column.raw)
+    reading = env.table.quantity(column)
     mixed = reading is not None and reading.converted
     return AnswerUnit(unit, env.spec.function(last.function).returns == "num", mixed)
 
