@@ -796,6 +796,26 @@ def test_a_units_row_under_the_header_joins_the_header_and_empty_rows_are_no_row
         load_table(write(tmp_path, "e.csv", "Name,Score\n,\n,\n"))
 
 
+def test_a_row_index_written_with_the_data_is_no_column(tmp_path: Path) -> None:
+    """`df.to_csv()` (and R's `write.csv`) writes the row index as a first column with no name: it was a
+    column `column_1` of 0, 1, 2, ... that the model could filter, sum or answer with."""
+    frame = pd.DataFrame({"Name": ["Ann", "Bo", "Cy"], "Age": [30, 41, 25]})
+    frame.to_csv(tmp_path / "pandas.csv")
+    table = load_table(tmp_path / "pandas.csv")
+    assert table.header == ["Name", "Age"] and table.column("Age").views["number"] == (30.0, 41.0, 25.0)
+    assert table.notes == ("the first column has no name and numbers the rows from 0, so it is left out",)
+    # the same file read by pandas first and given to nsm as a DataFrame
+    assert table_from_dataframe(pd.read_csv(tmp_path / "pandas.csv")).header == ["Name", "Age"]
+    r_export = load_table(write(tmp_path, "r.csv", '"","Name","Age"\n"1","Ann",30\n"2","Bo",41\n'))
+    assert r_export.header == ["Name", "Age"]
+    for kept in (
+        ",Name,Age\n0,Ann,30\n2,Bo,41\n",  # not the row numbers
+        ",Name,Age\nNorth,Ann,30\nSouth,Bo,41\n",  # row labels
+        "Rank,Name\n1,Ann\n2,Bo\n",  # a named column
+    ):
+        assert len(load_table(write(tmp_path, "k.csv", kept)).header) == 3 - kept.startswith("Rank"), kept
+
+
 def test_a_summary_row_is_left_out_with_a_note(tmp_path: Path) -> None:
     rows = 'North,"1,200",4\nSouth,980,2\nEast,"1,540",3\n'
     total = load_table(write(tmp_path, "t.csv", f'Region,Sales,Stores\n{rows}Total,"3,720",9\n'))

@@ -272,6 +272,10 @@ def table_from_dataframe(df: pd.DataFrame, table_id: str = "table", *, value_rul
         rows = [
             [_EXCEL_TEXT.sub(r"\1", cell) if cell.startswith('="') else cell for cell in row] for row in rows
         ]
+        if _row_numbers_column(header, rows):  # `df.to_csv()` and R's `write.csv` write their row index
+            first = rows[0][0].strip()
+            notes.append(f"the first column has no name and numbers the rows from {first}, so it is left out")
+            header, rows = header[1:], [row[1:] for row in rows]
         kept = [row for row in rows if any(cell.strip() for cell in row)]
         if len(kept) < len(rows):  # a row of empty cells ("," in a CSV) is no data: it would be counted
             blank = len(rows) - len(kept)
@@ -302,6 +306,16 @@ def table_from_dataframe(df: pd.DataFrame, table_id: str = "table", *, value_rul
     if value_rules == "user":
         notes += _unit_notes(table)
     return dataclasses.replace(table, notes=(*table.notes, *notes)) if notes else table
+
+
+def _row_numbers_column(header: list[str], rows: list[list[str]]) -> bool:
+    """Whether the first column is a row index written with the data: no name, and its cells number the
+    rows 0, 1, 2, ... (pandas) or 1, 2, 3, ... (R), with other columns beside it. `Unnamed: 0` is how
+    `pd.read_csv` names such a column."""
+    if len(header) < 2 or (header[0].strip() and header[0] != "Unnamed: 0"):
+        return False
+    cells = [row[0].strip() for row in rows]
+    return any(cells == [str(i + start) for i in range(len(rows))] for start in (0, 1))
 
 
 def _unit_notes(table: Table) -> list[str]:
