@@ -816,6 +816,45 @@ def test_a_row_index_written_with_the_data_is_no_column(tmp_path: Path) -> None:
         assert len(load_table(write(tmp_path, "k.csv", kept)).header) == 3 - kept.startswith("Rank"), kept
 
 
+def test_a_two_row_header_reads_as_one(tmp_path: Path) -> None:
+    """A spreadsheet's group over several columns ("Q1" over "Sales" and "Units", a merged cell) sat in the
+    header with blanks beside it, and the columns' own names were a first row of data."""
+    text = "Region,Q1,,Q2,\n,Sales,Units,Sales,Units\nNorth,1200,30,1500,35\nSouth,900,22,1100,25\nEast,1300,31,1250,29\n"
+    table = load_table(write(tmp_path, "t.csv", text))
+    assert table.header == ["Region", "Q1 Sales", "Q1 Units", "Q2 Sales", "Q2 Units"]
+    assert table.n_rows == 3 and table.column("Q2 Units").views["number"] == (35.0, 25.0, 29.0)
+    assert table.notes == (
+        "the header is two rows, read as one ('Region', 'Q1 Sales', 'Q1 Units', 'Q2 Sales', ...)",
+    )
+    # the first column's name in the second row
+    other = load_table(
+        write(tmp_path, "u.csv", ",2023,,2024,\nStore,Revenue,Staff,Revenue,Staff\nA,10,2,12,3\nB,8,1,9,1\n")
+    )
+    assert other.header == ["Store", "2023 Revenue", "2023 Staff", "2024 Revenue", "2024 Staff"]
+    openpyxl = pytest.importorskip("openpyxl")  # the same in a workbook: a title row, merged group cells
+    book = openpyxl.Workbook()
+    sheet = book.active
+    for row in (
+        ["Sales by quarter"],
+        ["Region", "Q1", None, "Q2", None],
+        [None, "Sales", "Units", "Sales", "Units"],
+    ):
+        sheet.append(row)
+    sheet.merge_cells("B2:C2")
+    sheet.merge_cells("D2:E2")
+    for row in (["North", 1200, 30, 1500, 35], ["South", 900, 22, 1100, 25], ["East", 1300, 31, 1250, 29]):
+        sheet.append(row)
+    book.save(tmp_path / "t.xlsx")
+    assert load_table(tmp_path / "t.xlsx").header == table.header
+    for one_row in (
+        "Name,,Age\nAnn,x,30\nBo,y,41\nCy,z,25\n",  # a column without a name, of text
+        "Item,Price,\nA,3,4\nB,5,6\nC,7,8\n",  # the first row is numbers
+        "Region,Q1,\nNorth,n/a,3\nSouth,4,5\n",  # too few rows to tell
+    ):
+        kept = load_table(write(tmp_path, "k.csv", one_row))
+        assert kept.n_rows == len(one_row.splitlines()) - 1 and not kept.notes, one_row
+
+
 def test_a_summary_row_is_left_out_with_a_note(tmp_path: Path) -> None:
     rows = 'North,"1,200",4\nSouth,980,2\nEast,"1,540",3\n'
     total = load_table(write(tmp_path, "t.csv", f'Region,Sales,Stores\n{rows}Total,"3,720",9\n'))

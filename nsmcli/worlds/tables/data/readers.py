@@ -288,6 +288,10 @@ def table_from_dataframe(df: pd.DataFrame, table_id: str = "table", *, value_rul
             header = [f"{name} ({unit})" if unit else name for name, unit in zip(header, units, strict=True)]
             notes.append(f"the first row under the header names units ({', '.join(u for u in units if u)})")
             rows = rows[1:]
+        elif (joined := _two_row_header(header, rows)) is not None:  # "Q1" over "Sales" and "Units"
+            header, rows = joined, rows[1:]
+            shown = ", ".join(repr(name) for name in header[:4]) + (", ..." if len(header) > 4 else "")
+            notes.append(f"the header is two rows, read as one ({shown})")
     footnotes = _footnote_rows(rows) if value_rules == "user" else 0
     if footnotes:
         shown = "; ".join(repr(row[0].strip()[:60]) for row in rows[-footnotes:])
@@ -387,6 +391,44 @@ def _units_row(rows: list[list[str]]) -> list[str] | None:
         if numeric * 2 < len(below):
             return None
     return [cell.strip("()[] ") for cell in first]
+
+
+#: A cell that is a number and nothing else ("1,200", "-3.5", "$12", "(40)", "12%"): data, never a label.
+_NUMBER_CELL = re.compile(r"[\s(+\-−$€£¥]*\d[\d,.'\s]*%?\)?\s*")
+
+
+def _two_row_header(header: list[str], rows: list[list[str]]) -> list[str] | None:
+    """The header of a table whose header is two rows, as one row; None when it is one row. A spreadsheet
+    writes a group over several columns ("Q1" over "Sales" and "Units", a merged cell) in the first row,
+    blank over all but the group's first column, and the columns' own names in the second. It is such a
+    header when each blank name has a label under it (letters, not a number) over a column of numbers,
+    and no label stands over a number of its own column. The names join group and label ("Q1 Sales",
+    "Q1 Units"); a column with one of the two keeps it ("Region")."""
+    if len(rows) < 3 or len(header) < 2:
+        return None
+    names = [name.strip() for name in header]
+    labels = [cell.strip() for cell in rows[0]]
+    spans = [j for j in range(1, len(names)) if not names[j] and any(names[:j])]
+    if not spans:
+        return None
+    below = rows[1:]
+
+    def numeric(j: int) -> bool:
+        filled = [row[j] for row in below if row[j].strip()]
+        return bool(filled) and sum(1 for cell in filled if _NUMBER_CELL.fullmatch(cell)) * 5 >= 4 * len(
+            filled
+        )
+
+    for j in spans:
+        if not labels[j] or _NUMBER_CELL.fullmatch(labels[j]) or not numeric(j):
+            return None
+    if any(label and _NUMBER_CELL.fullmatch(label) for label in labels):
+        return None
+    joined, group = [], ""
+    for name, label in zip(names, labels, strict=True):
+        group = name or group
+        joined.append(f"{group} {label}".strip() if label else (name or group))
+    return joined
 
 
 #: How a spreadsheet's note below its table starts: a footnote mark ("* provisional", "¹ estimate",
