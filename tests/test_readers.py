@@ -855,6 +855,31 @@ def test_a_two_row_header_reads_as_one(tmp_path: Path) -> None:
         assert kept.n_rows == len(one_row.splitlines()) - 1 and not kept.notes, one_row
 
 
+def test_a_workbook_s_cells_merged_down_are_each_row_s(tmp_path: Path) -> None:
+    """A department merged down over its staff showed in every row in Excel, and was one row's in nsm:
+    "how many employees are in Sales?" counted 1. A CSV's blank cells stay blank (there, filling is a guess)."""
+    openpyxl = pytest.importorskip("openpyxl")
+    book = openpyxl.Workbook()
+    sheet = book.active
+    sheet.append(["Department", "Employee", "Salary"])
+    for row in (
+        ["Sales", "Ann", 50000],
+        [None, "Bob", 52000],
+        [None, "Cy", 48000],
+        ["IT", "Dee", 90000],
+        [None, "Ed", 1],
+    ):
+        sheet.append(row)
+    sheet.merge_cells("A2:A4")
+    sheet.merge_cells("A5:A6")
+    book.save(tmp_path / "t.xlsx")
+    table = load_table(tmp_path / "t.xlsx")
+    assert [row[0] for row in table.rows] == ["Sales", "Sales", "Sales", "IT", "IT"]
+    assert [row[1] for row in table.rows] == ["Ann", "Bob", "Cy", "Dee", "Ed"]
+    csv = load_table(write(tmp_path, "t.csv", "Department,Employee\nSales,Ann\n,Bob\nIT,Dee\n"))
+    assert [row[0] for row in csv.rows] == ["Sales", "", "IT"]
+
+
 def test_a_summary_row_is_left_out_with_a_note(tmp_path: Path) -> None:
     rows = 'North,"1,200",4\nSouth,980,2\nEast,"1,540",3\n'
     total = load_table(write(tmp_path, "t.csv", f'Region,Sales,Stores\n{rows}Total,"3,720",9\n'))

@@ -63,6 +63,9 @@ MAX_FILE_BYTES = 256 * 2**20
 MAX_COLUMNS = 1_000
 MAX_HEADER_CHARS = 1_000
 MAX_CELL_CHARS = 20_000
+#: Workbooks up to this size load whole, so that merged cells are known (`_merged_down`); larger ones stream
+#: (openpyxl's read-only mode knows no merges, and a full load of a big workbook takes gigabytes).
+MERGED_CELLS_MAX_BYTES = 4 * 2**20
 SUPPORTED_EXTENSIONS = (".csv", ".tsv", ".txt", ".json", ".jsonl", ".xlsx", ".parquet")
 
 _WTQ_CONTEXT = re.compile(r"(?:.*/)?csv/(\d+)-csv/(\d+)\.(?:csv|tsv|table|html)")
@@ -925,17 +928,20 @@ def _parse_xlsx(name: str, data: bytes, sheet: str | None) -> pd.DataFrame:
         import openpyxl
     except ImportError:
         raise _missing("openpyxl", ".xlsx") from None
+    # Only a full load knows merged cells; a streaming one keeps a big workbook's memory small
+    small = len(data) <= MERGED_CELLS_MAX_BYTES
     try:
-        book = openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=True)
+        book = openpyxl.load_workbook(io.BytesIO(data), read_only=not small, data_only=True)
     except Exception as e:  # openpyxl raises zipfile, KeyError and its own errors for a damaged workbook
         raise DataError(f"{name}: not an Excel .xlsx workbook ({brief(e)})") from None
     try:
         if sheet is not None and sheet not in book.sheetnames:
             raise DataError(f"{name}: no worksheet {sheet!r}; the workbook has {', '.join(book.sheetnames)}")
         worksheet = book[sheet] if sheet is not None else book.worksheets[0]
+        spans = _merged_down(worksheet) if small else {}
         records: list[list[str]] = []
         for row in worksheet.iter_rows():
-            cells = [_xlsx_cell_text(cell) for cell in row]
+            cells = [_xlsx_cell_text(spans.get((cell.row, cell.column), cell)) for cell in row]
             if any(cells):
                 records.append(cells)
             if len(records) > MAX_ROWS + 1:
@@ -949,6 +955,21 @@ def _parse_xlsx(name: str, data: bytes, sheet: str | None) -> pd.DataFrame:
     records = records[_title_records(records) :]  # a title fills one cell, so the width stays
     header, rows = records[0], records[1:]
     return pd.DataFrame(rows, columns=pd.Index(header, dtype=object), dtype=object)
+
+
+def _merged_down(worksheet: Any) -> dict[tuple[int, int], Any]:
+    """(row, column) -> the cell whose value shows there, for the cells a merge over several rows covers
+    (a department's name merged down over its staff): each row is the group's. A merge within one row
+    (a group over several columns of a header) stays blank beside its first cell: `_two_row_header` reads
+    it."""
+    covered: dict[tuple[int, int], Any] = {}
+    for span in getattr(worksheet, "merged_cells", None) or ():
+        if span.max_row > span.min_row:
+            top_left = worksheet.cell(span.min_row, span.min_col)
+            for r in range(span.min_row, span.max_row + 1):
+                for c in range(span.min_col, span.max_col + 1):
+                    covered[(r, c)] = top_left
+    return covered
 
 
 def _xlsx_cell_text(cell: Any) -> str:
