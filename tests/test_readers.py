@@ -806,14 +806,20 @@ def test_a_row_index_written_with_the_data_is_no_column(tmp_path: Path) -> None:
     assert table.notes == ("the first column has no name and numbers the rows from 0, so it is left out",)
     # the same file read by pandas first and given to nsm as a DataFrame
     assert table_from_dataframe(pd.read_csv(tmp_path / "pandas.csv")).header == ["Name", "Age"]
-    r_export = load_table(write(tmp_path, "r.csv", '"","Name","Age"\n"1","Ann",30\n"2","Bo",41\n'))
+    r_export = load_table(
+        write(tmp_path, "r.csv", '"","Name","Age"\n"1","Ann",30\n"2","Bo",41\n"3","Cy",25\n')
+    )
     assert r_export.header == ["Name", "Age"]
+    # an empty row, and a note below the table, do not hide the index
+    noted = load_table(write(tmp_path, "n.csv", ",a,b\n0,x,1\n1,y,2\n,,\n2,z,3\nSource: survey,,\n"))
+    assert noted.header == ["a", "b"] and noted.n_rows == 3
     for kept in (
-        ",Name,Age\n0,Ann,30\n2,Bo,41\n",  # not the row numbers
-        ",Name,Age\nNorth,Ann,30\nSouth,Bo,41\n",  # row labels
-        "Rank,Name\n1,Ann\n2,Bo\n",  # a named column
+        ",Name,Age\n0,Ann,30\n2,Bo,41\n3,Cy,25\n",  # not the row numbers
+        ",Name,Age\nNorth,Ann,30\nSouth,Bo,41\nEast,Cy,25\n",  # row labels
+        "Rank,Name,Age\n1,Ann,30\n2,Bo,41\n3,Cy,25\n",  # a named column
+        ",Name,Age\n0,Ann,30\n1,Bo,41\n",  # two rows: too little to tell
     ):
-        assert len(load_table(write(tmp_path, "k.csv", kept)).header) == 3 - kept.startswith("Rank"), kept
+        assert len(load_table(write(tmp_path, "k.csv", kept)).header) == 3, kept
 
 
 def test_a_two_row_header_reads_as_one(tmp_path: Path) -> None:
@@ -846,7 +852,17 @@ def test_a_two_row_header_reads_as_one(tmp_path: Path) -> None:
         sheet.append(row)
     book.save(tmp_path / "t.xlsx")
     assert load_table(tmp_path / "t.xlsx").header == table.header
+    # a trailing separator's empty column, and a name merged down over both rows ("Region" twice)
+    assert load_table(
+        write(tmp_path, "v.csv", text.replace("\n", ",\n").replace(",Sales", "Region,Sales", 1))
+    ).header == [
+        *table.header,
+        "",
+    ]
     for one_row in (
+        "Name,Score,\nAlice,DNF,n/a\nBob,10,3\nCarol,12,5\n",  # a first row of data with missing values
+        "Name,2023,\nAlice,-,-\nBob,10,3\nCarol,12,5\n",
+        "Name,Team,\nAlice,Red,Top\nBob,Blue,3\nCarol,Red,5\nDan,Blue,4\n",  # a name over a name
         "Name,,Age\nAnn,x,30\nBo,y,41\nCy,z,25\n",  # a column without a name, of text
         "Item,Price,\nA,3,4\nB,5,6\nC,7,8\n",  # the first row is numbers
         "Region,Q1,\nNorth,n/a,3\nSouth,4,5\n",  # too few rows to tell
@@ -876,6 +892,25 @@ def test_a_workbook_s_cells_merged_down_are_each_row_s(tmp_path: Path) -> None:
     table = load_table(tmp_path / "t.xlsx")
     assert [row[0] for row in table.rows] == ["Sales", "Sales", "Sales", "IT", "IT"]
     assert [row[1] for row in table.rows] == ["Ann", "Bob", "Cy", "Dee", "Ed"]
+    # a title merged over two rows and the table's width stays a title; a number merged down is counted once,
+    # as Excel's SUM counts it
+    book = openpyxl.Workbook()
+    sheet = book.active
+    for row in (["Staff list", None, None], [None, None, None], ["Team", "Name", "Budget"]):
+        sheet.append(row)
+    for row in (["Red", "Ann", 100], [None, "Bo", None], [None, "Cy", None]):
+        sheet.append(row)
+    sheet.merge_cells("A1:C2")
+    sheet.merge_cells("A4:A6")
+    sheet.merge_cells("C4:C6")
+    book.save(tmp_path / "m.xlsx")
+    merged = load_table(tmp_path / "m.xlsx")
+    assert merged.header == ["Team", "Name", "Budget"]
+    assert [row[0] for row in merged.rows] == ["Red"] * 3 and [row[2] for row in merged.rows] == [
+        "100",
+        "",
+        "",
+    ]
     csv = load_table(write(tmp_path, "t.csv", "Department,Employee\nSales,Ann\n,Bob\nIT,Dee\n"))
     assert [row[0] for row in csv.rows] == ["Sales", "", "IT"]
 

@@ -63,9 +63,6 @@ MAX_FILE_BYTES = 256 * 2**20
 MAX_COLUMNS = 1_000
 MAX_HEADER_CHARS = 1_000
 MAX_CELL_CHARS = 20_000
-#: Workbooks up to this size load whole, so that merged cells are known (`_merged_down`); larger ones stream
-#: (openpyxl's read-only mode knows no merges, and a full load of a big workbook takes gigabytes).
-MERGED_CELLS_MAX_BYTES = 4 * 2**20
 SUPPORTED_EXTENSIONS = (".csv", ".tsv", ".txt", ".json", ".jsonl", ".xlsx", ".parquet")
 
 _WTQ_CONTEXT = re.compile(r"(?:.*/)?csv/(\d+)-csv/(\d+)\.(?:csv|tsv|table|html)")
@@ -275,11 +272,12 @@ def table_from_dataframe(df: pd.DataFrame, table_id: str = "table", *, value_rul
         rows = [
             [_EXCEL_TEXT.sub(r"\1", cell) if cell.startswith('="') else cell for cell in row] for row in rows
         ]
-        if _row_numbers_column(header, rows):  # `df.to_csv()` and R's `write.csv` write their row index
-            first = rows[0][0].strip()
+        kept = [row for row in rows if any(cell.strip() for cell in row)]
+        if _row_numbers_column(header, kept):  # `df.to_csv()` and R's `write.csv` write their row index
+            first = kept[0][0].strip()
             notes.append(f"the first column has no name and numbers the rows from {first}, so it is left out")
             header, rows = header[1:], [row[1:] for row in rows]
-        kept = [row for row in rows if any(cell.strip() for cell in row)]
+            kept = [row for row in rows if any(cell.strip() for cell in row)]
         if len(kept) < len(rows):  # a row of empty cells ("," in a CSV) is no data: it would be counted
             blank = len(rows) - len(kept)
             notes.append(f"{blank} empty row{'s' if blank > 1 else ''} left out")
@@ -317,12 +315,20 @@ def table_from_dataframe(df: pd.DataFrame, table_id: str = "table", *, value_rul
 
 def _row_numbers_column(header: list[str], rows: list[list[str]]) -> bool:
     """Whether the first column is a row index written with the data: no name, and its cells number the
-    rows 0, 1, 2, ... (pandas) or 1, 2, 3, ... (R), with other columns beside it. `Unnamed: 0` is how
-    `pd.read_csv` names such a column."""
+    rows 0, 1, 2, ... (pandas) or 1, 2, 3, ... (R), with other columns beside it, in three rows or more
+    (`rows`: the non-empty ones), notes below them aside (`Source: ...` in the first cell). `Unnamed: 0`
+    is how `pd.read_csv` names such a column."""
     if len(header) < 2 or (header[0].strip() and header[0] != "Unnamed: 0"):
         return False
     cells = [row[0].strip() for row in rows]
-    return any(cells == [str(i + start) for i in range(len(rows))] for start in (0, 1))
+    for start in (0, 1):
+        numbered = 0
+        while numbered < len(cells) and cells[numbered] == str(numbered + start):
+            numbered += 1
+        # rows after the numbered ones may only be notes: their first cell alone filled
+        if numbered >= 3 and not any(cell.strip() for row in rows[numbered:] for cell in row[1:]):
+            return True
+    return False
 
 
 def _unit_notes(table: Table) -> list[str]:
@@ -404,34 +410,49 @@ def _two_row_header(header: list[str], rows: list[list[str]]) -> list[str] | Non
     """The header of a table whose header is two rows, as one row; None when it is one row. A spreadsheet
     writes a group over several columns ("Q1" over "Sales" and "Units", a merged cell) in the first row,
     blank over all but the group's first column, and the columns' own names in the second. It is such a
-    header when each blank name has a label under it (letters, not a number) over a column of numbers,
-    and no label stands over a number of its own column. The names join group and label ("Q1 Sales",
-    "Q1 Units"); a column with one of the two keeps it ("Region")."""
+    header when each blank name has a label under it (letters: no number, no "n/a" or "-") over a column
+    of numbers, no first-row cell is a number or a missing value, a named column's label is its name again
+    (merged down) or stands over numbers (a group's first column), and the joined names differ. The names
+    join group and label ("Q1 Sales", "Q1 Units"); a column with one of the two keeps it ("Region")."""
     if len(rows) < 3 or len(header) < 2:
         return None
     names = [name.strip() for name in header]
     labels = [cell.strip() for cell in rows[0]]
-    spans = [j for j in range(1, len(names)) if not names[j] and any(names[:j])]
-    if not spans:
-        return None
     below = rows[1:]
 
     def numeric(j: int) -> bool:
         filled = [row[j] for row in below if row[j].strip()]
-        return bool(filled) and sum(1 for cell in filled if _NUMBER_CELL.fullmatch(cell)) * 5 >= 4 * len(
-            filled
-        )
+        numbers = sum(1 for cell in filled if _NUMBER_CELL.fullmatch(cell))
+        return bool(filled) and numbers * 5 >= 4 * len(filled)
 
-    for j in spans:
-        if not labels[j] or _NUMBER_CELL.fullmatch(labels[j]) or not numeric(j):
-            return None
-    if any(label and _NUMBER_CELL.fullmatch(label) for label in labels):
+    def blank(j: int) -> bool:  # a trailing separator's column: nothing anywhere
+        return not names[j] and not labels[j] and not any(row[j].strip() for row in below)
+
+    if any(
+        _NUMBER_CELL.fullmatch(label) or label.lower() in _NOT_UNITS or label.startswith("#")
+        for label in labels
+        if label
+    ):
         return None
+    spans = [j for j in range(1, len(names)) if not names[j] and any(names[:j]) and not blank(j)]
+    if not spans or any(not labels[j] or not numeric(j) for j in spans):
+        return None
+    if any(
+        name and label and label != name and not numeric(j)
+        for j, (name, label) in enumerate(zip(names, labels, strict=True))
+    ):
+        return None  # "Name" over "Alice" over more names: a first row of data
     joined, group = [], ""
-    for name, label in zip(names, labels, strict=True):
+    for j, (name, label) in enumerate(zip(names, labels, strict=True)):
         group = name or group
-        joined.append(f"{group} {label}".strip() if label else (name or group))
-    return joined
+        if blank(j):
+            joined.append("")
+        elif label and label != name:
+            joined.append(f"{group} {label}".strip())
+        else:
+            joined.append(name or group)
+    filled = [name for name in joined if name]
+    return joined if len(set(filled)) == len(filled) else None
 
 
 #: How a spreadsheet's note below its table starts: a footnote mark ("* provisional", "¹ estimate",
@@ -923,25 +944,34 @@ def _missing(package: str, kind: str) -> DataError:
 def _parse_xlsx(name: str, data: bytes, sheet: str | None) -> pd.DataFrame:
     """The first worksheet (or `sheet`) of an Excel workbook: the first non-empty row is the header (after
     title rows of one cell, `_title_records`), empty rows are skipped, cells print as Excel shows them where
-    that matters (percentages, dates)."""
+    that matters (percentages, dates), and a text merged down over rows is each row's (`_merged_down`)."""
     try:
         import openpyxl
     except ImportError:
         raise _missing("openpyxl", ".xlsx") from None
-    # Only a full load knows merged cells; a streaming one keeps a big workbook's memory small
-    small = len(data) <= MERGED_CELLS_MAX_BYTES
     try:
-        book = openpyxl.load_workbook(io.BytesIO(data), read_only=not small, data_only=True)
+        book = openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=True)
     except Exception as e:  # openpyxl raises zipfile, KeyError and its own errors for a damaged workbook
         raise DataError(f"{name}: not an Excel .xlsx workbook ({brief(e)})") from None
     try:
         if sheet is not None and sheet not in book.sheetnames:
             raise DataError(f"{name}: no worksheet {sheet!r}; the workbook has {', '.join(book.sheetnames)}")
         worksheet = book[sheet] if sheet is not None else book.worksheets[0]
-        spans = _merged_down(worksheet) if small else {}
+        merged = _merged_down(data, getattr(worksheet, "_worksheet_path", None))
+        filling: dict[int, tuple[str, int]] = {}  # column -> (its merged text, the merge's last row)
         records: list[list[str]] = []
-        for row in worksheet.iter_rows():
-            cells = [_xlsx_cell_text(spans.get((cell.row, cell.column), cell)) for cell in row]
+        for r, row in enumerate(worksheet.iter_rows(min_row=1, min_col=1), 1):
+            cells = [_xlsx_cell_text(cell) for cell in row]
+            for c, last in merged.get(r, ()):
+                value = getattr(row[c - 1], "value", None) if c <= len(row) else None
+                if value is not None and not isinstance(value, int | float):  # Excel sums numbers once
+                    filling[c] = (cells[c - 1], last)
+            for c, (text, last) in list(filling.items()):
+                if r > last:
+                    del filling[c]
+                    continue
+                cells += [""] * (c - len(cells))
+                cells[c - 1] = cells[c - 1] or text
             if any(cells):
                 records.append(cells)
             if len(records) > MAX_ROWS + 1:
@@ -957,19 +987,41 @@ def _parse_xlsx(name: str, data: bytes, sheet: str | None) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=pd.Index(header, dtype=object), dtype=object)
 
 
-def _merged_down(worksheet: Any) -> dict[tuple[int, int], Any]:
-    """(row, column) -> the cell whose value shows there, for the cells a merge over several rows covers
-    (a department's name merged down over its staff): each row is the group's. A merge within one row
-    (a group over several columns of a header) stays blank beside its first cell: `_two_row_header` reads
-    it."""
-    covered: dict[tuple[int, int], Any] = {}
-    for span in getattr(worksheet, "merged_cells", None) or ():
-        if span.max_row > span.min_row:
-            top_left = worksheet.cell(span.min_row, span.min_col)
-            for r in range(span.min_row, span.max_row + 1):
-                for c in range(span.min_col, span.max_col + 1):
-                    covered[(r, c)] = top_left
-    return covered
+_MERGE_CELL = re.compile(rb'<(?:\w+:)?mergeCell\b[^>]*?\bref="([A-Z]{1,3})(\d+):([A-Z]{1,3})(\d+)"')
+
+
+def _column_number(letters: bytes) -> int:
+    number = 0
+    for letter in letters:
+        number = number * 26 + letter - 64
+    return number
+
+
+def _merged_down(data: bytes, sheet_path: str | None) -> dict[int, list[tuple[int, int]]]:
+    """First row -> (column, last row) of each merge one column wide over several rows in the worksheet
+    (a department's name merged down over its staff): as Excel shows it, the text is each row's. Wider
+    merges (a title over the table, a group over a header's columns) stay in their first cell. openpyxl's
+    streaming reader skips merges, so they are read off the sheet's XML, in pieces."""
+    if not sheet_path:
+        return {}
+    import zipfile
+
+    starts: dict[int, list[tuple[int, int]]] = {}
+    seen: set[bytes] = set()
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as book, book.open(sheet_path.lstrip("/")) as xml:
+            tail = b""
+            while chunk := xml.read(1 << 20):
+                text = tail + chunk
+                for m in _MERGE_CELL.finditer(text):
+                    if m[0] in seen or m[1] != m[3] or int(m[4]) <= int(m[2]):
+                        continue
+                    seen.add(m[0])
+                    starts.setdefault(int(m[2]), []).append((_column_number(m[1]), int(m[4])))
+                tail = text[-256:]
+    except (KeyError, OSError, zipfile.BadZipFile):
+        return {}
+    return starts
 
 
 def _xlsx_cell_text(cell: Any) -> str:
