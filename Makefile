@@ -43,15 +43,19 @@ demo: install
 # the result is reproducible. DATA points at the official releases; the step counts are those of the
 # shipped models (their runs were stopped by wall-clock limits; a step limit repeats them exactly).
 #
-# wtq (the default): an ensemble of the GloVe run (member glove, also `--model wtq-glove`) and a MiniLM member:
-# a MAPO run with the frozen MiniLM encoder and a trainable bi-LSTM over it (model.encoder_lstm) on word-linked
-# data, its buffer filled by trigger-word exploration, two actor processes, to step 13,000 (its best dev
-# step was 8,000; it went on without gain); then a run started from its best weights (`--init`) with
-# MiniLM's top layer unfrozen (model.encoder_train_layers=1), its buffer the first run's at step 13,000, to
-# step 6,200 (its best dev step was 5,500); then a run started from that one's best weights and its buffer
-# on the training split plus templated questions over its tables (`nsm synthesize`), to step 1,500 (its
-# best), kept in float16 (the bundle's 25 MB). The buffers matter: a rerun whose first stage stopped at
-# 8,000 was 48 dev questions below (BENCHMARKS.md, twenty-seventh session). Same recipe, not the same bytes.
+# wtq (the default): an ensemble of a GloVe model and a MiniLM model, both trained on word-linked data with
+# either-or pairs and templated questions (BENCHMARKS.md, twenty-eighth session: chosen on dev and held out
+# together). The GloVe member (glove-pairs-s3): `nsm synthesize` over the trigger-word buffer (every
+# template, four per table), then MAPO from scratch on the training split plus those questions, seed 3,
+# two actor processes, 25,000 steps (its best dev step 15,000). The MiniLM member (minilm-ft1-synthall-s2):
+# a MAPO run with the frozen MiniLM encoder and a trainable bi-LSTM over it (model.encoder_lstm), its buffer
+# filled by trigger-word exploration, seed 2, two actor processes, to step 8,000; then a run started from
+# its best weights (`--init`) with MiniLM's top layer unfrozen (model.encoder_train_layers=1), its buffer
+# the first run's, to step 5,500; then a run started from that one on the training split plus templated
+# questions over its tables (`nsm synthesize` over its buffer: every template, six per table), to step
+# 1,500 (its best dev step 1,000). Both members and `glove` (wtq-glove, below; in the bundle, not a member)
+# are kept in float16 (the bundle's 25 MB). `nsm synthesize`'s rules and the annotation have changed since
+# the members trained, so these commands retrain the same recipe, not the same bytes.
 # The wtq ensemble's reranker (reranker.json, `nsm rerank`) is fitted to its beams on WTQ's
 # pristine-seen-tables questions over random-split-1-train's tables: questions no split trains on, asked of
 # no dev table; its L2 strength is chosen by 4-fold cross-validation on them.
@@ -72,17 +76,15 @@ demo: install
 # recipe, not the same bytes. Both GloVe models were trained on substring-linked data.
 DATA ?= ../shared/data
 # name:seed:steps[:setting], the frozen-MiniLM runs trained from scratch
-WTQ_MINILM_RUNS ?= minilm-lstm-s2:2:13000:model.encoder_lstm=true
+WTQ_MINILM_RUNS ?= minilm-lstm-s2:2:8000:model.encoder_lstm=true
 # name:from:seed:steps, the runs that unfreeze MiniLM's top layer of a frozen run
-WTQ_UNFROZEN ?= minilm-ft1-s2:minilm-lstm-s2:2:6200
+WTQ_UNFROZEN ?= minilm-ft1-s2:minilm-lstm-s2:2:5500
 # name:from:seed:steps, the runs that go on from one of those on the training split plus templated
-# questions (nsm synthesize over its buffer): the MiniLM members of the ensemble
-WTQ_SYNTH ?= minilm-ft1-synth-s2:minilm-ft1-s2:2:1500
-# the templates that stage drew from (those of nsm synthesize when the member was trained; the same
-# templates, not the same questions: the rules that fill them and the annotation have changed since)
-WTQ_SYNTH_TEMPLATES ?= sum_of_selected,sum_of_all,average_of_selected,average_of_all,rows_above,rows_below,\
-count_above,count_below,difference
-WTQ_MEMBERS = $(foreach m,$(WTQ_SYNTH),$(firstword $(subst :, ,$(m))))
+# questions (nsm synthesize over its buffer, every template, six per table): the MiniLM members
+WTQ_SYNTH ?= minilm-ft1-synthall-s2:minilm-ft1-s2:2:1500
+# name:seed:steps, the GloVe members trained from scratch on the word-linked data with pairs and templates
+WTQ_GLOVE_PAIRS ?= glove-pairs-s3:3:25000
+WTQ_MEMBERS = $(foreach m,$(WTQ_GLOVE_PAIRS) $(WTQ_SYNTH),$(firstword $(subst :, ,$(m))))
 # bundle-directory:run pairs of the copy loop, one per member: wtq.new/NAME:wtq-NAME
 WTQ_MEMBER_COPIES = $(foreach m,$(WTQ_MEMBERS),wtq.new/$(m):wtq-$(m))
 WTQ_GLOVE_STEPS ?= 19416
@@ -113,13 +115,24 @@ models: install
 	for run in $(WTQ_SYNTH); do \
 		name=$${run%%:*}; rest=$${run#*:}; from=$${rest%%:*}; rest=$${rest#*:}; seed=$${rest%%:*}; \
 		steps=$${rest#*:}; rm -rf "data/wtq-word-synth-$$from"; \
-		$(NSM) synthesize data/wtq-word --out "data/wtq-word-synth-$$from" --per-table 4 --seed 0 \
-			--programs "runs/wtq-$$from/checkpoint/buffer.jsonl" --templates "$(WTQ_SYNTH_TEMPLATES)" \
-			|| exit 1; \
+		$(NSM) synthesize data/wtq-word --out "data/wtq-word-synth-$$from" --per-table 6 --seed 0 \
+			--programs "runs/wtq-$$from/checkpoint/buffer.jsonl" || exit 1; \
 		OMP_NUM_THREADS=1 $(NSM) train "data/wtq-word-synth-$$from" --init "runs/wtq-$$from" \
 			--programs "data/wtq-word-synth-$$from/random-split-1-train-synth-programs.jsonl" \
 			--out "runs/wtq-$$name" --algo mapo --seed "$$seed" --actors 2 --steps "$$steps" \
 			--set train_split=random-split-1-train-synth --set eval_every=500 || exit 1; \
+		$(BIN)/python -c "import sys; from nsmcli.train.rundir import RunDir; \
+			RunDir(sys.argv[1]).store_best_in_half_precision()" "runs/wtq-$$name" || exit 1; \
+	done
+	rm -rf data/wtq-word-synth
+	$(NSM) synthesize data/wtq-word --out data/wtq-word-synth --per-table 4 --seed 0 \
+		--programs data/wtq-word-programs-tw.jsonl
+	for run in $(WTQ_GLOVE_PAIRS); do \
+		name=$${run%%:*}; rest=$${run#*:}; seed=$${rest%%:*}; steps=$${rest#*:}; \
+		OMP_NUM_THREADS=1 $(NSM) train data/wtq-word-synth \
+			--programs data/wtq-word-synth/random-split-1-train-synth-programs.jsonl --out "runs/wtq-$$name" \
+			--algo mapo --seed "$$seed" --actors 2 --steps "$$steps" --set train_split=random-split-1-train-synth \
+			--set eval_every=1000 || exit 1; \
 		$(BIN)/python -c "import sys; from nsmcli.train.rundir import RunDir; \
 			RunDir(sys.argv[1]).store_best_in_half_precision()" "runs/wtq-$$name" || exit 1; \
 	done
@@ -128,6 +141,7 @@ models: install
 		--trigger-words
 	OMP_NUM_THREADS=1 $(NSM) train data/wtq --programs data/wtq-programs-tw.jsonl --out runs/wtq-mapo-s1 \
 		--algo mapo --seed 1 --actors 2 --steps $(WTQ_GLOVE_STEPS) --set eval_every=1000
+	$(BIN)/python -c "from nsmcli.train.rundir import RunDir; RunDir('runs/wtq-mapo-s1').store_best_in_half_precision()"
 	$(NSM) preprocess wikisql --data-dir $(DATA)/wikisql --out data/wikisql --linking substring
 	$(NSM) explore data/wikisql --split train --out data/wikisql-programs.jsonl --workers 2
 	OMP_NUM_THREADS=1 $(NSM) train data/wikisql --programs data/wikisql-programs.jsonl \
@@ -149,7 +163,7 @@ models: install
 	rm -rf examples/models/wtq.new examples/models/wikisql.new
 	mkdir -p examples/models/wtq.new examples/models/wikisql.new
 	$(BIN)/python -c "import json, sys; print(json.dumps({'format': 'nsm-ensemble', \
-		'members': ['glove'] + sys.argv[1:]}))" $(WTQ_MEMBERS) \
+		'members': sys.argv[1:]}))" $(WTQ_MEMBERS) \
 		> examples/models/wtq.new/ensemble.json
 	echo '{"format": "nsm-ensemble", "members": ["glove", "minilm-every-s1"]}' \
 		> examples/models/wikisql.new/ensemble.json

@@ -11,7 +11,7 @@ import pytest
 
 from nsmcli.parser import MODELS_DIR, Parser, find_model
 from nsmcli.train.rerank import load_reranker
-from nsmcli.train.rundir import run_members
+from nsmcli.train.rundir import RunDir, run_members, save_tensors
 
 ROOT = Path(__file__).resolve().parents[1]
 QUESTIONS = ROOT / "examples" / "questions.tsv"
@@ -147,7 +147,10 @@ def test_a_run_without_best_weights_answers_from_its_last_checkpoint_and_says_so
     run = tmp_path / "run"
     shutil.copytree(find_model("wtq-glove"), run)
     (run / "checkpoint").mkdir()
-    shutil.move(run / "best" / "model.pt", run / "checkpoint" / "model.pt")
+    # a checkpoint holds the float32 weights training computes in (the bundle's best/ is float16)
+    state, _ = RunDir(run).load_weights("best")
+    save_tensors(run / "checkpoint" / "model.pt", state)
+    (run / "best" / "model.pt").unlink()
     (run / "checkpoint" / "state.json").write_text('{"step": 7}')
     result = Parser.load(run).parse(
         "how many nations are listed?", ROOT / "examples" / "tables" / "medals.csv"
