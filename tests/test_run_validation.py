@@ -21,8 +21,17 @@ MEDALS = ROOT / "examples" / "tables" / "medals.csv"
 
 @pytest.fixture()
 def run(tmp_path: Path) -> Path:
+    """A copy of the bundled GloVe model with its weights as training writes them: float32 (the bundle
+    stores them in float16)."""
+    from nsmcli.train.rundir import RunDir, save_tensors
+
     copy = tmp_path / "run"
     shutil.copytree(BUNDLED, copy)
+    state, _ = RunDir(copy).load_weights("best")
+    save_tensors(copy / "best" / "model.pt", state)
+    info = json.loads((copy / "best" / "info.json").read_text())
+    info.pop("stored", None)
+    (copy / "best" / "info.json").write_text(json.dumps(info))
     return copy
 
 
