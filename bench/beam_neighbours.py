@@ -15,9 +15,9 @@ import re
 import time
 
 from common import header, write_result
-from rerank_features import decode
+from rerank_features import decode, fit_and_score
 
-from nsmcli.train.rerank import best_index, candidate_features, fit_cross_validated
+from nsmcli.train.rerank import candidate_features
 from nsmcli.worlds.tables.data.preprocess import load_dataset
 
 _PAIR_HOP = re.compile(
@@ -112,9 +112,7 @@ def main() -> None:
     ):
         fit_problems, fit_touched, fit_reach = make(fitting)
         dev_problems, dev_touched, dev_reach = make(dev)
-        reranker, figures = fit_cross_validated(fit_problems, (3e-4, 1e-3, 3e-3, 1e-2), data.world)
-        right = sum(c[best_index(reranker.scores(f))] >= 1 for f, c in dev_problems if f)
-        held = figures["held_out_right"][f"{figures['l2']:g}"]
+        held, right = fit_and_score(fit_problems, dev_problems, data.world)
         in_beam = sum(any(x >= 1 for x in c) for _, c in dev_problems)
         lines.append(
             f"| {name} | {held:,} | {right:,} ({right / n_dev:.1%}) | {in_beam:,} | {fit_touched:,} / {dev_touched:,} "

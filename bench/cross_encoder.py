@@ -44,10 +44,7 @@ def decode(model: str, data: str, split: str, tables_of: str | None, work: Path,
     if path.exists():
         return json.loads(path.read_text(encoding="utf-8"))
     dataset = load_dataset(data)
-    select = None
-    if tables_of:
-        tables = {e.table_id for e in dataset.examples(tables_of)}
-        select = lambda example: example.table_id in tables  # noqa: E731
+    select = rerank.on_tables_of(dataset, tables_of or None)
     result = evaluate(
         [find_model(model) or model],
         dataset,

@@ -26,7 +26,7 @@ from common import header, write_result
 import nsmcli.train.evaluate as evaluate_module
 import nsmcli.worlds.tables.rerank as table_rerank
 from nsmcli.parser import find_model
-from nsmcli.train.rerank import best_index, fit_cross_validated
+from nsmcli.train.rerank import best_index, fit_cross_validated, on_tables_of
 from nsmcli.worlds.tables.data.preprocess import load_dataset
 from nsmcli.worlds.tables.lang import program as P
 
@@ -100,10 +100,7 @@ def decode(model: str, data: Any, split: str, tables_of: str | None, workers: in
         kept[example.id] = (example, env, finished, [dense for dense, _ in features])
         return features
 
-    select = None
-    if tables_of:
-        tables = {e.table_id for e in data.examples(tables_of)}
-        select = lambda example: example.table_id in tables  # noqa: E731
+    select = on_tables_of(data, tables_of or None)
     evaluate_module.candidate_features = recording
     try:
         result = evaluate_module.evaluate(
@@ -123,6 +120,14 @@ def decode(model: str, data: Any, split: str, tables_of: str | None, workers: in
         for p in result.predictions
         if p.id in kept and result.candidates.get(p.id)
     ]
+
+
+def fit_and_score(fitting: list, dev: list, world: str) -> tuple[int, int]:
+    """A reranker fitted on `fitting` as `nsm rerank` fits it: (its held-out right answers at the chosen L2
+    over 4 folds, its right answers on `dev`); each problem is (candidates' features, their credits)."""
+    reranker, figures = fit_cross_validated(fitting, (3e-4, 1e-3, 3e-3, 1e-2), world)
+    right = sum(credits[best_index(reranker.scores(features))] >= 1 for features, credits in dev if features)
+    return figures["held_out_right"][f"{figures['l2']:g}"], right
 
 
 def main() -> None:
@@ -148,9 +153,7 @@ def main() -> None:
                 for ex, env, cands, dense, c in part
             ]
 
-        reranker, figures = fit_cross_validated(problems(fitting), (3e-4, 1e-3, 3e-3, 1e-2), data.world)
-        right = sum(c[best_index(reranker.scores(f))] >= 1 for f, c in problems(dev) if f)
-        held = figures["held_out_right"][f"{figures['l2']:g}"]
+        held, right = fit_and_score(problems(fitting), problems(dev), data.world)
         rows.append(f"| {name} | {held:,} | {right:,} ({right / n_dev:.1%}) |")
         print(rows[-1], flush=True)
     command = f"python bench/rerank_features.py --model {args.model} --data {args.data}"

@@ -53,7 +53,7 @@ def rerank(
       nsm eval runs/mapo-1 --data data/wtq --vote answer   # without it
     """
     from nsmcli.parser import find_model
-    from nsmcli.train.rerank import RERANKER_FILE, decode_for_reranking, fit_beams
+    from nsmcli.train.rerank import RERANKER_FILE, decode_for_reranking, fit_beams, on_tables_of
     from nsmcli.worlds.tables.data.preprocess import load_dataset
 
     try:
@@ -68,10 +68,7 @@ def rerank(
     target = out if out is not None else Path(model_dir) / RERANKER_FILE
     check_output_file(target)
     dataset = load_dataset(data)
-    select = None
-    if tables_of is not None:
-        tables = {e.table_id for e in dataset.examples(tables_of)}
-        select = lambda example: example.table_id in tables  # noqa: E731
+    select = on_tables_of(dataset, tables_of)
     silent = quiet or json_out
     with progress_bar(silent) as progress:
         beams = decode_for_reranking(

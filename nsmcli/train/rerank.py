@@ -326,6 +326,15 @@ class BeamProblems:
         return sum(any(c >= 1 for c in credits) for _, credits in self.problems)
 
 
+def on_tables_of(dataset: Any, split: str | None) -> Callable[[Any], bool] | None:
+    """The filter that keeps the problems asked of `split`'s tables (`nsm rerank --tables-of`: held-out
+    questions over training tables, none over a dev table); None keeps every problem."""
+    if split is None:
+        return None
+    tables = {e.table_id for e in dataset.examples(split)}
+    return lambda example: example.table_id in tables
+
+
 def decode_for_reranking(
     model_dir: Path | str,
     dataset: Any,
