@@ -56,9 +56,9 @@ demo: install
 # 1,500 (its best dev step 1,000). Both members and `glove` (wtq-glove, below; in the bundle, not a member)
 # are kept in float16 (the bundle's 25 MB). `nsm synthesize`'s rules and the annotation have changed since
 # the members trained, so these commands retrain the same recipe, not the same bytes.
-# The wtq ensemble's reranker (reranker.json, `nsm rerank`) is fitted to its beams on WTQ's
-# pristine-seen-tables questions over random-split-1-train's tables: questions no split trains on, asked of
-# no dev table; its L2 strength is chosen by 4-fold cross-validation on them.
+# The wtq ensemble's reranker (reranker.json, `nsm rerank`, with the world's either-or proposals beside the
+# beams) is fitted to its beams on WTQ's pristine-seen-tables questions over random-split-1-train's tables:
+# questions no split trains on, asked of no dev table; its L2 strength is chosen by 4-fold cross-validation.
 # wtq-glove is the published model's recipe (GloVe + bi-LSTM, substring linking as MAPO), the row compared
 # with the original and the answer when the encoder extra is not installed; it was stopped by a two-hour
 # limit at step 19,416 (BENCHMARKS.md).

@@ -63,7 +63,7 @@ def from_question(example, env) -> list[str]:  # noqa: ANN001
 def augmented(data, rows, with_question: bool = False):  # noqa: ANN001, ANN201
     """Per problem: (features, credits) of its beam plus the neighbours, and how many problems got any."""
     out, touched, reachable = [], 0, 0
-    for example, env, finished, _, credits in rows:
+    for example, env, finished, _, _, credits in rows:
         seen = {t for t, _, _ in finished}
         added = []
         sources = [neighbours(text, env) for text, _, _ in finished]
@@ -98,8 +98,9 @@ def main() -> None:
     args = ap.parse_args()
     data = load_dataset(args.data)
     start = time.time()
-    fitting = decode(args.model, data, "pristine-seen-tables", "random-split-1-train", args.workers)
-    dev = decode(args.model, data, "random-split-1-dev", None, args.workers)
+    # the beams alone: this script adds its own programs (the world's proposals are the question-built ones)
+    fitting = decode(args.model, data, "pristine-seen-tables", "random-split-1-train", args.workers, False)
+    dev = decode(args.model, data, "random-split-1-dev", None, args.workers, False)
     n_dev = len(data.examples("random-split-1-dev"))
     lines = []
     for name, make in (
@@ -134,7 +135,7 @@ def main() -> None:
 def _plain(rows):  # noqa: ANN001, ANN202
     from nsmcli.worlds.tables.rerank import rerank_features
 
-    return [(dense, rerank_features(ex, env, cands), credits) for ex, env, cands, dense, credits in rows]
+    return [(dense, rerank_features(ex, env, cands), credits) for ex, env, cands, dense, _, credits in rows]
 
 
 if __name__ == "__main__":

@@ -396,15 +396,18 @@ class Parser:
         totals: dict[str, float] = {}
         answers: dict[str, list] = {}
         pool_programs(totals, answers, ((str(env.decode(t)), p, a) for t, p, a in found))
-        # most probable first; ties keep the beam's order (sorted is stable)
-        candidates = [Candidate(t, p, answers[t]) for t, p in sorted(totals.items(), key=lambda kv: -kv[1])]
         warnings = [*self.notes, *table.notes, *(w for w in (env.reach_warning(),) if w)]
-        if not candidates:
+        if not totals:
             return ParseResult(question, [], None, 0.0, warnings=warnings)
         chosen_by = effective_vote(vote, self.reranker)
-        if chosen_by == "rerank" and self.reranker is not None:
-            problem = Example(annotated.id, table.id, annotated, [])
-            text = self.reranker.choose(problem, env, totals, answers)
+        problem = Example(annotated.id, table.id, annotated, [])
+        reranker = self.reranker if chosen_by == "rerank" else None
+        # a reranker fitted with the world's proposals weighs them beside the beam's programs
+        proposed = reranker.propose(problem, env, totals, answers) if reranker is not None else []
+        # most probable first; ties keep the beam's order (sorted is stable)
+        candidates = [Candidate(t, p, answers[t]) for t, p in sorted(totals.items(), key=lambda kv: -kv[1])]
+        if reranker is not None:
+            text = reranker.choose(problem, env, totals, answers, proposed)
         else:
             text = choose(totals, answers, vote)
         best = next(c for c in candidates if c.program == text)

@@ -15,8 +15,11 @@ from nsmcli.errors import CheckpointError, GrammarError
 from nsmcli.parser import Parser, find_model
 from nsmcli.train.rerank import (
     DENSE_FEATURES,
+    PROPOSED,
+    PROPOSED_PROBABILITY,
     RERANKER_FILE,
     Reranker,
+    add_proposals,
     candidate_features,
     fit,
     fit_cross_validated,
@@ -24,6 +27,7 @@ from nsmcli.train.rerank import (
     readings_available,
     right_choices,
 )
+from nsmcli.worlds import get_world
 from nsmcli.worlds.tables.data.annotate import annotate_question
 from nsmcli.worlds.tables.data.preprocess import Example
 from nsmcli.worlds.tables.data.readers import load_table
@@ -74,6 +78,17 @@ def test_features_see_an_unused_number_and_a_plural_question():
     (_, argmax_sparse), (_, filter_sparse) = features
     assert "unused_number=1" in argmax_sparse and "unused_number=0" in filter_sparse
     assert "asked=plural|size=one" in argmax_sparse and "asked=plural|size=many" in filter_sparse
+
+
+def test_features_say_whether_a_program_shows_what_it_compared_or_the_rows_names():
+    programs = [
+        ("(argmax all_rows r.gold-number) (hop v0 r.gold-number)", 0.5, [14.0]),
+        ("(argmax all_rows r.gold-number) (hop v0 r.nation-string)", 0.5, ["Norway"]),
+    ]
+    (_, value), (_, name) = _features("which nation won the most gold medals?", programs)
+    assert "shows_compared=True|opening=which" in value and "shows_compared=False|opening=which" in name
+    # the nation names the rows (text, every cell filled and different); gold is a number
+    assert "shows_key=False|asked=singular" in value and "shows_key=True|asked=singular" in name
 
 
 needs_encoder = pytest.mark.skipif(
@@ -275,6 +290,51 @@ def test_parse_answers_with_the_models_reranker_unless_told_to_vote(glove_copy):
     )
     code, out, _ = run_cli(["parse", question, str(MEDALS), "--model", str(glove_copy)])
     assert code == 0 and "chosen by the model's reranker" in out
+
+
+def test_a_question_naming_two_things_with_or_gets_the_pick_of_one_by_each_number_column():
+    table = load_table(MEDALS)
+    annotated = annotate_question("which won more silver medals, germany or canada?", table)
+    env = bind(get_language("wtq"), table, annotated.entities)
+    problem = Example("q", table.id, annotated, [])
+    proposals = get_world("wtq").propose(problem, env)
+    keep = '(filter_str_contain_any all_rows ["germany" "canada"] r.nation-string)'
+    assert f"{keep} (argmax v0 r.silver-number) (hop v1 r.nation-string)" in proposals
+    assert f"{keep} (argmin v0 r.gold-number) (hop v1 r.nation-string)" in proposals
+    assert all(p.startswith(keep) for p in proposals)
+    # added after the beam's program, with a tiny probability, and answering as they read
+    totals, answers = {"(count all_rows)": 1.0}, {"(count all_rows)": [12.0]}
+    added = add_proposals("wtq", problem, env, totals, answers)
+    assert list(totals)[0] == "(count all_rows)" and list(totals)[1:] == added == proposals
+    assert answers[f"{keep} (argmax v0 r.silver-number) (hop v1 r.nation-string)"] == ["germany"]
+    assert set(totals.values()) == {1.0, PROPOSED_PROBABILITY}
+    features = candidate_features(
+        "wtq", problem, env, [(t, totals[t], answers[t]) for t in totals], proposed=added
+    )
+    assert PROPOSED not in features[0][1] and all(PROPOSED in sparse for _, sparse in features[1:])
+    # no "or", or one thing named: nothing proposed
+    for question in ("which won more silver medals, germany and canada?", "did germany win more silver?"):
+        annotated = annotate_question(question, table)
+        env = bind(get_language("wtq"), table, annotated.entities)
+        assert get_world("wtq").propose(Example("q", table.id, annotated, []), env) == []
+
+
+def test_parse_weighs_the_worlds_proposals_only_with_a_reranker_fitted_with_them(glove_copy):
+    question = "which won more silver medals, germany or canada?"
+    # a reranker that likes proposals: the first of them (the pick by the largest rank, Canada)
+    likes = {PROPOSED: 50.0}
+    Reranker("wtq", [0.0] * len(DENSE_FEATURES), likes, proposals=True).save(glove_copy / RERANKER_FILE)
+    result = Parser.load(glove_copy).parse(question, MEDALS)
+    keep = '(filter_str_contain_any all_rows ["germany" "canada"] r.nation-string)'
+    assert result.chosen_by == "rerank"
+    assert result.program == f"{keep} (argmax v0 r.rank-number) (hop v1 r.nation-string)"
+    assert result.answer == ["canada"] and result.display == ["Canada"]
+    assert {c.program: c.probability for c in result.candidates}[result.program] == PROPOSED_PROBABILITY
+    assert load_reranker(glove_copy).proposals is True
+    # the same weights in a reranker fitted without proposals: the beam's programs only
+    Reranker("wtq", [0.0] * len(DENSE_FEATURES), likes).save(glove_copy / RERANKER_FILE)
+    result = Parser.load(glove_copy).parse(question, MEDALS)
+    assert all(c.probability > PROPOSED_PROBABILITY for c in result.candidates)
 
 
 def test_parse_with_a_corrupt_reranker_is_one_line_and_exit_2(glove_copy):

@@ -1223,7 +1223,9 @@ def test_actor_critic_learns_with_a_value_head(tiny, tmp_path, without_glove):
     torch.set_num_threads(1)
     data, programs = tiny
     run = tmp_path / "ac"
-    settings = {**FAST, **REAL_MODEL, **ON_POLICY, "n_steps": 150, "n_policy": 8}
+    # the on-policy settings of the tests above: with 150 steps of 8 samples the outcome hung on the CPU's
+    # arithmetic (1 of 4 right on an AVX2 machine, where seeds 0-2 all learn with these)
+    settings = {**FAST, **REAL_MODEL, **ON_POLICY, **ON_POLICY_REAL}
     train(data, run, algo="actor-critic", overrides=settings)
     weights = RunDir(run).load_weights("last")[0]
     assert "value_head.weight" in weights

@@ -702,3 +702,39 @@ def test_abbreviated_and_plural_header_words_match_the_question() -> None:
     # WTQ's rules match equal words only, as its data were made
     wtq = Table.from_rows("t", ["Store", "Avg. Basket"], [["a", "1"]])
     assert annotate_question("the larger average basket?", wtq).column_match["r.avg_basket-number"] == 1.0
+
+
+def test_a_question_word_matches_the_header_of_what_it_measures() -> None:
+    table = Table.from_rows(
+        "t",
+        ["Sample", "Age", "Mass (g)", "High (°F)", "Annual Growth", "Unit Price"],
+        [["a", "1", "2", "3", "4%", "5"]],
+        value_rules="user",
+    )
+
+    def matched(question: str) -> set[str]:
+        return set(annotate_question(question, table).column_match)
+
+    assert "r.age-number" in matched("who is the oldest?")
+    assert "r.mass-number" in matched("which sample is the heaviest?")
+    assert "r.mass-number" in matched("how much does it weigh?")
+    assert "r.high-number" in matched("what was the hottest day?")
+    assert "r.annual_growth-number" in matched("which city is growing fastest?")
+    assert "r.unit_price-number" in matched("what is the most expensive product?")
+    # a verb meets the noun made of it
+    timetable = Table.from_rows(
+        "t", ["Train", "Departure", "Arrival", "Attendance"], [["a", "1", "2", "3"]], value_rules="user"
+    )
+
+    def columns(question: str) -> set[str]:
+        return {name.rsplit("-", 1)[0] for name in annotate_question(question, timetable).column_match}
+
+    assert columns("when does it arrive?") == {"r.arrival"}
+    assert columns("which departs first?") == {"r.departure"}
+    assert columns("how many attended?") == {"r.attendance"}
+    # words that measure nothing leave the columns unmatched, and a word is not read as a superlative
+    # of another ("newest" is no "new" of `ATTRIBUTES`; "latest" is no "lat")
+    assert matched("which sample came latest?") == {"r.sample-string"}
+    # WTQ's rules match equal words only
+    wtq = Table.from_rows("t", ["Name", "Age"], [["a", "1"]])
+    assert "r.age-number" not in annotate_question("who is the oldest?", wtq).column_match

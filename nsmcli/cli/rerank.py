@@ -38,6 +38,12 @@ def rerank(
     l2: str = typer.Option(
         "3e-4,1e-3,3e-3,1e-2", "--l2", help="Comma-separated L2 strengths to choose from."
     ),
+    proposals: bool = typer.Option(
+        True,
+        "--proposals/--no-proposals",
+        help="Fit with the programs the world proposes beside the beam's (a table question naming two "
+        "things with 'or': the pick of one by each number column); the reranker then weighs them too.",
+    ),
     workers: int = typer.Option(1, "--workers", min=1, help="Worker processes that decode."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar or progress lines."),
     json_out: bool = typer.Option(False, "--json", help="Print the summary as JSON."),
@@ -72,7 +78,14 @@ def rerank(
     silent = quiet or json_out
     with progress_bar(silent) as progress:
         beams = decode_for_reranking(
-            model_dir, dataset, split, select=select, beam=beam, workers=workers, progress=progress
+            model_dir,
+            dataset,
+            split,
+            select=select,
+            beam=beam,
+            workers=workers,
+            progress=progress,
+            proposals=proposals,
         )
     reranker = fit_beams(
         beams,

@@ -34,7 +34,7 @@ from nsmcli.errors import CheckpointError, DataError
 from nsmcli.protocols import ProblemSet
 from nsmcli.train.config import MAX_BEAM
 from nsmcli.train.questions import ModelKit, QuestionEnv, QuestionPool, build_model, default_kit
-from nsmcli.train.rerank import Reranker, candidate_features, readings_available
+from nsmcli.train.rerank import Reranker, add_proposals, candidate_features, readings_available
 from nsmcli.train.rundir import RunDir, run_members
 from nsmcli.worlds import get_world
 
@@ -406,14 +406,17 @@ def evaluate(
     keep_candidates: bool = False,
     reranker: Reranker | None = None,
     select: Callable[[Any], bool] | None = None,
+    proposals: bool = False,
 ) -> EvalResult:
     """Accuracy of one run, or of an ensemble of runs, on a split, with one prediction per question.
     `keep_unused` keeps beam programs that leave a result unused, as the original's evaluator did; `vote`
     says which program answers (`choose`). `backend` decodes in this process (`inline`, the default for one
     worker), in `workers` processes (`processes`) or Ray tasks (`ray`, on the cluster at `address`).
     `keep_candidates` scores every finished program of each beam into `EvalResult.candidates` (and, where the
-    world has them, their rerank features into `EvalResult.rerank_features`). With `vote="rerank"`,
-    `reranker` chooses (`nsmcli.train.rerank`); `select` keeps only the split's problems it accepts."""
+    world has them, their rerank features into `EvalResult.rerank_features`), with the world's proposals
+    among them when `proposals` (`nsmcli.train.rerank.add_proposals`). With `vote="rerank"`, `reranker`
+    chooses (`nsmcli.train.rerank`), among the proposals too when it was fitted with them; `select` keeps
+    only the split's problems it accepts."""
     from nsmcli.train.backends import check_address, choose_shard_backend, map_shards, shard_bounds
 
     run_dirs = [m for r in run_dirs for m in run_members(r)]
@@ -499,10 +502,14 @@ def evaluate(
             result.predictions.append(Prediction(example.id, dataset.text(example), None, [], False, 0.0))
             continue
         env = pools[0].env(example.id)
+        proposed: list[str] = []
         if vote == "rerank" and reranker is not None:
-            text = reranker.choose(example, env, slot, answers[example.id])
+            proposed = reranker.propose(example, env, slot, answers[example.id])
+            text = reranker.choose(example, env, slot, answers[example.id], proposed)
         else:
             text = choose(slot, answers[example.id], vote)  # ties: beam order
+        if keep_candidates and proposals:  # after the choice: a vote without a reranker ignores them
+            proposed += add_proposals(dataset.world, example, env, slot, answers[example.id])
         answer = answers[example.id][text]
         if keep_candidates:
             finished = [(t, p, answers[example.id][t] or []) for t, p in slot.items()]
@@ -511,7 +518,7 @@ def evaluate(
             ]
             if with_features:
                 result.rerank_features[example.id] = candidate_features(
-                    dataset.world, example, env, finished, with_readings=with_readings
+                    dataset.world, example, env, finished, with_readings=with_readings, proposed=proposed
                 )
         credit = dataset.credit(example, env, tuple(env.encode(text)))
         result.n_correct += credit >= 1.0

@@ -21,14 +21,14 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import torch
 
-from nsmcli.errors import CheckpointError, DataError
+from nsmcli.errors import CheckpointError, DataError, GrammarError
 from nsmcli.fileio import atomic_write_json
 
 RERANKER_FILE = "reranker.json"
@@ -94,11 +94,48 @@ def readings_available() -> bool:
     return True
 
 
+#: The sparse feature of a program the world proposed (`World.propose`) rather than the beam found.
+PROPOSED = "proposed"
+#: The probability a proposed program carries into the beam features: below what a beam keeps.
+PROPOSED_PROBABILITY = 1e-4
+
+
+def add_proposals(
+    world: str, problem: Any, env: Any, totals: dict[str, float], answers: dict[str, Any]
+) -> list[str]:
+    """Add the world's proposals for `problem` (`World.propose`) to a beam's `totals` (program text ->
+    probability) and `answers`, after the beam's programs, with `PROPOSED_PROBABILITY`: those the beam
+    lacks that finish without error. Their texts, in order."""
+    from nsmcli.worlds import get_world
+
+    propose = get_world(world).propose
+    added: list[str] = []
+    for text in propose(problem, env) if propose is not None else ():
+        if text in totals:
+            continue
+        try:
+            state = env.run(env.encode(text))
+        except (GrammarError, ValueError):  # a column or value the question's program space lacks
+            continue
+        if state.error is not None or not state.done:
+            continue
+        totals[text] = PROPOSED_PROBABILITY
+        answers[text] = env.answer(state)
+        added.append(text)
+    return added
+
+
 def candidate_features(
-    world: str, problem: Any, env: Any, candidates: Candidates, with_readings: bool = True
+    world: str,
+    problem: Any,
+    env: Any,
+    candidates: Candidates,
+    with_readings: bool = True,
+    proposed: Collection[str] = (),
 ) -> Features:
     """Every candidate's dense (`beam_features`, then `reading_similarity` where the world reads its programs
-    and `with_readings`, else 0) and sparse (`World.rerank`) features."""
+    and `with_readings`, else 0) and sparse (`World.rerank`, and `PROPOSED` for the texts in `proposed`)
+    features."""
     from nsmcli.worlds import get_world
 
     entry = get_world(world)
@@ -109,7 +146,13 @@ def candidate_features(
         question, readings = entry.readings(problem, env, [text for text, _, _ in candidates])
         similarity = reading_similarity(question, readings)
     dense = [beam + [s] for beam, s in zip(beam_features(candidates), similarity, strict=True)]
-    return list(zip(dense, entry.rerank(problem, env, candidates), strict=True))
+    sparse = entry.rerank(problem, env, candidates)
+    if proposed:
+        sparse = [
+            names + [PROPOSED] if text in proposed else names
+            for (text, _, _), names in zip(candidates, sparse, strict=True)
+        ]
+    return list(zip(dense, sparse, strict=True))
 
 
 def best_index(scores: Sequence[float]) -> int:
@@ -127,6 +170,8 @@ class Reranker:
     sparse: dict[str, float]
     #: how it was fitted (data, split, L2, cross-validation figures), for the record
     fitted: dict[str, Any] = field(default_factory=dict)
+    #: whether it was fitted with the world's proposals beside the beams (`add_proposals`), and so weighs them
+    proposals: bool = False
 
     def scores(self, features: Features) -> list[float]:
         return [
@@ -134,16 +179,25 @@ class Reranker:
             for d, s in features
         ]
 
+    def propose(self, problem: Any, env: Any, totals: dict[str, float], answers: dict[str, Any]) -> list[str]:
+        """`add_proposals` when this reranker was fitted with proposals, else nothing: the texts added."""
+        return add_proposals(self.world, problem, env, totals, answers) if self.proposals else []
+
     def choose(
-        self, problem: Any, env: Any, totals: dict[str, float], answers: dict[str, Sequence[Any]]
+        self,
+        problem: Any,
+        env: Any,
+        totals: dict[str, float],
+        answers: dict[str, Sequence[Any]],
+        proposed: Collection[str] = (),
     ) -> str:
-        """The program text among `totals` (program text -> probability, in beam order) that scores
-        highest; ties go to the first in beam order."""
+        """The program text among `totals` (program text -> probability, in beam order, with the texts of
+        `proposed` that `propose` added) that scores highest; ties go to the first in beam order."""
         texts = list(totals)
         candidates = [(t, totals[t], answers[t] or []) for t in texts]
         # the sentence encoder runs only for a reranker that weighs its similarity
         features = candidate_features(
-            self.world, problem, env, candidates, with_readings=self.dense[SIMILARITY] != 0
+            self.world, problem, env, candidates, with_readings=self.dense[SIMILARITY] != 0, proposed=proposed
         )
         return texts[best_index(self.scores(features))]
 
@@ -155,6 +209,7 @@ class Reranker:
             "dense": dict(zip(DENSE_FEATURES, (round(w, 6) for w in self.dense), strict=True)),
             "sparse": {n: round(w, 4) for n, w in sorted(self.sparse.items()) if abs(w) >= MIN_WEIGHT},
             "fitted": self.fitted,
+            "proposals": self.proposals,
         }
 
     def save(self, path: Path | str) -> None:
@@ -194,6 +249,7 @@ class Reranker:
             [weight(dense[n]) if n in dense else 0.0 for n in DENSE_FEATURES],
             {str(n): weight(w) for n, w in sparse.items()},
             record.get("fitted") if isinstance(record.get("fitted"), dict) else {},
+            proposals=record.get("proposals") is True,  # a file of an earlier nsm has none
         )
 
 
@@ -320,6 +376,8 @@ class BeamProblems:
     problems: list[tuple[Features, list[float]]]
     answer_vote_right: int
     questions: int
+    #: whether the candidates hold the world's proposals (`add_proposals`) beside the beam's programs
+    proposals: bool = False
 
     @property
     def right_answer_in_beam(self) -> int:
@@ -343,10 +401,12 @@ def decode_for_reranking(
     beam: int = 5,
     workers: int = 1,
     progress: Any = None,
+    proposals: bool = True,
 ) -> BeamProblems:
-    """Decode `split` (the problems `select` keeps) with the model at `model_dir`: its beams, their credits
-    and features. The split must hold problems the model did not train on, or a fit learns how the model
-    recalls its training answers rather than how it fails on new ones."""
+    """Decode `split` (the problems `select` keeps) with the model at `model_dir`: its beams (with the
+    world's proposals, `add_proposals`, when `proposals`), their credits and features. The split must hold
+    problems the model did not train on, or a fit learns how the model recalls its training answers rather
+    than how it fails on new ones."""
     from nsmcli.train.evaluate import evaluate
     from nsmcli.worlds import get_world
 
@@ -362,13 +422,14 @@ def decode_for_reranking(
         progress=progress,
         keep_candidates=True,
         select=select,
+        proposals=proposals,
     )
     problems = [
         (result.rerank_features[p.id], [c.credit for c in result.candidates[p.id]])
         for p in result.predictions
         if result.candidates.get(p.id)
     ]
-    return BeamProblems(result.split, problems, result.n_correct, result.n)
+    return BeamProblems(result.split, problems, result.n_correct, result.n, proposals)
 
 
 def fit_beams(
@@ -381,6 +442,7 @@ def fit_beams(
     """A reranker fitted to `beams` (`fit_cross_validated`), its record (`Reranker.fitted`) holding the
     figures: the answer vote's right answers, the beams' right answers, and the held-out ones per L2."""
     reranker, figures = fit_cross_validated(beams.problems, l2s, world, folds=folds, progress=report)
+    reranker.proposals = beams.proposals
     reranker.fitted = {
         "split": beams.split,
         "questions": beams.questions,

@@ -63,6 +63,9 @@ class World:
     readings: Callable[[Any, Environment, Sequence[str]], tuple[str, list[str]]] | None = None
     """A problem's question and its programs (texts) read in the same words, which the reranker compares
     (`nsmcli.train.rerank.reading_similarity`); "" for a program that does not read. None: no readings."""
+    propose: Callable[[Any, Environment], list[str]] | None = None
+    """Programs (texts) the world builds from a problem alone, which a reranker fitted with them weighs
+    beside the beam's (`nsmcli.train.rerank.Reranker.propose`); None: the world proposes none."""
 
 
 def available_worlds() -> list[str]:

@@ -7,7 +7,9 @@ fitted on held-out questions, weigh such clues against the beam's probabilities 
 features of `nsmcli.train.rerank.beam_features`). Each is a name worth 1: the functions used and the last
 one; the answer's kind (number, date, string) and size; whether the answer echoes the question; the
 question's entities the program leaves unused, by kind; columns the question names and the program does
-not use, and the reverse; whether the question asks for one thing or several ("which customers") crossed
+not use, and the reverse; whether a program ending in `hop` shows the column it compared, crossed
+with the question's opening word, and whether it shows the table's key column (`_key_column`), crossed with
+whether the question asks for one thing or several; whether the question asks for one thing or several ("which customers") crossed
 with the answer's size; and each question word and word pair crossed with the functions, the last
 function, the answer's kind and size. `program_readings` gives the question and each program read as
 English (`lang.gloss`), which the generic reranker compares (`reading_similarity`).
@@ -57,6 +59,29 @@ def _asked_number(tokens: Sequence[str], tags: Sequence[str]) -> str:
     return "none"
 
 
+#: Functions that pick or keep the larger or the smaller values: what a program compares.
+_COMPARING = frozenset(
+    {"argmax", "maximum", "filter_ge", "filter_greater", "argmin", "minimum", "filter_le", "filter_less"}
+)
+
+
+def _slug(arg: Any) -> str | None:
+    """A column argument's slug (`r.unit_price-number` -> `unit_price`), None for anything else."""
+    return arg.name[2:].rsplit("-", 1)[0] if isinstance(arg, P.Column) else None
+
+
+def _key_column(table: Any) -> str | None:
+    """The slug of the table's first column that names its rows: text (no number or date reading), every
+    cell filled and different from the others (an expense's description, a store's name)."""
+    for column in table.columns:
+        if "number" in column.views or "date" in column.views:
+            continue
+        cells = column.views.get("string", ())
+        if len(cells) >= 2 and all(cells) and len(set(cells)) == len(cells):
+            return column.slug
+    return None
+
+
 def _words_named(slug: str, words: set[str]) -> bool:
     parts = [w for w in slug.split("_") if w]
     return bool(parts) and all(w in words for w in parts)
@@ -76,6 +101,8 @@ def rerank_features(
     named_entities = {k: sum(1 for e in question.entities if e.kind == k) for k in _ENTITY_KINDS}
     asked = _asked_number(question.tokens, question.pos_tags)
     named_columns = {c.slug for c in env.table.columns if _words_named(c.slug, word_set)}
+    opening = next((t for t in question.tokens if t in _ASKING or t == "how"), "none")
+    key = _key_column(env.table)
     out = []
     for program_text, _, answer in candidates:
         answer = list(answer or [])
@@ -105,6 +132,14 @@ def rerank_features(
             f"mentioned_unused={min(len(named_columns - used_columns), 2)}",
             f"used_unmentioned={min(len(used_columns - named_columns), 3)}",
         ]
+        if last == "hop":
+            # what a program shows: the value it compared ("what was the highest price", and "the most
+            # expensive item" misread) or the rows' names ("which store")
+            shown = _slug(program.exprs[-1].args[-1])
+            compared = {_slug(a) for e in program.exprs if e.function in _COMPARING for a in e.args} - {None}
+            if compared:
+                sparse.append(f"shows_compared={shown in compared}|opening={opening}")
+            sparse.append(f"shows_key={shown is not None and shown == key}|asked={asked}")
         final_columns = [a.name for a in program.exprs[-1].args if isinstance(a, P.Column)]
         if final_columns:
             slug, _, view = final_columns[-1][2:].rpartition("-")
@@ -132,3 +167,31 @@ def program_readings(problem: Any, env: Any, programs: Sequence[str]) -> tuple[s
         except (GrammarError, ValueError):
             readings.append("")
     return problem.question.text, readings
+
+
+def pick_of_two_programs(problem: Any, env: Any) -> list[str]:
+    """Programs for a question that names two things with "or" between them ("which was bigger, A or B?"):
+    for each string column that holds both, keep the rows of the two, pick one by the largest or smallest
+    value of each number column, and show the string column (the beam often reads the right rows and shows
+    the wrong column, or compares the wrong column). The reranker weighs them beside the beam's programs."""
+    question = problem.question
+    if " or " not in f" {question.text.lower()} ":
+        return []
+    named = [e.values[0] for e in question.entities if e.kind == "string" and len(e.values) == 1]
+    named = [v for v in dict.fromkeys(named) if isinstance(v, str) and '"' not in v][:2]
+    if len(named) < 2:
+        return []
+    numbers = [c.property_name("number") for c in env.table.columns if "number" in c.views]
+    programs = []
+    for column in env.table.columns:
+        cells = [str(c) for c in column.views.get("string", ()) if c]
+        if not all(any(v in cell for cell in cells) for v in named):
+            continue
+        shown = column.property_name("string")
+        keep = f'(filter_str_contain_any all_rows ["{named[0]}" "{named[1]}"] {shown})'
+        programs += [
+            f"{keep} ({pick} v0 {number}) (hop v1 {shown})"
+            for number in numbers
+            for pick in ("argmax", "argmin")
+        ]
+    return programs

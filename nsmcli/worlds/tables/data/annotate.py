@@ -546,8 +546,13 @@ def annotate_question(
     words = table.rules.header_words
     if words is not None:  # the user rules: "avg" is "average" and "sales" is "sale" on both sides
         token_set |= {words.word(t) for t in token_set if t not in STOP_WORDS}  # "no" is no "number"
+        token_set |= {noun for t in tokens for noun in words.attribute_nouns(t)}
+    stems = {words.stem(t) for t in token_set if t not in STOP_WORDS} if words is not None else set()
     for name, pieces in index.properties:
-        score = sum(p in token_set or (words is not None and words.word(p) in token_set) for p in pieces)
+        score = sum(
+            p in token_set or (words is not None and (words.word(p) in token_set or words.stem(p) in stems))
+            for p in pieces
+        )
         if score:
             column_match[name] = float(score)
     return AnnotatedQuestion(

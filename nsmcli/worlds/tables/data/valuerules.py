@@ -35,7 +35,7 @@ from functools import lru_cache
 from typing import ClassVar
 
 from nsmcli.errors import DataError
-from nsmcli.worlds.tables.data import textnum, units
+from nsmcli.worlds.tables.data import lexicon, textnum, units
 from nsmcli.worlds.tables.data.values import PLAIN_TEXT, Date, normalize
 
 #: Cells with this many tokens or more get no number (MAPO's max_n_tokens_for_num_prop).
@@ -475,6 +475,10 @@ class HeaderWords:
         "yrs": "year",
     }
 
+    def attribute_nouns(self, word: str) -> tuple[str, ...]:
+        """The header nouns a question word measures (`lexicon.attribute_nouns`), in `word`'s common form."""
+        return lexicon.attribute_nouns(word)
+
     @lru_cache(maxsize=4096)  # noqa: B019 - one instance per process; the words of questions and headers recur
     def word(self, word: str) -> str:
         word = self.ABBREVIATIONS.get(word, word)
@@ -482,6 +486,19 @@ class HeaderWords:
             return word[:-3] + "y"
         if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
             return word[:-1]
+        return word
+
+    #: Endings that make a noun of a verb or inflect it, longest first (`stem`).
+    DERIVED_ENDINGS: ClassVar[tuple[str, ...]] = ("ance", "ence", "ment", "ure", "ing", "al", "ed", "er", "e")
+
+    @lru_cache(maxsize=4096)  # noqa: B019 - as `word`
+    def stem(self, word: str) -> str:
+        """A word's common form (`word`) less one ending of `DERIVED_ENDINGS`, kept to four letters or more,
+        so that "arrive" meets `Arrival`, "departs" `Departure` and "attended" `Attendance`."""
+        word = self.word(word)
+        for ending in self.DERIVED_ENDINGS:
+            if word.endswith(ending) and len(word) - len(ending) >= 4:
+                return word[: -len(ending)]
         return word
 
 

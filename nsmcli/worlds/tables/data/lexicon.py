@@ -1,0 +1,93 @@
+"""English words about measuring, for reading questions over user tables: what an adjective or verb measures
+(`attribute_nouns`: "oldest" -> age), for a word in any degree ("old", "older", "oldest": `degree_base`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Container
+
+#: What a question's adjective or verb measures: the nouns a header names it by (WordNet's "attribute"
+#: relation, and verbs with their nouns), so that "the oldest respondent" matches `Age` and "growing
+#: fastest" matches `Annual Growth`. Keys are base forms; values are singular and written out, the common
+#: form of `valuerules.HeaderWords.word`.
+ATTRIBUTES: dict[str, tuple[str, ...]] = {
+    "old": ("age",),
+    "young": ("age",),
+    "long": ("length", "duration"),
+    "short": ("length", "duration", "height"),
+    "tall": ("height",),
+    "high": ("height",),
+    "heavy": ("weight", "mass"),
+    "light": ("weight", "mass"),
+    "hot": ("temperature", "high"),
+    "warm": ("temperature", "high"),
+    "cold": ("temperature", "low"),
+    "cool": ("temperature", "low"),
+    "fast": ("speed", "time", "pace"),
+    "quick": ("speed", "time", "pace"),
+    "slow": ("speed", "time", "pace"),
+    "expensive": ("price", "cost", "amount", "fee"),
+    "cheap": ("price", "cost", "amount", "fee"),
+    "costly": ("price", "cost", "amount", "fee"),
+    "big": ("size", "area"),
+    "large": ("size", "area"),
+    "small": ("size", "area"),
+    "wide": ("width",),
+    "narrow": ("width",),
+    "deep": ("depth",),
+    "shallow": ("depth",),
+    "far": ("distance",),
+    "near": ("distance",),
+    "rich": ("income", "wealth"),
+    "poor": ("income", "wealth"),
+    "wealthy": ("income", "wealth"),
+    "populous": ("population",),
+    "wet": ("precipitation", "rainfall", "rain"),
+    "dry": ("precipitation", "rainfall", "rain"),
+    "rainy": ("precipitation", "rainfall", "rain"),
+    "windy": ("wind",),
+    "strong": ("strength",),
+    "weak": ("strength",),
+    "popular": ("popularity",),
+    "profitable": ("profit", "margin"),
+    "valuable": ("value",),
+    "grow": ("growth",),
+    "grew": ("growth",),
+    "grown": ("growth",),
+    "growing": ("growth",),
+    "weigh": ("weight", "mass"),
+    "weighed": ("weight", "mass"),
+    "weighing": ("weight", "mass"),
+    "cost": ("price", "cost"),
+    "costs": ("price", "cost"),
+    "earn": ("earnings", "income", "salary", "revenue"),
+    "earned": ("earnings", "income", "salary", "revenue"),
+    "live": ("life",),
+    "lived": ("life",),
+    "sell": ("sale",),
+    "sold": ("sale",),
+    "spend": ("spending", "amount", "cost"),
+    "spent": ("spending", "amount", "cost"),
+}
+
+
+def degree_base(word: str, known: Container[str]) -> str | None:
+    """The base form in `known` of `word` or of its comparative or superlative ("heaviest" -> "heavy",
+    "hotter" -> "hot", "larger" -> "large"), or None."""
+    if word in known:
+        return word
+    for suffix in ("est", "er"):
+        if len(word) > len(suffix) + 2 and word.endswith(suffix):
+            stem = word[: -len(suffix)]
+            undoubled = stem[:-1] if stem[-1:] == stem[-2:-1] else stem
+            for base in (stem, stem + "e", undoubled, stem[:-1] + "y"):
+                if base in known:
+                    return base
+    return None
+
+
+def attribute_nouns(word: str) -> tuple[str, ...]:
+    """The header nouns a question word measures (`ATTRIBUTES`), through its degree: "oldest" -> ("age",),
+    "heavier" -> ("weight", "mass"); () for any other word."""
+    base = degree_base(word, ATTRIBUTES)
+    return ATTRIBUTES[base] if base is not None else ()
