@@ -412,7 +412,8 @@ class Parser:
             text = choose(totals, answers, vote)
         best = next(c for c in candidates if c.program == text)
         key = answer_key(best.answer)
-        agreeing = sum(c.probability for c in candidates if answer_key(c.answer) == key)
+        # proposals carry a token probability beside the beam's normalised one: at most 1 in all
+        agreeing = min(1.0, sum(c.probability for c in candidates if answer_key(c.answer) == key))
         result = env.execute(best.program)
         steps = [describe_step(e, t, v, table) for e, t, v in result.intermediates]
         from nsmcli.worlds.tables.lang.gloss import gloss

@@ -312,6 +312,10 @@ def test_a_question_naming_two_things_with_or_gets_the_pick_of_one_by_each_numbe
         "wtq", problem, env, [(t, totals[t], answers[t]) for t in totals], proposed=added
     )
     assert PROPOSED not in features[0][1] and all(PROPOSED in sparse for _, sparse in features[1:])
+    # the pair the question joins with "or", not its first two names
+    annotated = annotate_question("besides norway, which won more silver medals, germany or canada?", table)
+    env = bind(get_language("wtq"), table, annotated.entities)
+    assert get_world("wtq").propose(Example("q", table.id, annotated, []), env) == proposals
     # no "or", or one thing named: nothing proposed
     for question in ("which won more silver medals, germany and canada?", "did germany win more silver?"):
         annotated = annotate_question(question, table)

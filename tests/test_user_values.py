@@ -704,6 +704,12 @@ def test_abbreviated_and_plural_header_words_match_the_question() -> None:
     assert annotate_question("the larger average basket?", wtq).column_match["r.avg_basket-number"] == 1.0
 
 
+def _matched_columns(question: str, header: list[str], row: list[str]) -> set[str]:
+    """The columns (`r.slug`) a question matches in a one-row user table."""
+    table = Table.from_rows("t", header, [row], value_rules="user")
+    return {name.rsplit("-", 1)[0] for name in annotate_question(question, table).column_match}
+
+
 def test_a_question_word_matches_the_header_of_what_it_measures() -> None:
     table = Table.from_rows(
         "t",
@@ -722,16 +728,24 @@ def test_a_question_word_matches_the_header_of_what_it_measures() -> None:
     assert "r.annual_growth-number" in matched("which city is growing fastest?")
     assert "r.unit_price-number" in matched("what is the most expensive product?")
     # a verb meets the noun made of it
-    timetable = Table.from_rows(
-        "t", ["Train", "Departure", "Arrival", "Attendance"], [["a", "1", "2", "3"]], value_rules="user"
+    timetable = (["Train", "Departure", "Arrival", "Attendance"], ["a", "1", "2", "3"])
+    assert _matched_columns("when does it arrive?", *timetable) == {"r.arrival"}
+    assert _matched_columns("which departs first?", *timetable) == {"r.departure"}
+    assert _matched_columns("how many attended?", *timetable) == {"r.attendance"}
+    # a person is no verb, a verb has no degrees, and a measure names no column of text
+    people = (
+        ["Seller", "Player", "Cost Center", "Amount", "Region", "Life"],
+        ["a", "b", "c", "1", "north", "2"],
     )
-
-    def columns(question: str) -> set[str]:
-        return {name.rsplit("-", 1)[0] for name in annotate_question(question, timetable).column_match}
-
-    assert columns("when does it arrive?") == {"r.arrival"}
-    assert columns("which departs first?") == {"r.departure"}
-    assert columns("how many attended?") == {"r.attendance"}
+    assert _matched_columns("how many units did we sell?", *people) == set()
+    assert _matched_columns("how many games were played?", *people) == set()
+    assert "r.cost_center" not in _matched_columns("how many cents was the pen?", *people)
+    assert _matched_columns("who has the liver?", *people) == set()
+    assert "r.life" in _matched_columns("where do people live longest?", *people)
+    text_measure = Table.from_rows("t", ["Team", "Size"], [["a", "big"]], value_rules="user")
+    assert not annotate_question("which team is the biggest?", text_measure).column_match.keys() - {
+        "r.team-string"
+    }
     # words that measure nothing leave the columns unmatched, and a word is not read as a superlative
     # of another ("newest" is no "new" of `ATTRIBUTES`; "latest" is no "lat")
     assert matched("which sample came latest?") == {"r.sample-string"}

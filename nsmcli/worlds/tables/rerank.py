@@ -174,13 +174,13 @@ def pick_of_two_programs(problem: Any, env: Any) -> list[str]:
     for each string column that holds both, keep the rows of the two, pick one by the largest or smallest
     value of each number column, and show the string column (the beam often reads the right rows and shows
     the wrong column, or compares the wrong column). The reranker weighs them beside the beam's programs."""
-    question = problem.question
-    if " or " not in f" {question.text.lower()} ":
+    # the question's either-or pair (`annotate`'s entity of both names, word linking only), not its first
+    # two names: "in paris, which sold more, abba or queen?" compares abba with queen
+    pair = next((e for e in problem.question.entities if e.kind == "string" and len(e.values) == 2), None)
+    if pair is None:
         return []
-    named = [e.values[0] for e in question.entities if e.kind == "string" and len(e.values) == 1]
-    named = [v for v in dict.fromkeys(named) if isinstance(v, str) and '"' not in v][:2]
-    if len(named) < 2:
-        return []
+    named = [str(v) for v in pair.values]
+    both = P.Literal("string", tuple(named))  # written as the language writes it, quotes escaped
     numbers = [c.property_name("number") for c in env.table.columns if "number" in c.views]
     programs = []
     for column in env.table.columns:
@@ -188,7 +188,7 @@ def pick_of_two_programs(problem: Any, env: Any) -> list[str]:
         if not all(any(v in cell for cell in cells) for v in named):
             continue
         shown = column.property_name("string")
-        keep = f'(filter_str_contain_any all_rows ["{named[0]}" "{named[1]}"] {shown})'
+        keep = f"(filter_str_contain_any all_rows {both} {shown})"
         programs += [
             f"{keep} ({pick} v0 {number}) (hop v1 {shown})"
             for number in numbers

@@ -546,11 +546,21 @@ def annotate_question(
     words = table.rules.header_words
     if words is not None:  # the user rules: "avg" is "average" and "sales" is "sale" on both sides
         token_set |= {words.word(t) for t in token_set if t not in STOP_WORDS}  # "no" is no "number"
-        token_set |= {noun for t in tokens for noun in words.attribute_nouns(t)}
     stems = {words.stem(t) for t in token_set if t not in STOP_WORDS} if words is not None else set()
+    # what the question's adjectives and verbs measure names a column of amounts or dates, not of text
+    measured = {noun for t in tokens for noun in words.attribute_nouns(t)} if words is not None else set()
     for name, pieces in index.properties:
+        amounts = not name.endswith("-string")
         score = sum(
-            p in token_set or (words is not None and (words.word(p) in token_set or words.stem(p) in stems))
+            p in token_set
+            or (
+                words is not None
+                and (
+                    words.word(p) in token_set
+                    or words.stem(p) in stems
+                    or (amounts and words.word(p) in measured)
+                )
+            )
             for p in pieces
         )
         if score:

@@ -6,10 +6,9 @@ from __future__ import annotations
 
 from collections.abc import Container
 
-#: What a question's adjective or verb measures: the nouns a header names it by (WordNet's "attribute"
-#: relation, and verbs with their nouns), so that "the oldest respondent" matches `Age` and "growing
-#: fastest" matches `Annual Growth`. Keys are base forms; values are singular and written out, the common
-#: form of `valuerules.HeaderWords.word`.
+#: What a question's adjective measures: the nouns a header names it by (WordNet's "attribute" relation),
+#: so that "the oldest respondent" matches `Age`. Keys are base forms; values are singular and written
+#: out, the common form of `valuerules.HeaderWords.word`.
 ATTRIBUTES: dict[str, tuple[str, ...]] = {
     "old": ("age",),
     "young": ("age",),
@@ -29,9 +28,9 @@ ATTRIBUTES: dict[str, tuple[str, ...]] = {
     "expensive": ("price", "cost", "amount", "fee"),
     "cheap": ("price", "cost", "amount", "fee"),
     "costly": ("price", "cost", "amount", "fee"),
-    "big": ("size", "area"),
-    "large": ("size", "area"),
-    "small": ("size", "area"),
+    "big": ("size",),
+    "large": ("size",),
+    "small": ("size",),
     "wide": ("width",),
     "narrow": ("width",),
     "deep": ("depth",),
@@ -51,6 +50,12 @@ ATTRIBUTES: dict[str, tuple[str, ...]] = {
     "popular": ("popularity",),
     "profitable": ("profit", "margin"),
     "valuable": ("value",),
+}
+
+
+#: Verbs of measuring and the nouns a header names the measure by ("growing" -> `Growth`); exact forms
+#: only, since a verb has no degrees ("liver" is no "live", "seller" no "sell").
+VERBS: dict[str, tuple[str, ...]] = {
     "grow": ("growth",),
     "grew": ("growth",),
     "grown": ("growth",),
@@ -88,6 +93,8 @@ def degree_base(word: str, known: Container[str]) -> str | None:
 
 def attribute_nouns(word: str) -> tuple[str, ...]:
     """The header nouns a question word measures (`ATTRIBUTES`), through its degree: "oldest" -> ("age",),
-    "heavier" -> ("weight", "mass"); () for any other word."""
+    "heavier" -> ("weight", "mass"), or of its verb (`VERBS`); () for any other word."""
+    if word in VERBS:
+        return VERBS[word]
     base = degree_base(word, ATTRIBUTES)
     return ATTRIBUTES[base] if base is not None else ()

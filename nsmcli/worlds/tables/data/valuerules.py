@@ -489,12 +489,14 @@ class HeaderWords:
         return word
 
     #: Endings that make a noun of a verb or inflect it, longest first (`stem`).
-    DERIVED_ENDINGS: ClassVar[tuple[str, ...]] = ("ance", "ence", "ment", "ure", "ing", "al", "ed", "er", "e")
+    #: No "er": it would make people of verbs ("sell" and `Seller`, "played" and `Player`).
+    DERIVED_ENDINGS: ClassVar[tuple[str, ...]] = ("ance", "ence", "ment", "ure", "ing", "al", "ed", "e")
 
     @lru_cache(maxsize=4096)  # noqa: B019 - as `word`
     def stem(self, word: str) -> str:
         """A word's common form (`word`) less one ending of `DERIVED_ENDINGS`, kept to four letters or more,
-        so that "arrive" meets `Arrival`, "departs" `Departure` and "attended" `Attendance`."""
+        so that "arrive" meets `Arrival`, "departs" `Departure`, "attended" `Attendance` and "closing"
+        `Close` (and, a known cost, "states" `Stats`)."""
         word = self.word(word)
         for ending in self.DERIVED_ENDINGS:
             if word.endswith(ending) and len(word) - len(ending) >= 4:
