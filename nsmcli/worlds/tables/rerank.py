@@ -7,10 +7,10 @@ fitted on held-out questions, weigh such clues against the beam's probabilities 
 features of `nsmcli.train.rerank.beam_features`). Each is a name worth 1: the functions used and the last
 one; the answer's kind (number, date, string) and size; whether the answer echoes the question; the
 question's entities the program leaves unused, by kind; columns the question names and the program does
-not use, and the reverse; whether a program ending in `hop` shows the column it compared, crossed
-with the question's opening word, and whether it shows the table's key column (`_key_column`), crossed with
-whether the question asks for one thing or several; whether the question asks for one thing or several ("which customers") crossed
-with the answer's size; and each question word and word pair crossed with the functions, the last
+not use, and the reverse; whether the question asks for one thing or several ("which customers") crossed
+with the answer's size; whether a program ending in `hop` shows the column it compared, crossed with the
+question's opening word, and whether it shows the table's key column (`_key_column`), crossed with the
+thing or things asked for; and each question word and word pair crossed with the functions, the last
 function, the answer's kind and size. `program_readings` gives the question and each program read as
 English (`lang.gloss`), which the generic reranker compares (`reading_similarity`).
 """
@@ -117,9 +117,7 @@ def rerank_features(
         size = "one" if len(answer) == 1 else ("many" if answer else "zero")
         echo = any(isinstance(v, str) and v and v.lower() in text for v in answer)
         literals = [a for e in program.exprs for a in e.args if isinstance(a, P.Literal)]
-        used_columns = {
-            a.name[2:].rsplit("-", 1)[0] for e in program.exprs for a in e.args if isinstance(a, P.Column)
-        }
+        used_columns = {_slug(a) for e in program.exprs for a in e.args} - {None}
         sparse = [f"f={f}" for f in functions] + [
             f"last={last}",
             f"kind={kind}",

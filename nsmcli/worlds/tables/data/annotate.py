@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from nsmcli.errors import DataError
-from nsmcli.worlds.tables.data import textnum, units
+from nsmcli.worlds.tables.data import lexicon, textnum, units
 from nsmcli.worlds.tables.data.table import Column, Table
 from nsmcli.worlds.tables.data.units import Unit
 from nsmcli.worlds.tables.data.valuerules import header_magnitude, said_power
@@ -84,16 +84,7 @@ _FIXED_TAGS = dict(
 
 def _base_of(word: str, suffix: str) -> str | None:
     """The adjective a comparative/superlative comes from ("bigger" -> "big", "earliest" -> "early")."""
-    stem = word[: -len(suffix)]
-    candidates = [stem, stem + "e"]
-    if len(stem) > 2 and stem[-1] == stem[-2]:
-        candidates.append(stem[:-1])
-    if stem.endswith("i"):
-        candidates.append(stem[:-1] + "y")
-    for c in candidates:
-        if c in _ADJECTIVES:
-            return c
-    return None
+    return next((base for base in lexicon.base_forms(word[: -len(suffix)]) if base in _ADJECTIVES), None)
 
 
 def pos_tags(tokens: list[str]) -> list[str]:
@@ -548,7 +539,7 @@ def annotate_question(
         token_set |= {words.word(t) for t in token_set if t not in STOP_WORDS}  # "no" is no "number"
     stems = {words.stem(t) for t in token_set if t not in STOP_WORDS} if words is not None else set()
     # what the question's adjectives and verbs measure names a column of amounts or dates, not of text
-    measured = {noun for t in tokens for noun in words.attribute_nouns(t)} if words is not None else set()
+    measured = {noun for t in tokens for noun in lexicon.attribute_nouns(t)} if words is not None else set()
     for name, pieces in index.properties:
         amounts = not name.endswith("-string")
         score = sum(

@@ -83,12 +83,21 @@ def degree_base(word: str, known: Container[str]) -> str | None:
         return word
     for suffix in ("est", "er"):
         if len(word) > len(suffix) + 2 and word.endswith(suffix):
-            stem = word[: -len(suffix)]
-            undoubled = stem[:-1] if stem[-1:] == stem[-2:-1] else stem
-            for base in (stem, stem + "e", undoubled, stem[:-1] + "y"):
-                if base in known:
-                    return base
+            base = next((b for b in base_forms(word[: -len(suffix)]) if b in known), None)
+            if base is not None:
+                return base
     return None
+
+
+def base_forms(stem: str) -> list[str]:
+    """The base forms a comparative's or superlative's stem may come from: "bigg" -> big, "larg" -> large,
+    "heavi" -> heavy (the stem itself first)."""
+    forms = [stem, stem + "e"]
+    if len(stem) > 2 and stem[-1] == stem[-2]:
+        forms.append(stem[:-1])
+    if stem.endswith("i"):
+        forms.append(stem[:-1] + "y")
+    return forms
 
 
 def attribute_nouns(word: str) -> tuple[str, ...]:

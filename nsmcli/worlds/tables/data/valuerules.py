@@ -35,7 +35,7 @@ from functools import lru_cache
 from typing import ClassVar
 
 from nsmcli.errors import DataError
-from nsmcli.worlds.tables.data import lexicon, textnum, units
+from nsmcli.worlds.tables.data import textnum, units
 from nsmcli.worlds.tables.data.values import PLAIN_TEXT, Date, normalize
 
 #: Cells with this many tokens or more get no number (MAPO's max_n_tokens_for_num_prop).
@@ -474,10 +474,6 @@ class HeaderWords:
         "yr": "year",
         "yrs": "year",
     }
-
-    def attribute_nouns(self, word: str) -> tuple[str, ...]:
-        """The header nouns a question word measures (`lexicon.attribute_nouns`), in `word`'s common form."""
-        return lexicon.attribute_nouns(word)
 
     @lru_cache(maxsize=4096)  # noqa: B019 - one instance per process; the words of questions and headers recur
     def word(self, word: str) -> str:
