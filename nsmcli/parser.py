@@ -101,6 +101,18 @@ class ParseResult:
         )
 
 
+@dataclass
+class Beam:
+    """One question's finished beam over a table, before any choice (`Parser.beam`)."""
+
+    question: str  # as checked (`check_question`)
+    table: Table
+    env: Any  # the table bound to the question's entities (`bind`)
+    problem: Example  # the question's annotation as the worlds' rerank features read it
+    totals: dict[str, float]  # program text -> probability, renormalised over the beam, most probable first
+    answers: dict[str, list]  # program text -> its answer
+
+
 def _cut(text: str, limit: int = 80) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
@@ -356,33 +368,17 @@ class Parser:
         with gc_paused():
             return self._parse(question, table, beam, sql_dialect, vote, sql_check)
 
-    def _parse(
-        self,
-        question: str,
-        table: Table | Any,
-        beam: int,
-        sql_dialect: str | None,
-        vote: str,
-        sql_check: bool,
-    ) -> ParseResult:
+    def beam_search(self, question: str, table: Table | Any, beam: int = 5) -> Beam:
+        """The finished programs of a beam search for `question` over `table`, and their answers; no
+        choice among them (`parse` makes one)."""
         from nsmcli.train.actors import QuestionEnv
-        from nsmcli.train.evaluate import (
-            answer_key,
-            check_vote,
-            choose,
-            decode_ensemble,
-            effective_vote,
-            pool_programs,
-        )
+        from nsmcli.train.evaluate import decode_ensemble, pool_programs
 
-        check_vote(vote)
         if not isinstance(question, str):
             raise ArgumentTypeError(f"the question must be a string, not {_type_name(question)}")
         if isinstance(beam, bool) or not isinstance(beam, int) or beam < 0:
             raise ArgumentTypeError(f"beam must be a non-negative integer, not {beam!r}")
         question = check_question(question)
-        if sql_dialect:
-            check_dialect(sql_dialect)
         table = as_table(table)
         annotated = annotate_question(question, table, linking=self.linking)
         env = bind(self.language, table, annotated.entities, self.limits)
@@ -396,11 +392,38 @@ class Parser:
         totals: dict[str, float] = {}
         answers: dict[str, list] = {}
         pool_programs(totals, answers, ((str(env.decode(t)), p, a) for t, p, a in found))
+        problem = Example(annotated.id, table.id, annotated, [])
+        return Beam(question, table, env, problem, totals, answers)
+
+    def answer_of(self, found: Beam, program: str) -> ParseResult:
+        """The answer of one program of `found` (its cells as the table writes them, `shown_answer`), as a
+        result that `answer_matches` checks; no steps, SQL or reading."""
+        result = found.env.execute(program)
+        answer, display = shown_answer(result, found.env, found.problem.question.tokens)
+        return ParseResult(found.question, answer, program, found.totals.get(program, 0.0), display=display)
+
+    def _parse(
+        self,
+        question: str,
+        table: Table | Any,
+        beam: int,
+        sql_dialect: str | None,
+        vote: str,
+        sql_check: bool,
+    ) -> ParseResult:
+        from nsmcli.train.evaluate import answer_key, check_vote, choose, effective_vote
+
+        check_vote(vote)
+        if sql_dialect:
+            check_dialect(sql_dialect)
+        found = self.beam_search(question, table, beam)
+        question, table, env, annotated = found.question, found.table, found.env, found.problem.question
+        totals, answers = found.totals, found.answers
         warnings = [*self.notes, *table.notes, *(w for w in (env.reach_warning(),) if w)]
         if not totals:
             return ParseResult(question, [], None, 0.0, warnings=warnings)
         chosen_by = effective_vote(vote, self.reranker)
-        problem = Example(annotated.id, table.id, annotated, [])
+        problem = found.problem
         reranker = self.reranker if chosen_by == "rerank" else None
         # a reranker fitted with the world's proposals weighs them beside the beam's programs
         proposed = reranker.propose(problem, env, totals, answers) if reranker is not None else []

@@ -45,3 +45,24 @@ def test_nsm_reads_it_as_a_question_file_with_answers():
     cases = read_question_file(QUESTIONS)
     assert len(cases) == len(_records())
     assert all(case.answer and case.table.is_file() for case in cases)
+
+
+FIT = REAL.parent / "fit"
+
+
+def test_the_fitting_set_is_well_formed_readable_and_apart_from_the_real_world_set():
+    """examples/fit is what the default reranker is fitted on: every table reads, every question has an
+    answer and a declared type, and it shares no table and no question with the real-world test set."""
+    from nsmcli.worlds.tables.data.readers import load_table
+
+    lines = (FIT / "questions.tsv").read_text(encoding="utf-8").splitlines()
+    assert lines[0].split("\t") == ["table", "question", "answer", "type"]
+    records = [line.split("\t") for line in lines[1:]]
+    assert all(len(fields) == 4 and fields[3] in _declared_types() for fields in records)
+    cases = read_question_file(FIT / "questions.tsv")
+    assert len(cases) == len(records) >= 400 and all(case.answer for case in cases)
+    for table in {case.table for case in cases}:
+        assert load_table(table).rows, table
+    real = _records()
+    assert not {t for t, *_ in records} & {t for t, *_ in real}
+    assert not {q.lower() for _, q, *_ in records} & {q.lower() for _, q, *_ in real}

@@ -11,17 +11,20 @@ from pathlib import Path
 
 import pytest
 
-from nsmcli.errors import CheckpointError, GrammarError
-from nsmcli.parser import Parser, find_model
+from nsmcli.errors import CheckpointError, DataError, GrammarError
+from nsmcli.parser import Parser, answer_matches, find_model
 from nsmcli.train.rerank import (
     DENSE_FEATURES,
     PROPOSED,
     PROPOSED_PROBABILITY,
     RERANKER_FILE,
+    BeamProblems,
     Reranker,
     add_proposals,
     candidate_features,
+    decode_question_file,
     fit,
+    fit_beams,
     fit_cross_validated,
     load_reranker,
     readings_available,
@@ -218,6 +221,71 @@ def test_cross_validation_chooses_among_the_strengths_and_records_its_figures():
     assert right_choices(reranker, _problems()) == 40
 
 
+def test_a_weight_of_zero_leaves_a_problem_out_and_weights_of_one_change_nothing():
+    problems = _problems()
+    # a contrary problem: there `bad` is right; alone it would teach the opposite of the others
+    contrary = [([([0.0] * 5, ["good"]), ([0.0] * 5, ["bad"])], [0.0, 1.0])] * 60
+    plain = fit(problems, 1e-3, "wtq")
+    ones = fit(problems, 1e-3, "wtq", weights=[1.0] * len(problems))
+    assert ones.sparse == pytest.approx(plain.sparse) and ones.dense == pytest.approx(plain.dense)
+    left_out = fit(problems + contrary, 1e-3, "wtq", weights=[1.0] * len(problems) + [0.0] * len(contrary))
+    assert left_out.sparse == pytest.approx(plain.sparse)
+    heavy = fit(problems + contrary, 1e-3, "wtq", weights=[1.0] * len(problems) + [5.0] * len(contrary))
+    assert heavy.sparse["bad"] > heavy.sparse["good"]  # the weighted problems win
+    with pytest.raises(DataError, match="weights for"):
+        fit(problems, 1e-3, "wtq", weights=[1.0])
+
+
+def test_a_fit_from_a_prior_stays_near_it_and_keeps_what_its_problems_never_show():
+    prior = fit(_problems(), 1e-3, "wtq")
+    prior.sparse["unseen"] = 0.7
+    assert fit([], 1e-3, "wtq", prior=prior).sparse == prior.sparse  # nothing to learn from: the prior
+    contrary = [([([0.0] * 5, ["good"]), ([0.0] * 5, ["bad"])], [0.0, 1.0])] * 4
+    near = fit(contrary, 10.0, "wtq", prior=prior)
+    assert near.sparse["unseen"] == pytest.approx(0.7)
+    assert near.sparse["good"] == pytest.approx(prior.sparse["good"], abs=0.05)
+    assert near.dense == pytest.approx(prior.dense, abs=0.05)  # the dense weights are held near it too
+    loose = fit(contrary, 1e-4, "wtq", prior=prior)
+    assert loose.sparse["bad"] > loose.sparse["good"] and loose.sparse["unseen"] == pytest.approx(0.7)
+    fresh = fit(contrary, 10.0, "wtq")
+    assert "unseen" not in fresh.sparse and abs(fresh.sparse["good"]) < 0.05
+
+
+def test_cross_validation_counts_the_held_out_choices_of_each_source():
+    problems = _problems(40)
+    sources = ["wtq"] * 30 + ["mine"] * 10
+    _, figures = fit_cross_validated(problems, [1e-3], "wtq", folds=4, sources=sources)
+    by_source = figures["held_out_right_by_source"]["0.001"]
+    assert by_source == {"wtq": 30, "mine": 10} and figures["held_out_right"]["0.001"] == 40
+
+
+def test_cross_validation_holds_out_a_groups_problems_together():
+    # each table's questions share a marker of their right program that no other table's have: a fold
+    # that held out only some of a table's questions learns the marker from the others
+    problems, groups = [], []
+    for table in range(8):
+        for question in range(6):
+            plain = ([math.log(0.5)] * 2 + [0.0] * 3, [])
+            marked = ([math.log(0.5)] * 2 + [0.0] * 3, [f"marker{table}"])
+            # the right program comes first in half the beams: without its marker a choice is a coin toss
+            problems.append(([marked, plain], [1.0, 0.0]) if question % 2 else ([plain, marked], [0.0, 1.0]))
+            groups.append(f"table{table}.csv")
+    _, mixed = fit_cross_validated(problems, [1e-3], "wtq", folds=4)
+    _, grouped = fit_cross_validated(problems, [1e-3], "wtq", folds=4, groups=groups)
+    assert mixed["held_out_right"]["0.001"] == 48 and grouped["held_out_right"]["0.001"] == 24
+
+
+def test_fitting_several_sets_of_beams_records_each_and_refuses_mixed_worlds():
+    first = BeamProblems("held-out", _problems(20), 4, 20, world="wtq")
+    second = BeamProblems("mine.tsv", _problems(12), 3, 12, world="wtq")
+    reranker = fit_beams([first, second], "wtq", l2s=(1e-3,), set_weights=[1.0, 2.0])
+    assert reranker.fitted["questions"] == 32 and reranker.fitted["split"] == "held-out+mine.tsv"
+    assert [s["weight"] for s in reranker.fitted["sets"]] == [1.0, 2.0]
+    assert reranker.fitted["held_out_right_by_source"]["0.001"] == {"held-out": 20, "mine.tsv": 12}
+    with pytest.raises(DataError, match="not all of the wtq world"):
+        fit_beams([first, BeamProblems("sql", _problems(4), 0, 4, world="wikisql")], "wtq")
+
+
 def test_a_saved_reranker_loads_with_the_same_choices(tmp_path):
     reranker = fit(_problems(), 1e-3, "wtq")
     reranker.save(tmp_path / RERANKER_FILE)
@@ -394,6 +462,80 @@ def test_cli_rerank_fits_a_reranker_that_eval_then_uses(tiny, glove_copy):  # no
     assert code == 0 and json.loads(out)["vote"] == "answer"
 
 
+def _own_questions(tmp_path: Path) -> Path:
+    """Questions with answers over the example medals table, as a user writes them for `nsm rerank`."""
+    path = tmp_path / "mine.tsv"
+    rows = [
+        ("which nation won the most gold medals?", "Norway|Germany"),
+        ("how many gold medals did kenya win?", "3"),
+        ("which won more silver medals, germany or canada?", "Germany"),
+        ("which nation is listed first?", "Norway"),
+        ("how many nations won more than 10 gold medals?", "3"),
+        ("what is the total of bronze medals?", "0"),  # a wrong gold answer: no candidate earns credit
+    ]
+    path.write_text(
+        "table\tquestion\tanswer\n" + "".join(f"{MEDALS}\t{q}\t{a}\n" for q, a in rows), encoding="utf-8"
+    )
+    return path
+
+
+def test_own_questions_are_decoded_as_parse_decodes_them_with_credit_by_the_answer_check(
+    glove_copy, tmp_path
+):
+    path = _own_questions(tmp_path)
+    beams = decode_question_file(glove_copy, path, beam=5)
+    parser = Parser.load(glove_copy)
+    assert beams.world == "wtq" and beams.questions == 6 and beams.proposals and len(beams.problems) == 6
+    for (features, credits), (question, expected) in zip(
+        beams.problems,
+        [(line.split("\t")[1], line.split("\t")[2]) for line in path.read_text().splitlines()[1:]],
+        strict=True,
+    ):
+        found = parser.beam_search(question, MEDALS, 5)
+        texts = list(found.totals)
+        assert len(features) == len(credits) >= len(texts)  # the beam's programs, then any proposals
+        for text, credit in zip(texts, credits, strict=False):
+            result = parser.answer_of(found, text)
+            assert credit == float(answer_matches(expected.split("|"), result, load_table(MEDALS)))
+    assert not any(beams.problems[-1][1])  # the wrong gold answer: nothing right
+    assert 0 < beams.right_answer_in_beam < 6 and beams.answer_vote_right <= beams.right_answer_in_beam
+
+
+def test_cli_rerank_fits_on_own_questions_alone_or_beside_a_split(tiny, glove_copy, tmp_path):  # noqa: F811
+    data, _ = tiny
+    path = _own_questions(tmp_path)
+    out = tmp_path / "reranker.json"
+    args = ["rerank", str(glove_copy), "--questions", str(path), "--folds", "2", "--out", str(out), "--json"]
+    code, stdout, err = run_cli(args)
+    assert code == 0, err
+    fitted = json.loads(stdout)
+    assert fitted["questions"] == 6 and fitted["data"] is None and fitted["questions_files"] == [str(path)]
+    assert Reranker.from_json(json.loads(out.read_text())).proposals
+    assert "prior" not in fitted  # the model had no reranker to start from
+    # alone, the questions adjust the model's reranker when it has one
+    Reranker("wtq", [1.0, 0.0, 0.0, 0.0, 0.0], {"kept": 0.5}, {"split": "held-out"}).save(
+        glove_copy / RERANKER_FILE
+    )
+    code, stdout, err = run_cli(args)
+    assert code == 0, err
+    assert json.loads(stdout)["prior"] == {"split": "held-out"} and json.loads(stdout)["l2"] in (
+        1e-3,
+        3e-3,
+        0.01,
+        0.03,
+        0.1,
+    )
+    assert Reranker.from_json(json.loads(out.read_text())).sparse["kept"] == pytest.approx(0.5)
+    code, stdout, err = run_cli(args + ["--from-scratch"])
+    assert code == 0 and "prior" not in json.loads(stdout), err
+    split = ["--data", str(data), "--split", "random-split-1-train", "--questions-weight", "3"]
+    code, stdout, err = run_cli(args + split)
+    assert code == 0, err
+    fitted = json.loads(stdout)
+    assert fitted["questions"] == 12 and [s["weight"] for s in fitted["sets"]] == [1.0, 3.0]
+    assert set(fitted["held_out_right_by_source"][f"{fitted['l2']:g}"]) == {"random-split-1-train", str(path)}
+
+
 def test_cli_rerank_refuses_bad_strengths_and_a_missing_model_in_one_line(tiny, tmp_path):  # noqa: F811
     data, _ = tiny
     for args, message in (
@@ -405,6 +547,9 @@ def test_cli_rerank_refuses_bad_strengths_and_a_missing_model_in_one_line(tiny, 
             ["rerank", str(tmp_path / "none"), "--data", str(data), "--split", "random-split-1-train"],
             "no model",
         ),
+        (["rerank", "wtq-glove"], "nothing to fit on"),
+        (["rerank", "wtq-glove", "--data", str(data)], "--data and --split together"),
+        (["rerank", "wtq-glove", "--questions", str(tmp_path / "none.tsv")], "none.tsv"),
     ):
         code, out, err = run_cli(args)
         assert code == 2 and len(err.strip().splitlines()) == 1 and message in err

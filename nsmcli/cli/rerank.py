@@ -11,20 +11,40 @@ from nsmcli.errors import DataError
 from nsmcli.fileio import check_output_file
 from nsmcli.train.config import MAX_BEAM
 
+FRESH_L2S = "3e-4,1e-3,3e-3,1e-2"
+PRIOR_L2S = "1e-3,3e-3,1e-2,3e-2,0.1"
+
 
 def rerank(
     model: Path = typer.Argument(
         ..., metavar="MODEL", help="A run directory, an ensemble directory or a bundled model name."
     ),
-    data: Path = typer.Option(..., "--data", help="The preprocessed dataset holding the held-out split."),
+    data: Path = typer.Option(None, "--data", help="The preprocessed dataset holding the held-out split."),
     split: str = typer.Option(
-        ..., "--split", help="Questions the model never trained on (WTQ: pristine-seen-tables)."
+        None, "--split", help="Questions the model never trained on (WTQ: pristine-seen-tables)."
+    ),
+    questions: list[Path] = typer.Option(
+        None,
+        "--questions",
+        help="A question file over your own tables (table<TAB>question<TAB>answer, as nsm parse "
+        "--questions reads) to fit on as well, or alone; repeat for several.",
     ),
     tables_of: str = typer.Option(
         None,
         "--tables-of",
         help="Keep only the questions over this split's tables (WTQ: random-split-1-train, so that no "
         "question over a dev table is fitted on).",
+    ),
+    questions_weight: float = typer.Option(
+        1.0,
+        "--questions-weight",
+        min=0.0,
+        help="How much each --questions problem weighs in the fit beside one of --split.",
+    ),
+    from_scratch: bool = typer.Option(
+        False,
+        "--from-scratch",
+        help="With --questions alone: fit afresh rather than start from the model's reranker and stay near it.",
     ),
     out: Path = typer.Option(
         None,
@@ -36,7 +56,10 @@ def rerank(
         4, "--folds", min=2, help="Cross-validation folds that choose the L2 strength."
     ),
     l2: str = typer.Option(
-        "3e-4,1e-3,3e-3,1e-2", "--l2", help="Comma-separated L2 strengths to choose from."
+        None,
+        "--l2",
+        help="Comma-separated L2 strengths to choose from [default: 3e-4,1e-3,3e-3,1e-2; adjusting the "
+        "model's reranker: 1e-3,3e-3,1e-2,3e-2,0.1].",
     ),
     proposals: bool = typer.Option(
         True,
@@ -50,20 +73,32 @@ def rerank(
 ) -> None:
     """Fit a reranker of a model's beam on questions it never trained on: it learns which programs fit
     which questions (a "total" wants a sum, a stated number wants a use), beside the beam's own scores.
+    --questions adds your own questions over your tables; given alone, they adjust the model's reranker.
 
     Examples:
 
     \b
       nsm rerank runs/mapo-1 --data data/wtq --split pristine-seen-tables \\
           --tables-of random-split-1-train
+      nsm rerank my-wtq --questions my_questions.tsv
       nsm eval runs/mapo-1 --data data/wtq --vote answer   # without it
     """
     from nsmcli.parser import find_model
-    from nsmcli.train.rerank import RERANKER_FILE, decode_for_reranking, fit_beams, on_tables_of
+    from nsmcli.train.rerank import (
+        RERANKER_FILE,
+        decode_for_reranking,
+        decode_question_file,
+        fit_beams,
+        load_reranker,
+        on_tables_of,
+    )
     from nsmcli.worlds.tables.data.preprocess import load_dataset
+    from nsmcli.worlds.tables.data.readers import read_question_file
 
     try:
-        strengths = [float(v) for v in l2.split(",") if v.strip()]
+        # held near the model's reranker, stronger strengths keep it nearer
+        chosen = l2 if l2 is not None else (PRIOR_L2S if data is None and not from_scratch else FRESH_L2S)
+        strengths = [float(v) for v in chosen.split(",") if v.strip()]
     except ValueError:
         raise DataError(f"--l2 must be comma-separated numbers, got {l2!r}") from None
     if not strengths or any(not v >= 0 for v in strengths):
@@ -71,32 +106,57 @@ def rerank(
     model_dir = find_model(model) or model
     if not Path(model_dir).is_dir():
         raise DataError(f"no model at {str(model)!r}: give a run directory or a bundled model name")
+    if (data is None) != (split is None):
+        raise DataError("give --data and --split together (or neither, with --questions)")
+    if data is None and not questions:
+        raise DataError("nothing to fit on: give --data and --split, or --questions, or both")
+    if tables_of is not None and data is None:
+        raise DataError("--tables-of filters the questions of --data: give --data and --split too")
+    for path in questions or []:  # a bad file fails before any decoding
+        read_question_file(path)
     target = out if out is not None else Path(model_dir) / RERANKER_FILE
     check_output_file(target)
-    dataset = load_dataset(data)
-    select = on_tables_of(dataset, tables_of)
     silent = quiet or json_out
-    with progress_bar(silent) as progress:
-        beams = decode_for_reranking(
-            model_dir,
-            dataset,
-            split,
-            select=select,
-            beam=beam,
-            workers=workers,
-            progress=progress,
-            proposals=proposals,
-        )
+    report = None if silent else lambda line: stdout.print(safe(line))
+    sets = []
+    if data is not None:
+        dataset = load_dataset(data)
+        with progress_bar(silent) as progress:
+            sets.append(
+                decode_for_reranking(
+                    model_dir,
+                    dataset,
+                    split,
+                    select=on_tables_of(dataset, tables_of),
+                    beam=beam,
+                    workers=workers,
+                    progress=progress,
+                    proposals=proposals,
+                )
+            )
+    for path in questions or []:
+        sets.append(decode_question_file(model_dir, path, beam=beam, proposals=proposals, progress=report))
+    # a few of the user's questions adjust the model's reranker; they are too few to replace it
+    prior = load_reranker(model_dir) if data is None and not from_scratch else None
+    set_weights = [1.0] * (len(sets) - len(questions or [])) + [questions_weight] * len(questions or [])
     reranker = fit_beams(
-        beams,
-        dataset.world,
+        sets,
+        sets[0].world or "",
         folds=folds,
         l2s=strengths,
-        report=None if silent else lambda line: stdout.print(safe(line)),
+        report=report,
+        set_weights=set_weights,
+        prior=prior,
     )
     fitted = reranker.fitted
     # the record names what the user named, not the resolved paths of this machine
-    fitted.update(model=str(model), data=str(data), tables_of=tables_of, beam=beam)
+    fitted.update(
+        model=str(model),
+        data=None if data is None else str(data),
+        tables_of=tables_of,
+        questions_files=[str(q) for q in questions or []],
+        beam=beam,
+    )
     reranker.save(target)
     if json_out:
         print_json({**fitted, "out": str(target)})

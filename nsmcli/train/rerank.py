@@ -273,12 +273,29 @@ def choice_matters(credits: Sequence[float]) -> bool:
     return any(right) and not all(right)
 
 
-def fit(problems: Sequence[tuple[Features, list[float]]], l2: float, world: str) -> Reranker:
+def fit(
+    problems: Sequence[tuple[Features, list[float]]],
+    l2: float,
+    world: str,
+    weights: Sequence[float] | None = None,
+    prior: Reranker | None = None,
+) -> Reranker:
     """Weights maximising the mean log probability of each problem's right candidates (credit >= 1) under a
-    softmax of the scores, minus `l2` times the sparse weights' squared norm. Problems whose candidates are
-    all right or all wrong teach nothing and are left out."""
-    useful = [(f, y) for f, y in problems if choice_matters(y)]
-    names: dict[str, int] = {}
+    softmax of the scores, minus `l2` times the sparse weights' squared norm; with `weights` (one per
+    problem), the weighted mean. Problems whose candidates are all right or all wrong teach nothing and
+    are left out. With a `prior` reranker the fit starts from its weights and `l2` pulls every weight (the
+    dense ones too) toward them rather than toward 0: a few problems adjust it, and what they never show
+    keeps its weight."""
+    if weights is not None and len(weights) != len(problems):
+        raise DataError(f"{len(weights)} weights for {len(problems)} problems")
+    kept = [
+        i for i, (_, y) in enumerate(problems) if choice_matters(y) and (weights is None or weights[i] > 0)
+    ]
+    useful = [problems[i] for i in kept]
+    weight_t = (
+        None if weights is None else torch.tensor([float(weights[i]) for i in kept], dtype=torch.float64)
+    )
+    names: dict[str, int] = {n: i for i, n in enumerate(prior.sparse)} if prior is not None else {}
     for features, _ in useful:
         for _, sparse in features:
             for n in sparse:
@@ -286,8 +303,14 @@ def fit(problems: Sequence[tuple[Features, list[float]]], l2: float, world: str)
     n_dense = len(DENSE_FEATURES)
     dense_w = torch.zeros(n_dense, dtype=torch.float64)
     dense_w[0] = 1.0  # the beam's own order
+    sparse_0 = torch.zeros(len(names), 1, dtype=torch.float64)
+    if prior is not None:
+        dense_w = torch.tensor(prior.dense, dtype=torch.float64)
+        for n, w in prior.sparse.items():
+            sparse_0[names[n], 0] = w
+    dense_0 = dense_w.clone()
     if not useful:
-        return Reranker(world, dense_w.tolist(), {})
+        return Reranker(world, dense_w.tolist(), {n: float(sparse_0[i, 0]) for n, i in names.items()})
     width = max(len(y) for _, y in useful)
     dense = torch.zeros(len(useful), width, n_dense, dtype=torch.float64)
     present = torch.zeros(len(useful), width, dtype=torch.bool)
@@ -305,7 +328,7 @@ def fit(problems: Sequence[tuple[Features, list[float]]], l2: float, world: str)
     flat_t = torch.tensor(flat, dtype=torch.long)
     offsets_t = torch.tensor(offsets, dtype=torch.long)
     dense_w.requires_grad_(True)
-    sparse_w = torch.zeros(len(names), 1, dtype=torch.float64, requires_grad=True)
+    sparse_w = sparse_0.clone().requires_grad_(True)
     optimizer = torch.optim.LBFGS(
         [dense_w, sparse_w],
         max_iter=500,
@@ -320,7 +343,12 @@ def fit(problems: Sequence[tuple[Features, list[float]]], l2: float, world: str)
         bag = torch.nn.functional.embedding_bag(flat_t, sparse_w, offsets_t, mode="sum")
         score = (dense @ dense_w + bag.view(len(useful), width)).masked_fill(~present, -math.inf)
         log_p = torch.log_softmax(score, 1)
-        loss = -torch.logsumexp(log_p.masked_fill(~right, -math.inf), 1).mean() + l2 * (sparse_w**2).sum()
+        log_right = torch.logsumexp(log_p.masked_fill(~right, -math.inf), 1)
+        # unweighted, the plain mean: the same sums, and so the same fit, as before weights existed
+        fit_term = log_right.mean() if weight_t is None else (weight_t * log_right).sum() / weight_t.sum()
+        loss = -fit_term + l2 * ((sparse_w - sparse_0) ** 2).sum()
+        if prior is not None:
+            loss = loss + l2 * ((dense_w - dense_0) ** 2).sum()
         loss.backward()
         return loss
 
@@ -329,13 +357,15 @@ def fit(problems: Sequence[tuple[Features, list[float]]], l2: float, world: str)
     return Reranker(world, dense_w.detach().tolist(), {n: weights[i] for n, i in names.items()})
 
 
+def is_right_choice(reranker: Reranker, problem: tuple[Features, list[float]]) -> bool:
+    """Whether the reranker's choice answers a problem right (ties to the first in beam order)."""
+    features, credits = problem
+    return bool(features) and credits[best_index(reranker.scores(features))] >= 1
+
+
 def right_choices(reranker: Reranker, problems: Sequence[tuple[Features, list[float]]]) -> int:
     """How many problems the reranker's choice answers right (ties to the first in beam order)."""
-    right = 0
-    for features, credits in problems:
-        if features:
-            right += credits[best_index(reranker.scores(features))] >= 1
-    return right
+    return sum(is_right_choice(reranker, p) for p in problems)
 
 
 def fit_cross_validated(
@@ -345,26 +375,58 @@ def fit_cross_validated(
     folds: int = 4,
     seed: int = 0,
     progress: Callable[[str], None] | None = None,
+    sources: Sequence[str] | None = None,
+    weights: Sequence[float] | None = None,
+    groups: Sequence[str] | None = None,
+    prior: Reranker | None = None,
 ) -> tuple[Reranker, dict[str, Any]]:
     """The L2 strength that answers most held-out problems over `folds` folds (problems shuffled with
-    `seed`), then a fit on every problem with it; also the figures per strength."""
+        `seed`), then a fit on every problem with it; also the figures per strength, and with `sources` (a name
+        per problem: where it comes from) the held-out figures per source too. `weights`, `prior`: as `fit`'s. `groups`
+    (a name per problem) keeps the problems of a group in one fold: questions over one table are held out
+    together, so a fold is scored on tables its fit never saw."""
     if not l2s:
         raise DataError("give at least one L2 strength")
-    order = list(range(len(problems)))
-    random.Random(seed).shuffle(order)
-    parts = [[problems[i] for i in order[k::folds]] for k in range(folds)]
-    figures = {}
+    if groups is None:
+        order = list(range(len(problems)))
+        random.Random(seed).shuffle(order)
+        parts = [order[k::folds] for k in range(folds)]
+    else:
+        names = sorted(set(groups))
+        random.Random(seed).shuffle(names)
+        fold_of = {name: i % folds for i, name in enumerate(names)}
+        parts = [[i for i, g in enumerate(groups) if fold_of[g] == k] for k in range(folds)]
+    figures: dict[str, int] = {}
+    by_source: dict[str, dict[str, int]] = {}
     for l2 in l2s:
-        held_out_right = 0
+        right = dict.fromkeys(sources or (), 0)
         for k in range(folds):
-            rest = [p for j, part in enumerate(parts) if j != k for p in part]
-            held_out_right += right_choices(fit(rest, l2, world), parts[k])
-        figures[f"{l2:g}"] = held_out_right
+            rest = [i for j, part in enumerate(parts) if j != k for i in part]
+            rest_weights = None if weights is None else [weights[i] for i in rest]
+            reranker = fit([problems[i] for i in rest], l2, world, rest_weights, prior)
+            for i in parts[k]:
+                if is_right_choice(reranker, problems[i]):
+                    source = sources[i] if sources is not None else ""
+                    right[source] = right.get(source, 0) + 1
+        figures[f"{l2:g}"] = sum(right.values())
+        if sources is not None:
+            by_source[f"{l2:g}"] = right
         if progress:
-            progress(f"L2 {l2:g}: {held_out_right:,} of {len(problems):,} held-out problems right")
+            progress(
+                f"L2 {l2:g}: {figures[f'{l2:g}']:,} of {len(problems):,} held-out problems right"
+                + ("".join(f"; {s}: {n:,}" for s, n in right.items()) if sources is not None else "")
+            )
     best = max(l2s, key=lambda v: (figures[f"{v:g}"], v))  # ties: the stronger regularisation
-    reranker = fit(problems, best, world)
-    return reranker, {"l2": best, "folds": folds, "held_out_right": figures, "problems": len(problems)}
+    reranker = fit(problems, best, world, weights, prior)
+    record: dict[str, Any] = {
+        "l2": best,
+        "folds": folds,
+        "held_out_right": figures,
+        "problems": len(problems),
+    }
+    if sources is not None:
+        record["held_out_right_by_source"] = by_source
+    return reranker, record
 
 
 @dataclass
@@ -378,6 +440,11 @@ class BeamProblems:
     questions: int
     #: whether the candidates hold the world's proposals (`add_proposals`) beside the beam's programs
     proposals: bool = False
+    #: the world of the problems (a table language's name: wtq, wikisql)
+    world: str | None = None
+    #: per problem, the group that cross-validation holds out together (the table of a question file's
+    #: question); None: each problem alone
+    groups: list[str] | None = None
 
     @property
     def right_answer_in_beam(self) -> int:
@@ -429,25 +496,127 @@ def decode_for_reranking(
         for p in result.predictions
         if result.candidates.get(p.id)
     ]
-    return BeamProblems(result.split, problems, result.n_correct, result.n, proposals)
+    return BeamProblems(result.split, problems, result.n_correct, result.n, proposals, dataset.world)
+
+
+def decode_question_file(
+    model_dir: Path | str,
+    path: Path | str,
+    beam: int = 5,
+    proposals: bool = True,
+    progress: Callable[[str], None] | None = None,
+) -> BeamProblems:
+    """Decode the questions of a question file (`table<TAB>question<TAB>answer`, users' own tables) with
+    the model at `model_dir`, as `nsm parse` does: their beams (with the world's proposals when
+    `proposals`), each candidate's features, and its credit by `answer_matches` (1 or 0). Questions without
+    an answer are left out; the file must hold questions the model and its reranker never saw answered."""
+    from nsmcli.parser import Parser, answer_matches
+    from nsmcli.train.evaluate import choose
+    from nsmcli.worlds.tables.data.readers import load_table, read_question_file
+
+    cases = [case for case in read_question_file(path) if case.answer is not None]
+    parser = Parser.load(model_dir)
+    world = parser.language.name
+    with_readings = readings_available()
+    tables: dict[Path, Any] = {}
+    problems: list[tuple[Features, list[float]]] = []
+    groups: list[str] = []
+    vote_right = 0
+    for number, case in enumerate(cases, start=1):
+        if case.table not in tables:
+            try:
+                tables[case.table] = load_table(case.table)
+            except DataError as exc:
+                raise DataError(f"{path}:{case.line}: {exc}") from None
+        table = tables[case.table]
+        found = parser.beam_search(case.question, table, beam)
+        if not found.totals:
+            continue
+
+        vote = choose(found.totals, found.answers, "answer")
+        proposed = (
+            add_proposals(world, found.problem, found.env, found.totals, found.answers) if proposals else []
+        )
+        texts = list(found.totals)
+        credits = [float(answer_matches(case.answer, parser.answer_of(found, t), table)) for t in texts]
+        vote_right += credits[texts.index(vote)] >= 1
+        candidates = [(t, found.totals[t], found.answers[t] or []) for t in texts]
+        features = candidate_features(
+            world, found.problem, found.env, candidates, with_readings=with_readings, proposed=proposed
+        )
+        problems.append((features, credits))
+        groups.append(str(case.table))
+        if progress and number % 50 == 0:
+            progress(f"{path}: {number} of {len(cases)} questions decoded")
+    return BeamProblems(str(path), problems, vote_right, len(cases), proposals, world, groups)
 
 
 def fit_beams(
-    beams: BeamProblems,
+    beams: BeamProblems | Sequence[BeamProblems],
     world: str,
     folds: int = 4,
     l2s: Sequence[float] = (3e-4, 1e-3, 3e-3, 1e-2),
     report: Callable[[str], None] | None = None,
+    set_weights: Sequence[float] | None = None,
+    prior: Reranker | None = None,
 ) -> Reranker:
-    """A reranker fitted to `beams` (`fit_cross_validated`), its record (`Reranker.fitted`) holding the
-    figures: the answer vote's right answers, the beams' right answers, and the held-out ones per L2."""
-    reranker, figures = fit_cross_validated(beams.problems, l2s, world, folds=folds, progress=report)
-    reranker.proposals = beams.proposals
+    """A reranker fitted to `beams` (`fit_cross_validated`; several sets of beams are fitted as one, each
+    problem of the i-th set weighing `set_weights[i]`, default 1), its record (`Reranker.fitted`) holding
+    the figures: the answer vote's right answers, the beams' right answers, and the held-out ones per L2,
+    in all and (for several sets) per set. `prior`: a reranker to start from and stay near (`fit`)."""
+    sets = [beams] if isinstance(beams, BeamProblems) else list(beams)
+    if not sets:
+        raise DataError("no beams to fit a reranker on")
+    if any(b.world not in (None, world) for b in sets):
+        raise DataError(f"the beams to fit on are not all of the {world} world")
+    if len({b.proposals for b in sets}) > 1:
+        raise DataError("the beams to fit on differ in whether they hold the world's proposals")
+    if set_weights is not None and len(set_weights) != len(sets):
+        raise DataError(f"{len(set_weights)} weights for {len(sets)} sets of beams")
+    problems = [p for b in sets for p in b.problems]
+    sources = [b.split for b in sets for _ in b.problems]
+    weights = None
+    if set_weights is not None and any(w != 1 for w in set_weights):
+        weights = [w for b, w in zip(sets, set_weights, strict=True) for _ in b.problems]
+    groups = None
+    if any(b.groups is not None for b in sets):  # a problem of no group is a group of its own
+        groups = [
+            f"{b.split}\t{b.groups[i] if b.groups is not None else i}"
+            for b in sets
+            for i in range(len(b.problems))
+        ]
+    reranker, figures = fit_cross_validated(
+        problems,
+        l2s,
+        world,
+        folds=folds,
+        progress=report,
+        sources=sources if len(sets) > 1 else None,
+        weights=weights,
+        groups=groups,
+        prior=prior,
+    )
+    reranker.proposals = sets[0].proposals
     reranker.fitted = {
-        "split": beams.split,
-        "questions": beams.questions,
-        "answer_vote_right": beams.answer_vote_right,
-        "right_answer_in_beam": beams.right_answer_in_beam,
+        "split": "+".join(b.split for b in sets),
+        "questions": sum(b.questions for b in sets),
+        "answer_vote_right": sum(b.answer_vote_right for b in sets),
+        "right_answer_in_beam": sum(b.right_answer_in_beam for b in sets),
         **figures,
     }
+    if prior is not None:  # what it started from, for the record
+        reranker.fitted["prior"] = {
+            k: v for k, v in prior.fitted.items() if k in ("split", "questions", "l2")
+        }
+    if len(sets) > 1:
+        reranker.fitted["sets"] = [
+            {
+                "split": b.split,
+                "questions": b.questions,
+                "answer_vote_right": b.answer_vote_right,
+                "right_answer_in_beam": b.right_answer_in_beam,
+                "weight": 1.0 if set_weights is None else float(w),
+            }
+            for b, w in zip(sets, set_weights or [1.0] * len(sets), strict=True)
+        ]
     return reranker

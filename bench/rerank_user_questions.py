@@ -1,0 +1,120 @@
+"""Does fitting the reranker on questions over users' own tables, beside WTQ's held-out questions, choose
+better? The beams are decoded once (`--cache`); each weight of the user questions (`nsm rerank
+--questions-weight`; 0 fits on WTQ alone) is then fitted as `nsm rerank` fits (4 folds choose the L2 strength
+among all problems), and scored on:
+
+- WTQ held out: the 4-fold held-out choices over the WTQ held-out questions (`--split` of `nsm rerank`);
+- user held out: the 4-fold held-out choices over the user questions (`--questions`): never fitted on;
+- WTQ dev: the final fit's choices on `random-split-1-dev`.
+
+The rule that picks the weight is written before any figure: the most of WTQ held out + WTQ dev + user held
+out. The real-world set (`examples/real`) is not read here; `bench/real_world.py` measures the one shipped.
+
+    python bench/rerank_user_questions.py --questions examples/fit/questions.tsv --cache /tmp/beams.pkl
+"""
+
+from __future__ import annotations
+
+import argparse
+import pickle
+import sys
+from pathlib import Path
+
+from common import header, write_result
+
+from nsmcli.parser import find_model
+from nsmcli.train.rerank import (
+    decode_for_reranking,
+    decode_question_file,
+    fit_beams,
+    on_tables_of,
+    right_choices,
+)
+from nsmcli.worlds.tables.data.preprocess import load_dataset
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--model", default="wtq")
+    ap.add_argument("--data", default="data/wtq-word")
+    ap.add_argument("--fit-split", default="pristine-seen-tables")
+    ap.add_argument("--tables-of", default="random-split-1-train")
+    ap.add_argument("--dev-split", default="random-split-1-dev")
+    ap.add_argument("--questions", type=Path, action="append", required=True)
+    ap.add_argument("--weights", default="0,1,3,10", help="comma-separated weights of the user questions")
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument(
+        "--cache", type=Path, help="a pickle of the decoded beams: read when it exists, else written"
+    )
+    ap.add_argument("--out", type=Path, help="write the chosen weight's reranker here")
+    args = ap.parse_args()
+
+    model_dir = find_model(args.model)
+    cache: dict = {}
+    if args.cache and args.cache.is_file():
+        cache = pickle.loads(args.cache.read_bytes())  # our own file, written below
+    dataset = load_dataset(args.data)
+    if "fit" not in cache:
+        select = on_tables_of(dataset, args.tables_of)
+        cache["fit"] = decode_for_reranking(
+            model_dir, dataset, args.fit_split, select=select, workers=args.workers
+        )
+        cache["dev"] = decode_for_reranking(model_dir, dataset, args.dev_split, workers=args.workers)
+    for path in args.questions:
+        key = f"questions-grouped:{path}:{path.stat().st_mtime_ns}"
+        if key not in cache:
+            cache[key] = decode_question_file(model_dir, path, progress=print)
+    if args.cache:
+        args.cache.write_bytes(pickle.dumps(cache))
+    user = [cache[f"questions-grouped:{p}:{p.stat().st_mtime_ns}"] for p in args.questions]
+    fit_set, dev = cache["fit"], cache["dev"]
+
+    rows = []
+    best = None
+    for weight in [float(w) for w in args.weights.split(",")]:
+        reranker = fit_beams([fit_set, *user], dataset.world, set_weights=[1.0] + [weight] * len(user))
+        figures = reranker.fitted
+        l2 = f"{figures['l2']:g}"
+        by_source = figures["held_out_right_by_source"][l2]
+        wtq_held = by_source[fit_set.split]
+        user_held = sum(by_source[b.split] for b in user)
+        dev_right = right_choices(reranker, dev.problems)
+        score = wtq_held + dev_right + user_held
+        rows.append((weight, l2, wtq_held, user_held, dev_right, score))
+        print(rows[-1], flush=True)
+        if best is None or score > best[0]:
+            best = (score, weight, reranker)
+
+    n_user = sum(b.questions for b in user)
+    text = header(
+        "Reranker fitted on user-table questions beside WTQ held-out ones",
+        "python bench/rerank_user_questions.py " + " ".join(sys.argv[1:]),
+    )
+    text += (
+        f"- WTQ held out: {fit_set.questions:,} questions ({fit_set.split}, the right answer in the beam for "
+        f"{fit_set.right_answer_in_beam:,}); WTQ dev: {dev.questions:,} ({dev.right_answer_in_beam:,} in the "
+        f"beam, answer vote {dev.answer_vote_right:,}); user questions: {n_user} "
+        f"({sum(b.right_answer_in_beam for b in user)} in the beam, answer vote "
+        f"{sum(b.answer_vote_right for b in user)}) from {', '.join(f'`{p}`' for p in args.questions)}\n\n"
+        "| user weight | L2 | WTQ held out | user held out | WTQ dev | sum (the rule) |\n"
+        "|---:|---:|---:|---:|---:|---:|\n"
+    )
+    text += "".join(f"| {w:g} | {l2} | {a:,} | {u:,} | {d:,} | {s:,} |\n" for w, l2, a, u, d, s in rows)
+    text += f"\nChosen by the rule: weight {best[1]:g}.\n"
+    print(text)
+    print(f"written to {write_result('rerank-user-questions', text)}")
+    if args.out:
+        # the record `nsm rerank` writes for the same fit
+        best[2].fitted.update(
+            model=args.model,
+            data=args.data,
+            tables_of=args.tables_of,
+            questions_files=[str(p) for p in args.questions],
+            beam=5,
+        )
+        best[2].save(args.out)
+        print(f"reranker -> {args.out}")
+
+
+if __name__ == "__main__":
+    main()
