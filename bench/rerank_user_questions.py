@@ -22,10 +22,9 @@ from pathlib import Path
 
 from common import header, write_result
 
-from nsmcli.parser import find_model
+from nsmcli.parser import decode_question_file, find_model
 from nsmcli.train.rerank import (
     decode_for_reranking,
-    decode_question_file,
     fit_beams,
     on_tables_of,
     right_choices,

@@ -36,7 +36,9 @@ from nsmcli.worlds.tables.lang.spec import Limits, get_language
 from nsmcli.worlds.tables.lang.sql import check_dialect, check_program_sql, render_sql
 
 if TYPE_CHECKING:
-    from nsmcli.train.rerank import Reranker
+    from collections.abc import Callable
+
+    from nsmcli.train.rerank import BeamProblems, Reranker
 
 
 @dataclass
@@ -473,3 +475,53 @@ class Parser:
             chosen_by=chosen_by,
             reading=reading,
         )
+
+
+def decode_question_file(
+    model_dir: Path | str,
+    path: Path | str,
+    beam: int = 5,
+    proposals: bool = True,
+    progress: Callable[[str], None] | None = None,
+) -> BeamProblems:
+    """Decode the questions of a question file (`table<TAB>question<TAB>answer`, users' own tables) with
+    the model at `model_dir`, as `nsm parse` does: their beams (with the world's proposals when
+    `proposals`), each candidate's features, and its credit by `answer_matches` (1 or 0). Questions without
+    an answer are left out; the file must hold questions the model and its reranker never saw answered."""
+    from nsmcli.train.evaluate import choose
+    from nsmcli.train.rerank import BeamProblems, add_proposals, candidate_features, readings_available
+
+    cases = [case for case in read_question_file(path) if case.answer is not None]
+    parser = Parser.load(model_dir)
+    world = parser.language.name
+    with_readings = readings_available()
+    tables: dict[Path, Table] = {}
+    problems: list[tuple[list, list[float]]] = []
+    groups: list[str] = []
+    vote_right = 0
+    for number, case in enumerate(cases, start=1):
+        if case.table not in tables:
+            try:
+                tables[case.table] = load_table(case.table)
+            except DataError as exc:
+                raise DataError(f"{path}:{case.line}: {exc}") from None
+        table = tables[case.table]
+        found = parser.beam_search(case.question, table, beam)
+        if not found.totals:
+            continue
+        vote = choose(found.totals, found.answers, "answer")
+        proposed = (
+            add_proposals(world, found.problem, found.env, found.totals, found.answers) if proposals else []
+        )
+        texts = list(found.totals)
+        credits = [float(answer_matches(case.answer, parser.answer_of(found, t), table)) for t in texts]
+        vote_right += credits[texts.index(vote)] >= 1
+        candidates = [(t, found.totals[t], found.answers[t] or []) for t in texts]
+        features = candidate_features(
+            world, found.problem, found.env, candidates, with_readings=with_readings, proposed=proposed
+        )
+        problems.append((features, credits))
+        groups.append(str(case.table))
+        if progress and number % 50 == 0:
+            progress(f"{path}: {number} of {len(cases)} questions decoded")
+    return BeamProblems(str(path), problems, vote_right, len(cases), proposals, world, groups)

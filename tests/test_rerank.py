@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from nsmcli.errors import CheckpointError, DataError, GrammarError
-from nsmcli.parser import Parser, answer_matches, find_model
+from nsmcli.parser import Parser, answer_matches, decode_question_file, find_model
 from nsmcli.train.rerank import (
     DENSE_FEATURES,
     PROPOSED,
@@ -22,7 +22,6 @@ from nsmcli.train.rerank import (
     Reranker,
     add_proposals,
     candidate_features,
-    decode_question_file,
     fit,
     fit_beams,
     fit_cross_validated,

@@ -83,11 +83,10 @@ def rerank(
       nsm rerank my-wtq --questions my_questions.tsv
       nsm eval runs/mapo-1 --data data/wtq --vote answer   # without it
     """
-    from nsmcli.parser import find_model
+    from nsmcli.parser import decode_question_file, find_model
     from nsmcli.train.rerank import (
         RERANKER_FILE,
         decode_for_reranking,
-        decode_question_file,
         fit_beams,
         load_reranker,
         on_tables_of,
