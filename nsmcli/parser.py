@@ -231,6 +231,16 @@ def as_table(table: Table | Any, table_id: str = "table") -> Table:
     return table_from_dataframe(table, table_id)
 
 
+def _checked_question(question: Any, beam: Any) -> str:
+    """The question as `check_question` leaves it; an `ArgumentTypeError` for a question that is no string
+    or a beam that is no non-negative integer."""
+    if not isinstance(question, str):
+        raise ArgumentTypeError(f"the question must be a string, not {_type_name(question)}")
+    if isinstance(beam, bool) or not isinstance(beam, int) or beam < 0:
+        raise ArgumentTypeError(f"beam must be a non-negative integer, not {beam!r}")
+    return check_question(question)
+
+
 def _index_holds_data(index: Any) -> bool:
     import pandas as pd
 
@@ -376,11 +386,7 @@ class Parser:
         from nsmcli.train.actors import QuestionEnv
         from nsmcli.train.evaluate import decode_ensemble, pool_programs
 
-        if not isinstance(question, str):
-            raise ArgumentTypeError(f"the question must be a string, not {_type_name(question)}")
-        if isinstance(beam, bool) or not isinstance(beam, int) or beam < 0:
-            raise ArgumentTypeError(f"beam must be a non-negative integer, not {beam!r}")
-        question = check_question(question)
+        question = _checked_question(question, beam)
         table = as_table(table)
         annotated = annotate_question(question, table, linking=self.linking)
         env = bind(self.language, table, annotated.entities, self.limits)
@@ -416,6 +422,7 @@ class Parser:
         from nsmcli.train.evaluate import answer_key, check_vote, choose, effective_vote
 
         check_vote(vote)
+        _checked_question(question, beam)  # the question's faults are told before the dialect's
         if sql_dialect:
             check_dialect(sql_dialect)
         found = self.beam_search(question, table, beam)
@@ -521,7 +528,7 @@ def decode_question_file(
             world, found.problem, found.env, candidates, with_readings=with_readings, proposed=proposed
         )
         problems.append((features, credits))
-        groups.append(str(case.table))
+        groups.append(str(case.table.resolve()))
         if progress and number % 50 == 0:
             progress(f"{path}: {number} of {len(cases)} questions decoded")
     return BeamProblems(str(path), problems, vote_right, len(cases), proposals, world, groups)

@@ -274,6 +274,15 @@ def test_cross_validation_holds_out_a_groups_problems_together():
     assert mixed["held_out_right"]["0.001"] == 48 and grouped["held_out_right"]["0.001"] == 24
 
 
+def test_with_fewer_groups_than_folds_the_problems_are_held_out_one_by_one():
+    problems = _problems(40)
+    _, one_table = fit_cross_validated(problems, [1e-3], "wtq", folds=4, groups=["medals.csv"] * 40)
+    _, plain = fit_cross_validated(problems, [1e-3], "wtq", folds=4)
+    assert one_table["held_out"] == "problems" and one_table["held_out_right"] == plain["held_out_right"]
+    with pytest.raises(DataError, match="no problems"):
+        fit_cross_validated([], [1e-3], "wtq")
+
+
 def test_fitting_several_sets_of_beams_records_each_and_refuses_mixed_worlds():
     first = BeamProblems("held-out", _problems(20), 4, 20, world="wtq")
     second = BeamProblems("mine.tsv", _problems(12), 3, 12, world="wtq")
@@ -509,22 +518,31 @@ def test_cli_rerank_fits_on_own_questions_alone_or_beside_a_split(tiny, glove_co
     assert code == 0, err
     fitted = json.loads(stdout)
     assert fitted["questions"] == 6 and fitted["data"] is None and fitted["questions_files"] == [str(path)]
+    assert set(fitted["held_out_right"]) == {"0.0003", "0.001", "0.003", "0.01"}  # a fresh fit's strengths
+    assert fitted["held_out"] == "problems"  # one table: its questions are held out one by one
     assert Reranker.from_json(json.loads(out.read_text())).proposals
     assert "prior" not in fitted  # the model had no reranker to start from
-    # alone, the questions adjust the model's reranker when it has one
-    Reranker("wtq", [1.0, 0.0, 0.0, 0.0, 0.0], {"kept": 0.5}, {"split": "held-out"}).save(
-        glove_copy / RERANKER_FILE
-    )
+    # alone, the questions adjust the model's reranker when it has one, with the proposals it was fitted with
+    prior = Reranker("wtq", [1.0, 0.0, 0.0, 0.0, 0.0], {"kept": 0.5}, {"split": "held-out"})
+    prior.save(glove_copy / RERANKER_FILE)
     code, stdout, err = run_cli(args)
     assert code == 0, err
-    assert json.loads(stdout)["prior"] == {"split": "held-out"} and json.loads(stdout)["l2"] in (
-        1e-3,
-        3e-3,
-        0.01,
-        0.03,
-        0.1,
-    )
-    assert Reranker.from_json(json.loads(out.read_text())).sparse["kept"] == pytest.approx(0.5)
+    fitted = json.loads(stdout)
+    assert fitted["prior"] == {"split": "held-out"} and set(fitted["held_out_right"]) == {
+        "0.001",
+        "0.003",
+        "0.01",
+        "0.03",
+        "0.1",
+    }
+    adjusted = Reranker.from_json(json.loads(out.read_text()))
+    assert adjusted.sparse["kept"] == pytest.approx(0.5) and not adjusted.proposals
+    code, _, err = run_cli(args + ["--proposals"])
+    assert code == 2 and "fitted without the world's proposals" in err and len(err.strip().splitlines()) == 1
+    prior.fitted["questions_files"] = [str(path)]
+    prior.save(glove_copy / RERANKER_FILE)
+    code, _, err = run_cli(args)
+    assert code == 2 and "already fitted on" in err and len(err.strip().splitlines()) == 1
     code, stdout, err = run_cli(args + ["--from-scratch"])
     assert code == 0 and "prior" not in json.loads(stdout), err
     split = ["--data", str(data), "--split", "random-split-1-train", "--questions-weight", "3"]
@@ -537,6 +555,8 @@ def test_cli_rerank_fits_on_own_questions_alone_or_beside_a_split(tiny, glove_co
 
 def test_cli_rerank_refuses_bad_strengths_and_a_missing_model_in_one_line(tiny, tmp_path):  # noqa: F811
     data, _ = tiny
+    unanswered = tmp_path / "unanswered.tsv"
+    unanswered.write_text(f"table\tquestion\n{MEDALS}\twhich nation won the most gold medals?\n")
     for args, message in (
         (
             ["rerank", "wtq-glove", "--data", str(data), "--split", "random-split-1-train", "--l2", "x"],
@@ -549,6 +569,11 @@ def test_cli_rerank_refuses_bad_strengths_and_a_missing_model_in_one_line(tiny, 
         (["rerank", "wtq-glove"], "nothing to fit on"),
         (["rerank", "wtq-glove", "--data", str(data)], "--data and --split together"),
         (["rerank", "wtq-glove", "--questions", str(tmp_path / "none.tsv")], "none.tsv"),
+        (["rerank", "wtq-glove", "--questions", str(unanswered)], "no question has an answer"),
+        (
+            ["rerank", "wtq-glove", "--questions", str(unanswered), "--questions-weight", "0"],
+            "nothing to fit",
+        ),
     ):
         code, out, err = run_cli(args)
         assert code == 2 and len(err.strip().splitlines()) == 1 and message in err

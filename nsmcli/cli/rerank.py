@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 
@@ -10,6 +11,9 @@ from nsmcli.cli.output import print_json, progress_bar, safe, stdout
 from nsmcli.errors import DataError
 from nsmcli.fileio import check_output_file
 from nsmcli.train.config import MAX_BEAM
+
+if TYPE_CHECKING:
+    from nsmcli.train.rerank import Reranker
 
 FRESH_L2S = "3e-4,1e-3,3e-3,1e-2"
 PRIOR_L2S = "1e-3,3e-3,1e-2,3e-2,0.1"
@@ -39,7 +43,8 @@ def rerank(
         1.0,
         "--questions-weight",
         min=0.0,
-        help="How much each --questions problem weighs in the fit beside one of --split.",
+        help="How much each --questions problem weighs in the fit beside one of --split (the L2 choice "
+        "counts every held-out question alike).",
     ),
     from_scratch: bool = typer.Option(
         False,
@@ -62,10 +67,12 @@ def rerank(
         "model's reranker: 1e-3,3e-3,1e-2,3e-2,0.1].",
     ),
     proposals: bool = typer.Option(
-        True,
+        None,
         "--proposals/--no-proposals",
         help="Fit with the programs the world proposes beside the beam's (a table question naming two "
-        "things with 'or': the pick of one by each number column); the reranker then weighs them too.",
+        "things with 'or': the pick of one by each number column); the reranker then weighs them too "
+        "[default: on; adjusting the model's reranker: as it was fitted].",
+        show_default=False,
     ),
     workers: int = typer.Option(1, "--workers", min=1, help="Worker processes that decode."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar or progress lines."),
@@ -94,14 +101,6 @@ def rerank(
     from nsmcli.worlds.tables.data.preprocess import load_dataset
     from nsmcli.worlds.tables.data.readers import read_question_file
 
-    try:
-        # held near the model's reranker, stronger strengths keep it nearer
-        chosen = l2 if l2 is not None else (PRIOR_L2S if data is None and not from_scratch else FRESH_L2S)
-        strengths = [float(v) for v in chosen.split(",") if v.strip()]
-    except ValueError:
-        raise DataError(f"--l2 must be comma-separated numbers, got {l2!r}") from None
-    if not strengths or any(not v >= 0 for v in strengths):
-        raise DataError(f"--l2 must be comma-separated numbers of 0 or more, got {l2!r}")
     model_dir = find_model(model) or model
     if not Path(model_dir).is_dir():
         raise DataError(f"no model at {str(model)!r}: give a run directory or a bundled model name")
@@ -111,8 +110,25 @@ def rerank(
         raise DataError("nothing to fit on: give --data and --split, or --questions, or both")
     if tables_of is not None and data is None:
         raise DataError("--tables-of filters the questions of --data: give --data and --split too")
+    if data is None and questions_weight == 0:
+        raise DataError("--questions-weight 0 leaves nothing to fit on without --data")
     for path in questions or []:  # a bad file fails before any decoding
-        read_question_file(path)
+        if not any(case.answer for case in read_question_file(path)):
+            raise DataError(f"{path}: no question has an answer, and nsm rerank fits on answers")
+    # a few of the user's questions adjust the model's reranker; they are too few to replace it
+    prior = load_reranker(model_dir) if data is None and not from_scratch else None
+    if prior is not None:
+        _check_prior(prior, questions or [], proposals)
+        proposals = prior.proposals
+    proposals = True if proposals is None else proposals
+    try:
+        # held near the model's reranker, stronger strengths keep it nearer
+        chosen = l2 if l2 is not None else (PRIOR_L2S if prior is not None else FRESH_L2S)
+        strengths = [float(v) for v in chosen.split(",") if v.strip()]
+    except ValueError:
+        raise DataError(f"--l2 must be comma-separated numbers, got {l2!r}") from None
+    if not strengths or any(not v >= 0 for v in strengths):
+        raise DataError(f"--l2 must be comma-separated numbers of 0 or more, got {l2!r}")
     target = out if out is not None else Path(model_dir) / RERANKER_FILE
     check_output_file(target)
     silent = quiet or json_out
@@ -135,8 +151,6 @@ def rerank(
             )
     for path in questions or []:
         sets.append(decode_question_file(model_dir, path, beam=beam, proposals=proposals, progress=report))
-    # a few of the user's questions adjust the model's reranker; they are too few to replace it
-    prior = load_reranker(model_dir) if data is None and not from_scratch else None
     set_weights = [1.0] * (len(sets) - len(questions or [])) + [questions_weight] * len(questions or [])
     reranker = fit_beams(
         sets,
@@ -170,3 +184,22 @@ def rerank(
         f"reranked (held out, {fitted['folds']} folds, L2 {fitted['l2']:g}): {chosen:,}"
     )
     stdout.print(f"  reranker -> {safe(str(target))}")
+
+
+def _check_prior(prior: Reranker, questions: list[Path], proposals: bool | None) -> None:
+    """Refuse to adjust a reranker with proposals it was not fitted with, or with a question file it was
+    already fitted on (its held-out figures would then count answers it had seen)."""
+    if proposals is not None and proposals != prior.proposals:
+        raise DataError(
+            "the model's reranker was fitted "
+            + ("with" if prior.proposals else "without")
+            + " the world's proposals: leave out --proposals/--no-proposals, or give --from-scratch"
+        )
+    # the record names the files as given; read from here, they may name the same file as `questions`
+    seen = {Path(str(q)).resolve() for q in prior.fitted.get("questions_files") or []}
+    for path in questions:
+        if path.resolve() in seen:
+            raise DataError(
+                f"the model's reranker was already fitted on {path}: fit a fresh copy of the model, or give "
+                "--from-scratch"
+            )

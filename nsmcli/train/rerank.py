@@ -384,9 +384,17 @@ def fit_cross_validated(
     `seed`), then a fit on every problem with it; also the figures per strength, and with `sources` (a
     name per problem: where it comes from) the held-out figures per source too. `weights`, `prior`: as
     `fit`'s. `groups` (a name per problem) keeps the problems of a group in one fold: questions over one
-    table are held out together, so a fold is scored on tables its fit never saw."""
+    table are held out together, so a fold is scored on tables its fit never saw. With fewer groups than
+    folds, the problems are held out one by one instead (the record's `held_out` says which)."""
     if not l2s:
         raise DataError("give at least one L2 strength")
+    if not problems:
+        raise DataError("no problems to fit a reranker on")
+    held_out = "problems"
+    if groups is not None and len(set(groups)) >= folds:
+        held_out = "groups"
+    else:
+        groups = None
     if groups is None:
         order = list(range(len(problems)))
         random.Random(seed).shuffle(order)
@@ -421,6 +429,7 @@ def fit_cross_validated(
     record: dict[str, Any] = {
         "l2": best,
         "folds": folds,
+        "held_out": held_out,
         "held_out_right": figures,
         "problems": len(problems),
     }
@@ -517,6 +526,15 @@ def fit_beams(
         raise DataError("no beams to fit a reranker on")
     if any(b.world not in (None, world) for b in sets):
         raise DataError(f"the beams to fit on are not all of the {world} world")
+    if prior is not None and prior.world != world:
+        raise DataError(f"the reranker to start from was fitted in the {prior.world} world, not {world}")
+    if prior is not None and prior.proposals != sets[0].proposals:
+        raise DataError(
+            "the reranker to start from was fitted "
+            + ("with" if prior.proposals else "without")
+            + " the world's proposals, the beams to fit on hold "
+            + ("them" if sets[0].proposals else "none")
+        )
     if len({b.proposals for b in sets}) > 1:
         raise DataError("the beams to fit on differ in whether they hold the world's proposals")
     if set_weights is not None and len(set_weights) != len(sets):
@@ -529,7 +547,7 @@ def fit_beams(
     groups = None
     if any(b.groups is not None for b in sets):  # a problem of no group is a group of its own
         groups = [
-            f"{b.split}\t{b.groups[i] if b.groups is not None else i}"
+            f"table\t{b.groups[i]}" if b.groups is not None else f"{b.split}\t{i}"
             for b in sets
             for i in range(len(b.problems))
         ]
@@ -552,10 +570,8 @@ def fit_beams(
         "right_answer_in_beam": sum(b.right_answer_in_beam for b in sets),
         **figures,
     }
-    if prior is not None:  # what it started from, for the record
-        reranker.fitted["prior"] = {
-            k: v for k, v in prior.fitted.items() if k in ("split", "questions", "l2")
-        }
+    if prior is not None:  # what it started from, for the record (not what that one started from)
+        reranker.fitted["prior"] = {k: v for k, v in prior.fitted.items() if k != "prior"}
     if len(sets) > 1:
         reranker.fitted["sets"] = [
             {
