@@ -20,7 +20,8 @@ from common import ROOT, code_version, machine, write_result
 
 from nsmcli.errors import DataError
 from nsmcli.parser import Parser, answer_matches
-from nsmcli.worlds.tables.data.readers import load_table, read_question_file
+from nsmcli.worlds.tables.data.readers import QuestionCase, load_table, read_question_file
+from nsmcli.worlds.tables.data.table import Table
 
 REAL = ROOT / "examples" / "real"
 
@@ -38,6 +39,15 @@ def question_types(path: Path) -> tuple[dict[int, str], list[str]]:
     return by_line, declared + sorted(set(by_line.values()) - set(declared))
 
 
+def any_candidate_right(model: Parser, case: QuestionCase, table: Table, beam: int) -> bool:
+    """Whether some program the choice sees (the beam's, and the proposals of a reranker fitted with them)
+    answers `case` right."""
+    found = model.beam_search(case.question, table, beam)
+    if model.reranker is not None:
+        model.reranker.propose(found.problem, found.env, found.totals, found.answers)
+    return any(answer_matches(case.answer, model.answer_of(found, text), table) for text in found.totals)
+
+
 def short(items: list) -> str:
     text = " | ".join(str(item) for item in items)
     return text if len(text) <= 60 else text[:57] + "..."
@@ -50,6 +60,12 @@ def main() -> None:
     parser.add_argument("--model", default="wtq", help="a bundled model name or a run directory")
     parser.add_argument("--questions", type=Path, default=REAL / "questions.tsv")
     parser.add_argument("--beam", type=int, default=5)
+    parser.add_argument(
+        "--candidates",
+        action="store_true",
+        help="also count the questions whose right answer is among the candidates the choice sees (the "
+        "beam's programs and, for a reranker fitted with them, the world's proposals): a second decoding",
+    )
     args = parser.parse_args()
 
     types_by_line, type_order = question_types(args.questions)
@@ -57,6 +73,7 @@ def main() -> None:
     start = time.perf_counter()
     model = Parser.load(args.model)
     tables, unreadable = {}, {}
+    among = 0
     totals: dict[str, list[int]] = defaultdict(lambda: [0, 0])  # type -> [right, asked]
     wrong = []
     for case in cases:
@@ -70,6 +87,8 @@ def main() -> None:
         if case.table in unreadable:
             continue
         result = model.parse(case.question, tables[case.table], beam=args.beam)
+        if args.candidates:
+            among += any_candidate_right(model, case, tables[case.table], args.beam)
         if answer_matches(case.answer, result, tables[case.table]):
             totals[kind][0] += 1
         else:
@@ -90,6 +109,11 @@ def main() -> None:
         f"- machine: {machine()}; load average {load} (1, 5, 15 min)",
         f"- {asked} questions over {len({c.table for c in cases})} tables, beam {args.beam}, "
         f"{elapsed:.0f} s in all (model load included)\n",
+        *(
+            [f"- the right answer among the candidates the choice sees: {among} of {asked}\n"]
+            if args.candidates
+            else []
+        ),
         "| type | questions | right | accuracy |",
         "|---|---:|---:|---:|",
     ]
