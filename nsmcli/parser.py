@@ -24,6 +24,7 @@ from nsmcli.resources import MODELS_DIR
 from nsmcli.worlds.tables.data.annotate import annotate_question
 from nsmcli.worlds.tables.data.preprocess import Example, run_linking
 from nsmcli.worlds.tables.data.readers import (
+    QuestionCase,
     check_question,
     load_table,
     read_question_file,
@@ -36,7 +37,7 @@ from nsmcli.worlds.tables.lang.spec import Limits, get_language
 from nsmcli.worlds.tables.lang.sql import check_dialect, check_program_sql, render_sql
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterable, Iterator
 
     from nsmcli.train.rerank import BeamProblems, Reranker
 
@@ -345,22 +346,11 @@ class Parser:
         sql_check: bool = False,
     ):
         """Answer every question of a question file; yields (case, result, correct or None)."""
-        tables: dict[Path, Table] = {}
-        for case in read_question_file(path):
-            if case.table not in tables:
-                try:
-                    tables[case.table] = load_table(case.table)
-                except DataError as exc:
-                    raise DataError(f"{path}:{case.line}: {exc}") from None
+        for case, table in _with_tables(path, read_question_file(path)):
             result = self.parse(
-                case.question,
-                tables[case.table],
-                beam=beam,
-                sql_dialect=sql_dialect,
-                vote=vote,
-                sql_check=sql_check,
+                case.question, table, beam=beam, sql_dialect=sql_dialect, vote=vote, sql_check=sql_check
             )
-            correct = None if case.answer is None else answer_matches(case.answer, result, tables[case.table])
+            correct = None if case.answer is None else answer_matches(case.answer, result, table)
             yield case, result, correct
 
     def parse(
@@ -484,6 +474,19 @@ class Parser:
         )
 
 
+def _with_tables(path: Path | str, cases: Iterable[QuestionCase]) -> Iterator[tuple[QuestionCase, Table]]:
+    """Each case of the question file `path` with its table, each table read once; a table that cannot be
+    read is a `DataError` naming the file's line."""
+    tables: dict[Path, Table] = {}
+    for case in cases:
+        if case.table not in tables:
+            try:
+                tables[case.table] = load_table(case.table)
+            except DataError as exc:
+                raise DataError(f"{path}:{case.line}: {exc}") from None
+        yield case, tables[case.table]
+
+
 def decode_question_file(
     model_dir: Path | str,
     path: Path | str,
@@ -502,17 +505,10 @@ def decode_question_file(
     parser = Parser.load(model_dir)
     world = parser.language.name
     with_readings = readings_available()
-    tables: dict[Path, Table] = {}
     problems: list[tuple[list, list[float]]] = []
     groups: list[str] = []
     vote_right = 0
-    for number, case in enumerate(cases, start=1):
-        if case.table not in tables:
-            try:
-                tables[case.table] = load_table(case.table)
-            except DataError as exc:
-                raise DataError(f"{path}:{case.line}: {exc}") from None
-        table = tables[case.table]
+    for number, (case, table) in enumerate(_with_tables(path, cases), start=1):
         found = parser.beam_search(case.question, table, beam)
         if not found.totals:
             continue

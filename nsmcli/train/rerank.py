@@ -353,8 +353,8 @@ def fit(
         return loss
 
     optimizer.step(objective)
-    weights = sparse_w.detach().view(-1).tolist()
-    return Reranker(world, dense_w.detach().tolist(), {n: weights[i] for n, i in names.items()})
+    learned = sparse_w.detach().view(-1).tolist()
+    return Reranker(world, dense_w.detach().tolist(), {n: learned[i] for n, i in names.items()})
 
 
 def is_right_choice(reranker: Reranker, problem: tuple[Features, list[float]]) -> bool:
