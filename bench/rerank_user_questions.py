@@ -10,12 +10,20 @@ among all problems), and scored on:
 The rule that picks the weight is written before any figure: the most of WTQ held out + WTQ dev + user held
 out. The real-world set (`examples/real`) is not read here; `bench/real_world.py` measures the one shipped.
 
+`--variants` also fits the same beams with parts of the features left out, to see what each adds:
+- `full`: every feature and proposal;
+- `no_direction`: without the features of which way the question points (`points=`, `change=`);
+- `no_new_proposals`: also without the sign, range, mirror, strict and reshown proposals (the candidates
+  they added, and the `proposed=<kind>` names): the features and proposals of the thirtieth session. The
+  dense beam features were read with those candidates present, which only their tiny probability touches.
+
     python bench/rerank_user_questions.py --questions examples/fit/questions.tsv --cache /tmp/beams.pkl
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import pickle
 import sys
 from pathlib import Path
@@ -24,12 +32,40 @@ from common import header, write_result
 
 from nsmcli.parser import decode_question_file, find_model
 from nsmcli.train.rerank import (
+    BeamProblems,
     decode_for_reranking,
     fit_beams,
     on_tables_of,
     right_choices,
 )
 from nsmcli.worlds.tables.data.preprocess import load_dataset
+
+#: What each variant leaves out: (prefixes of sparse names dropped, names whose candidates are dropped).
+VARIANTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "full": ((), ()),
+    "no_direction": (("points=", "change="), ()),
+    "no_new_proposals": (
+        ("points=", "change=", "proposed="),
+        ("proposed=sign", "proposed=range", "proposed=mirror", "proposed=strict", "proposed=reshown"),
+    ),
+}
+
+
+def without(beams: BeamProblems, variant: str) -> BeamProblems:
+    """`beams` with the names and candidates `VARIANTS[variant]` leaves out."""
+    prefixes, candidates_with = VARIANTS[variant]
+    if not prefixes and not candidates_with:
+        return beams
+    problems = []
+    for features, credits in beams.problems:
+        kept = [i for i, (_, sparse) in enumerate(features) if not set(candidates_with) & set(sparse)]
+        problems.append(
+            (
+                [(features[i][0], [n for n in features[i][1] if not n.startswith(prefixes)]) for i in kept],
+                [credits[i] for i in kept],
+            )
+        )
+    return dataclasses.replace(beams, problems=problems)
 
 
 def main() -> None:
@@ -45,7 +81,8 @@ def main() -> None:
     ap.add_argument(
         "--cache", type=Path, help="a pickle of the decoded beams: read when it exists, else written"
     )
-    ap.add_argument("--out", type=Path, help="write the chosen weight's reranker here")
+    ap.add_argument("--out", type=Path, help="write the chosen weight's reranker here (of the full features)")
+    ap.add_argument("--variants", default="full", help=f"comma-separated, of: {', '.join(VARIANTS)}")
     args = ap.parse_args()
 
     model_dir = find_model(args.model)
@@ -70,19 +107,22 @@ def main() -> None:
 
     rows = []
     best = None
-    for weight in [float(w) for w in args.weights.split(",")]:
-        reranker = fit_beams([fit_set, *user], dataset.world, set_weights=[1.0] + [weight] * len(user))
-        figures = reranker.fitted
-        l2 = f"{figures['l2']:g}"
-        by_source = figures["held_out_right_by_source"][l2]
-        wtq_held = by_source[fit_set.split]
-        user_held = sum(by_source[b.split] for b in user)
-        dev_right = right_choices(reranker, dev.problems)
-        score = wtq_held + dev_right + user_held
-        rows.append((weight, l2, wtq_held, user_held, dev_right, score))
-        print(rows[-1], flush=True)
-        if best is None or score > best[0]:
-            best = (score, weight, reranker)
+    for variant in args.variants.split(","):
+        fit_v, dev_v = without(fit_set, variant), without(dev, variant)
+        user_v = [without(b, variant) for b in user]
+        for weight in [float(w) for w in args.weights.split(",")]:
+            reranker = fit_beams([fit_v, *user_v], dataset.world, set_weights=[1.0] + [weight] * len(user_v))
+            figures = reranker.fitted
+            l2 = f"{figures['l2']:g}"
+            by_source = figures["held_out_right_by_source"][l2]
+            wtq_held = by_source[fit_v.split]
+            user_held = sum(by_source[b.split] for b in user_v)
+            dev_right = right_choices(reranker, dev_v.problems)
+            score = wtq_held + dev_right + user_held
+            rows.append((variant, weight, l2, wtq_held, user_held, dev_right, score))
+            print(rows[-1], flush=True)
+            if variant == "full" and (best is None or score > best[0]):
+                best = (score, weight, reranker)
 
     n_user = sum(b.questions for b in user)
     text = header(
@@ -95,14 +135,17 @@ def main() -> None:
         f"beam, answer vote {dev.answer_vote_right:,}); user questions: {n_user} "
         f"({sum(b.right_answer_in_beam for b in user)} in the beam, answer vote "
         f"{sum(b.answer_vote_right for b in user)}) from {', '.join(f'`{p}`' for p in args.questions)}\n\n"
-        "| user weight | L2 | WTQ held out | user held out | WTQ dev | sum (the rule) |\n"
-        "|---:|---:|---:|---:|---:|---:|\n"
+        "| features | user weight | L2 | WTQ held out | user held out | WTQ dev | sum (the rule) |\n"
+        "|---|---:|---:|---:|---:|---:|---:|\n"
     )
-    text += "".join(f"| {w:g} | {l2} | {a:,} | {u:,} | {d:,} | {s:,} |\n" for w, l2, a, u, d, s in rows)
-    text += f"\nChosen by the rule: weight {best[1]:g}.\n"
+    text += "".join(
+        f"| {v} | {w:g} | {l2} | {a:,} | {u:,} | {d:,} | {s:,} |\n" for v, w, l2, a, u, d, s in rows
+    )
+    if best is not None:
+        text += f"\nChosen by the rule (full features): weight {best[1]:g}.\n"
     print(text)
     print(f"written to {write_result('rerank-user-questions', text)}")
-    if args.out:
+    if args.out and best is not None:
         # the record `nsm rerank` writes for the same fit
         best[2].fitted.update(
             model=args.model,

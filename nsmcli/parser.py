@@ -13,6 +13,8 @@
 from __future__ import annotations
 
 import html
+import math
+import re
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -37,7 +39,7 @@ from nsmcli.worlds.tables.lang.spec import Limits, get_language
 from nsmcli.worlds.tables.lang.sql import check_dialect, check_program_sql, render_sql
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable, Iterator
+    from collections.abc import Callable, Iterable, Iterator, Sequence
 
     from nsmcli.train.rerank import BeamProblems, Reranker
 
@@ -150,7 +152,49 @@ def answer_matches(expected: list[str], result: ParseResult, table: Table | None
         c if isinstance(a, str) and c is not None else a for a, c in zip(result.answer, cells, strict=True)
     ]
     as_read = [_as_amount(a, rules) for a in expected]
-    return wtq_correct(as_read, as_read, [_as_amount(a, rules) for a in predicted])
+    if wtq_correct(as_read, as_read, [_as_amount(a, rules) for a in predicted]):
+        return True
+    return _rounded_match([(a, rules.amount(a)) for a in expected], result.answer)
+
+
+#: A whole expected number stands for a computed one rounded to the unit only from this size on: "17547"
+#: for an average of 17,546.6 is the writer rounding; "3" for 3.4 is more likely another answer.
+ROUNDED_WHOLE_FROM = 100
+
+
+def _rounded_match(expected: list[tuple[str, float | None]], answer: Sequence[Any]) -> bool:
+    """Whether each computed number of `answer` (a non-integer: an average, a ratio) is an expected amount
+    (text, amount) as the writer rounded it, to the decimals the text is written with (`53383.33` for
+    53,383.333...), in some order; other items must equal an expected amount. Whole amounts round only from
+    `ROUNDED_WHOLE_FROM` on."""
+    if not answer or len(answer) != len(expected) or any(amount is None for _, amount in expected):
+        return False
+    left = [(text, float(amount)) for text, amount in expected if amount is not None]
+    for value in answer:
+        if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+            return False
+        match = next((item for item in left if _rounds_to(float(value), *item)), None)
+        if match is None:
+            return False
+        left.remove(match)
+    return True
+
+
+_WRITTEN_DECIMALS = re.compile(r"[.,](\d+)\D*$")
+
+
+def _rounds_to(value: float, text: str, written: float) -> bool:
+    """Whether `value` written with the decimals of `text` (the digits after its last point or comma; a
+    thousands group counts as three, which only makes the check stricter) is `written`."""
+    if value == written:
+        return True
+    if value.is_integer():  # a count or a cell's whole amount is not rounded by the writer
+        return False
+    found = _WRITTEN_DECIMALS.search(text.strip())
+    decimals = len(found[1]) if found else 0
+    if decimals == 0 and abs(written) < ROUNDED_WHOLE_FROM:
+        return False
+    return abs(value - written) <= 0.5 * 10**-decimals * (1 + 1e-9)
 
 
 def _as_amount(item: Any, rules: UserRules) -> Any:
@@ -425,7 +469,7 @@ class Parser:
         problem = found.problem
         reranker = self.reranker if chosen_by == "rerank" else None
         # a reranker fitted with the world's proposals weighs them beside the beam's programs
-        proposed = reranker.propose(problem, env, totals, answers) if reranker is not None else []
+        proposed = reranker.propose(problem, env, totals, answers) if reranker is not None else {}
         # most probable first; ties keep the beam's order (sorted is stable)
         candidates = [Candidate(t, p, answers[t]) for t, p in sorted(totals.items(), key=lambda kv: -kv[1])]
         if reranker is not None:
@@ -514,7 +558,7 @@ def decode_question_file(
             continue
         vote = choose(found.totals, found.answers, "answer")
         proposed = (
-            add_proposals(world, found.problem, found.env, found.totals, found.answers) if proposals else []
+            add_proposals(world, found.problem, found.env, found.totals, found.answers) if proposals else {}
         )
         texts = list(found.totals)
         credits = [float(answer_matches(case.answer, parser.answer_of(found, t), table)) for t in texts]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from nsmcli.worlds.tables.data.lexicon import ATTRIBUTES, attribute_nouns, degree_base
+from nsmcli.worlds.tables.data.lexicon import ATTRIBUTES, attribute_nouns, degree_base, polarity
 
 
 @pytest.mark.parametrize(
@@ -25,3 +25,25 @@ def test_an_adjective_in_any_degree_names_what_it_measures():
     assert "mass" in attribute_nouns("heaviest") and "length" in attribute_nouns("longer")
     assert attribute_nouns("growing") == ("growth",)
     assert attribute_nouns("fastest") and attribute_nouns("team") == ()
+
+
+@pytest.mark.parametrize(
+    ("word", "over_numbers", "over_dates", "over_times"),
+    [
+        ("heaviest", 1, 0, 1),
+        ("lightest", -1, 0, -1),
+        ("cheaper", -1, 0, -1),
+        ("most", 1, 0, 1),
+        ("fewest", -1, 0, -1),
+        ("oldest", 1, -1, 1),  # the oldest person is the largest age, the oldest date the earliest
+        ("newest", 0, 1, 0),
+        ("fastest", 1, 0, -1),  # the fastest lap is the smallest time
+        ("slowest", -1, 0, 1),
+        ("many", 0, 0, 0),  # "how many" points nowhere
+        ("team", 0, 0, 0),
+    ],
+)
+def test_a_word_points_up_or_down_the_column_it_compares(word, over_numbers, over_dates, over_times):
+    assert polarity(word) == over_numbers
+    assert polarity(word, dates=True) == over_dates
+    assert polarity(word, times=True) == over_times

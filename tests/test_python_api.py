@@ -140,6 +140,34 @@ def test_answer_check_reads_amounts_as_the_user_table_does(answer, expected, rig
     assert answer_matches([expected], _result(answer), wtq) is answer_matches([expected], _result(answer))
 
 
+@pytest.mark.parametrize(
+    ("answer", "expected", "right"),
+    [
+        ([53383.333333333336], ["53383.33"], True),  # an average, written to the cent
+        ([53383.333333333336], ["53,383.33"], True),
+        ([53383.333333333336], ["53383.3"], True),
+        ([53383.333333333336], ["53383.34"], False),
+        ([4.425], ["4.43"], True),  # float noise at the half
+        ([17546.6], ["17547"], True),  # a whole amount rounds from ROUNDED_WHOLE_FROM on
+        ([3.4], ["3"], False),  # ... not below it
+        ([17547], ["17546.6"], False),  # a whole answer (a count, a cell) is not rounded
+        ([175.14], ["175.10"], False),  # the decimals as written count, trailing zero too
+        ([2.25, 7.5], ["7.5", "2.3"], True),  # in any order
+        ([2.25, 7.5], ["2.3"], False),
+        (["Berlin"], ["2.3"], False),
+    ],
+)
+def test_answer_check_takes_a_computed_number_as_the_writer_rounded_it(answer, expected, right):
+    """A user writes an average as they would read it (`53383.33`); the official check wants every digit."""
+    from nsmcli.parser import answer_matches
+    from nsmcli.worlds.tables.data.table import Table
+
+    user = Table.from_rows("t", ["store", "revenue"], [["Wien", "41.118,35"]], value_rules="user")
+    assert answer_matches(expected, _result(answer), user) is right
+    wtq = Table.from_rows("t", ["store", "revenue"], [["Wien", "41.118,35"]], value_rules="wtq")
+    assert not answer_matches(expected, _result(answer), wtq)  # WTQ data keeps the official check
+
+
 def test_answer_check_reads_a_text_answer_from_its_cell_not_its_lowercased_view():
     from nsmcli.parser import answer_matches
     from nsmcli.worlds.tables.data.table import Table

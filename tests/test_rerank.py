@@ -373,7 +373,7 @@ def test_a_question_naming_two_things_with_or_gets_the_pick_of_one_by_each_numbe
     annotated = annotate_question("which won more silver medals, germany or canada?", table)
     env = bind(get_language("wtq"), table, annotated.entities)
     problem = Example("q", table.id, annotated, [])
-    proposals = get_world("wtq").propose(problem, env)
+    proposals = [text for text, kind in get_world("wtq").propose(problem, env, []) if kind == "pick_of_two"]
     keep = '(filter_str_contain_any all_rows ["germany" "canada"] r.nation-string)'
     assert f"{keep} (argmax v0 r.silver-number) (hop v1 r.nation-string)" in proposals
     assert f"{keep} (argmin v0 r.gold-number) (hop v1 r.nation-string)" in proposals
@@ -381,22 +381,141 @@ def test_a_question_naming_two_things_with_or_gets_the_pick_of_one_by_each_numbe
     # added after the beam's program, with a tiny probability, and answering as they read
     totals, answers = {"(count all_rows)": 1.0}, {"(count all_rows)": [12.0]}
     added = add_proposals("wtq", problem, env, totals, answers)
-    assert list(totals)[0] == "(count all_rows)" and list(totals)[1:] == added == proposals
+    assert list(totals)[0] == "(count all_rows)" and list(totals)[1:] == list(added) == proposals
+    assert set(added.values()) == {"pick_of_two"}
     assert answers[f"{keep} (argmax v0 r.silver-number) (hop v1 r.nation-string)"] == ["germany"]
     assert set(totals.values()) == {1.0, PROPOSED_PROBABILITY}
     features = candidate_features(
         "wtq", problem, env, [(t, totals[t], answers[t]) for t in totals], proposed=added
     )
     assert PROPOSED not in features[0][1] and all(PROPOSED in sparse for _, sparse in features[1:])
+    assert all(f"{PROPOSED}=pick_of_two" in sparse for _, sparse in features[1:])
     # the pair the question joins with "or", not its first two names
     annotated = annotate_question("besides norway, which won more silver medals, germany or canada?", table)
     env = bind(get_language("wtq"), table, annotated.entities)
-    assert get_world("wtq").propose(Example("q", table.id, annotated, []), env) == proposals
+    assert [
+        t for t, _ in get_world("wtq").propose(Example("q", table.id, annotated, []), env, [])
+    ] == proposals
     # no "or", or one thing named: nothing proposed
     for question in ("which won more silver medals, germany and canada?", "did germany win more silver?"):
         annotated = annotate_question(question, table)
         env = bind(get_language("wtq"), table, annotated.entities)
-        assert get_world("wtq").propose(Example("q", table.id, annotated, []), env) == []
+        assert get_world("wtq").propose(Example("q", table.id, annotated, []), env, []) == []
+
+
+def _user_problem(question: str, rows: list[list[str]], header: list[str]):
+    from nsmcli.worlds.tables.data.table import Table
+
+    table = Table.from_rows("t", header, rows, value_rules="user")
+    annotated = annotate_question(question, table)
+    return Example("q", table.id, annotated, []), bind(get_language("wtq"), table, annotated.entities)
+
+
+STOCKS = (
+    [["LITW", "Litware", "-3.10"], ["BLUE", "Blue Yonder", "-0.40"], ["FABR", "Fabrikam", "2.25"]],
+    ["Ticker", "Company", "Change"],
+)
+
+
+def test_a_question_that_a_value_fell_gets_the_rows_below_zero_and_the_least_change():
+    problem, env = _user_problem("which stocks lost the most today?", *STOCKS)
+    proposals = get_world("wtq").propose(problem, env, [])
+    sign = [text for text, kind in proposals if kind == "sign"]
+    assert "(filter_less all_rows 0 r.change-number) (count v0)" in sign
+    assert "(filter_less all_rows 0 r.change-number) (hop v0 r.company-string)" in sign
+    assert "(argmin all_rows r.change-number) (hop v0 r.ticker-string)" in sign
+    totals, answers = {"(count all_rows)": 1.0}, {"(count all_rows)": [3.0]}
+    added = add_proposals("wtq", problem, env, totals, answers)
+    assert answers["(argmin all_rows r.change-number) (hop v0 r.ticker-string)"] == ["litw"]
+    assert answers["(filter_less all_rows 0 r.change-number) (count v0)"] == [2.0]
+    assert "sign" in added.values()
+    # and over the rows of the thing the question names first
+    problem, env = _user_problem("did fabrikam fall?", *STOCKS)
+    assert any(
+        t.startswith('(filter_str_contain_any all_rows "fabrikam" r.company-string) (filter_less v0 0')
+        for t, kind in get_world("wtq").propose(problem, env, [])
+        if kind == "sign"
+    )
+    # no word of sign, or no column of both signs: none
+    problem, env = _user_problem("which stock has the largest change?", *STOCKS)
+    assert [kind for _, kind in get_world("wtq").propose(problem, env, [])] == []
+    rising = [[name, "1.5"] for name in ("a", "b")]
+    problem, env = _user_problem("which stocks fell?", rising, ["Ticker", "Change"])
+    assert get_world("wtq").propose(problem, env, []) == []
+
+
+def test_a_question_of_a_span_between_two_dates_gets_the_rows_from_one_to_the_other():
+    orders = [
+        ["1001", "Harbor Supply", "03/01/2024", "$120.00"],
+        ["1002", "Oakmont School", "03/05/2024", "$80.50"],
+        ["1003", "Harbor Supply", "03/09/2024", "$40.00"],
+        ["1004", "Gulf Coast", "03/12/2024", "$10.00"],
+    ]
+    header = ["Order", "Customer", "Date", "Total"]
+    problem, env = _user_problem("what did harbor supply spend between march 2 and march 10?", orders, header)
+    totals: dict = {}
+    answers: dict = {}
+    added = add_proposals("wtq", problem, env, totals, answers)
+    spans = [t for t, kind in added.items() if kind == "range"]
+    span = "(filter_ge all_rows xxxx-03-02 r.date-date) (filter_le v0 xxxx-03-10 r.date-date)"
+    assert answers[f"{span} (count v1)"] == [2.0]
+    assert answers[f"{span} (hop v1 r.customer-string)"] == ["oakmont school", "harbor supply"]
+    # over all rows only: a WTQ program has three expressions at most
+    assert spans and all(t.startswith("(filter_ge all_rows") for t in spans)
+    # no word of a span, or a single date: none
+    for question in (
+        "what did harbor supply spend on march 2 and march 10?",
+        "orders between march 2 and now?",
+    ):
+        problem, env = _user_problem(question, orders, header)
+        assert not [t for t, kind in get_world("wtq").propose(problem, env, []) if kind == "range"]
+
+
+def test_each_beam_program_is_proposed_compared_the_other_way_bounded_the_other_way_and_showing_more():
+    problem, env = _user_problem("which stock is the lightest?", *STOCKS)
+    beam = [
+        "(argmax all_rows r.change-number) (hop v0 r.ticker-string)",
+        "(hop all_rows r.change-number) (filter_ge all_rows v0 r.change-number) (count v1)",
+        "(count all_rows)",
+    ]
+    proposals = get_world("wtq").propose(problem, env, beam)
+    assert [text for text, kind in proposals if kind == "mirror"] == [
+        "(argmin all_rows r.change-number) (hop v0 r.ticker-string)",
+        "(hop all_rows r.change-number) (filter_le all_rows v0 r.change-number) (count v1)",
+    ]
+    # a bound kept or left out the other way: "more than 20" is not "20 or more"
+    assert [text for text, kind in proposals if kind == "strict"] == [
+        "(hop all_rows r.change-number) (filter_greater all_rows v0 r.change-number) (count v1)"
+    ]
+    # the same rows, showing another of the table's first columns
+    assert [text for text, kind in proposals if kind == "reshown"] == [
+        "(argmax all_rows r.change-number) (hop v0 r.company-string)",
+        "(argmax all_rows r.change-number) (hop v0 r.change-string)",
+    ]
+
+
+def test_features_say_whether_a_comparison_goes_the_way_the_question_points():
+    times = [["Ivy Chen", "1:31.2", "60"], ["Tom Ruiz", "1:29.8", "72"]]
+    problem, env = _user_problem("who set the fastest lap?", times, ["Driver", "Best lap", "Weight"])
+    programs = [
+        "(argmin all_rows r.best_lap-number) (hop v0 r.driver-string)",
+        "(argmax all_rows r.best_lap-number) (hop v0 r.driver-string)",
+    ]
+    features = get_world("wtq").rerank(problem, env, [(p, 0.5, []) for p in programs])
+    assert "points=True|f=argmin" in features[0] and "points=False|f=argmax" in features[1]
+    # "heaviest" points up a column of weights, where speed words point down a column of times
+    problem, env = _user_problem("who is the heaviest?", times, ["Driver", "Best lap", "Weight"])
+    programs = ["(argmax all_rows r.weight-number) (hop v0 r.driver-string)"]
+    assert "points=True|f=argmax" in get_world("wtq").rerank(problem, env, [(programs[0], 1.0, [])])[0]
+    # a word of falling, beside a comparison of a column of both signs with 0
+    problem, env = _user_problem("how many stocks fell?", *STOCKS)
+    programs = [
+        "(filter_less all_rows 0 r.change-number) (count v0)",
+        "(filter_greater all_rows 0 r.change-number) (count v0)",
+    ]
+    features = get_world("wtq").rerank(problem, env, [(p, 0.5, []) for p in programs])
+    assert "change=fall|way=down|zero=True" in features[0]
+    assert "change=fall|way=up|zero=True" in features[1]
 
 
 def test_parse_weighs_the_worlds_proposals_only_with_a_reranker_fitted_with_them(glove_copy):

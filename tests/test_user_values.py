@@ -414,6 +414,7 @@ def test_words_of_falling_and_rising_compare_with_zero_where_a_column_holds_both
     assert zeros("which city is third one down the list?") == []
     assert zeros("which is higher, lisbon or riga?") == []  # a comparison of two, not a sign
     assert zeros("which stocks closed higher?") == [3]
+    assert zeros("which city lost the most people?") == [2]  # losing is falling too
     unsigned = Table.from_rows(
         "t", ["City", "Area"], [["Lisbon", "545"], ["Hanoi", "3359"]], value_rules="user"
     )

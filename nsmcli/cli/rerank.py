@@ -69,8 +69,10 @@ def rerank(
     proposals: bool = typer.Option(
         None,
         "--proposals/--no-proposals",
-        help="Fit with the programs the world proposes beside the beam's (a table question naming two "
-        "things with 'or': the pick of one by each number column); the reranker then weighs them too "
+        help="Fit with the programs the world proposes beside the beam's (for a table question: the pick "
+        "of one of two things named with 'or', the rows below or above 0, a range between two dates, and "
+        "the beam's programs compared the other way or showing another column); the reranker then weighs "
+        "them too "
         "[default: on; adjusting the model's reranker: as it was fitted].",
         show_default=False,
     ),

@@ -502,14 +502,14 @@ def evaluate(
             result.predictions.append(Prediction(example.id, dataset.text(example), None, [], False, 0.0))
             continue
         env = pools[0].env(example.id)
-        proposed: list[str] = []
+        proposed: dict[str, str] = {}
         if vote == "rerank" and reranker is not None:
             proposed = reranker.propose(example, env, slot, answers[example.id])
             text = reranker.choose(example, env, slot, answers[example.id], proposed)
         else:
             text = choose(slot, answers[example.id], vote)  # ties: beam order
         if keep_candidates and proposals:  # after the choice: a vote without a reranker ignores them
-            proposed += add_proposals(dataset.world, example, env, slot, answers[example.id])
+            proposed |= add_proposals(dataset.world, example, env, slot, answers[example.id])
         answer = answers[example.id][text]
         if keep_candidates:
             finished = [(t, p, answers[example.id][t] or []) for t, p in slot.items()]

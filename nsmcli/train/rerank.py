@@ -19,9 +19,10 @@ fits one. Loading it reads numbers and names only.
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -102,15 +103,16 @@ PROPOSED_PROBABILITY = 1e-4
 
 def add_proposals(
     world: str, problem: Any, env: Any, totals: dict[str, float], answers: dict[str, Any]
-) -> list[str]:
-    """Add the world's proposals for `problem` (`World.propose`) to a beam's `totals` (program text ->
-    probability) and `answers`, after the beam's programs, with `PROPOSED_PROBABILITY`: those the beam
-    lacks that finish without error. Their texts, in order."""
+) -> dict[str, str]:
+    """Add the world's proposals for `problem` (`World.propose`, given the beam's programs) to a beam's
+    `totals` (program text -> probability) and `answers`, after the beam's programs, with
+    `PROPOSED_PROBABILITY`: those the beam lacks that finish without error. Their texts, in order, with
+    their kinds."""
     from nsmcli.worlds import get_world
 
     propose = get_world(world).propose
-    added: list[str] = []
-    for text in propose(problem, env) if propose is not None else ():
+    added: dict[str, str] = {}
+    for text, kind in propose(problem, env, list(totals)) if propose is not None else ():
         if text in totals:
             continue
         try:
@@ -121,7 +123,7 @@ def add_proposals(
             continue
         totals[text] = PROPOSED_PROBABILITY
         answers[text] = env.answer(state)
-        added.append(text)
+        added[text] = kind
     return added
 
 
@@ -131,11 +133,11 @@ def candidate_features(
     env: Any,
     candidates: Candidates,
     with_readings: bool = True,
-    proposed: Collection[str] = (),
+    proposed: Mapping[str, str] | Collection[str] = (),
 ) -> Features:
     """Every candidate's dense (`beam_features`, then `reading_similarity` where the world reads its programs
-    and `with_readings`, else 0) and sparse (`World.rerank`, and `PROPOSED` for the texts in `proposed`)
-    features."""
+    and `with_readings`, else 0) and sparse (`World.rerank`, and `PROPOSED` for the texts in `proposed`,
+    with `PROPOSED=kind` where it maps them to their kinds) features."""
     from nsmcli.worlds import get_world
 
     entry = get_world(world)
@@ -148,8 +150,11 @@ def candidate_features(
     dense = [beam + [s] for beam, s in zip(beam_features(candidates), similarity, strict=True)]
     sparse = entry.rerank(problem, env, candidates)
     if proposed:
+        kinds = proposed if isinstance(proposed, Mapping) else {}
         sparse = [
-            names + [PROPOSED] if text in proposed else names
+            names + [PROPOSED] + ([f"{PROPOSED}={kinds[text]}"] if text in kinds else [])
+            if text in proposed
+            else names
             for (text, _, _), names in zip(candidates, sparse, strict=True)
         ]
     return list(zip(dense, sparse, strict=True))
@@ -179,9 +184,12 @@ class Reranker:
             for d, s in features
         ]
 
-    def propose(self, problem: Any, env: Any, totals: dict[str, float], answers: dict[str, Any]) -> list[str]:
-        """`add_proposals` when this reranker was fitted with proposals, else nothing: the texts added."""
-        return add_proposals(self.world, problem, env, totals, answers) if self.proposals else []
+    def propose(
+        self, problem: Any, env: Any, totals: dict[str, float], answers: dict[str, Any]
+    ) -> dict[str, str]:
+        """`add_proposals` when this reranker was fitted with proposals, else nothing: the texts added, with
+        their kinds."""
+        return add_proposals(self.world, problem, env, totals, answers) if self.proposals else {}
 
     def choose(
         self,
@@ -189,7 +197,7 @@ class Reranker:
         env: Any,
         totals: dict[str, float],
         answers: dict[str, Sequence[Any]],
-        proposed: Collection[str] = (),
+        proposed: Mapping[str, str] | Collection[str] = (),
     ) -> str:
         """The program text among `totals` (program text -> probability, in beam order, with the texts of
         `proposed` that `propose` added) that scores highest; ties go to the first in beam order."""
@@ -311,22 +319,29 @@ def fit(
     dense_0 = dense_w.clone()
     if not useful:
         return Reranker(world, dense_w.tolist(), {n: float(sparse_0[i, 0]) for n, i in names.items()})
-    width = max(len(y) for _, y in useful)
-    dense = torch.zeros(len(useful), width, n_dense, dtype=torch.float64)
-    present = torch.zeros(len(useful), width, dtype=torch.bool)
-    right = torch.zeros(len(useful), width, dtype=torch.bool)
-    flat: list[int] = []
-    offsets: list[int] = []
-    for q, (features, credits) in enumerate(useful):
-        for c in range(width):
-            offsets.append(len(flat))
-            if c < len(features):
-                dense[q, c] = torch.tensor(features[c][0], dtype=torch.float64)
-                present[q, c] = True
-                right[q, c] = credits[c] >= 1
-                flat.extend(names[n] for n in features[c][1])
-    flat_t = torch.tensor(flat, dtype=torch.long)
-    offsets_t = torch.tensor(offsets, dtype=torch.long)
+    # the candidates of all problems in one flat list (problems differ in size: a few proposals make one
+    # of a hundred where most have a dozen), each with its problem's index
+    problem_of = torch.tensor([q for q, (_, y) in enumerate(useful) for _ in y], dtype=torch.long)
+    dense = torch.tensor([d for features, _ in useful for d, _ in features], dtype=torch.float64)
+    right = torch.tensor([c >= 1 for _, credits in useful for c in credits], dtype=torch.bool)
+    # each candidate's sparse feature names as (candidate, name) pairs: a step gathers the pairs' weights
+    # and adds them up per candidate, several times faster than an embedding bag of the same sums
+    pair_rows: list[int] = []
+    pair_names: list[int] = []
+    for row, (_, sparse) in enumerate(f for features, _ in useful for f in features):
+        pair_rows.extend(itertools.repeat(row, len(sparse)))
+        pair_names.extend(names[n] for n in sparse)
+    pair_rows_t = torch.tensor(pair_rows, dtype=torch.long)
+    pair_names_t = torch.tensor(pair_names, dtype=torch.long)
+    n_problems = len(useful)
+
+    def log_sum_exp(score: torch.Tensor, index: torch.Tensor) -> torch.Tensor:
+        """Per problem, the log of the summed exp of its candidates' scores (`index`: their problems)."""
+        top = torch.full((n_problems,), -math.inf, dtype=score.dtype)
+        top = top.scatter_reduce(0, index, score.detach(), "amax")
+        total = torch.zeros(n_problems, dtype=score.dtype).index_add(0, index, torch.exp(score - top[index]))
+        return torch.log(total) + top
+
     dense_w.requires_grad_(True)
     sparse_w = sparse_0.clone().requires_grad_(True)
     optimizer = torch.optim.LBFGS(
@@ -340,10 +355,12 @@ def fit(
 
     def objective() -> torch.Tensor:
         optimizer.zero_grad()
-        bag = torch.nn.functional.embedding_bag(flat_t, sparse_w, offsets_t, mode="sum")
-        score = (dense @ dense_w + bag.view(len(useful), width)).masked_fill(~present, -math.inf)
-        log_p = torch.log_softmax(score, 1)
-        log_right = torch.logsumexp(log_p.masked_fill(~right, -math.inf), 1)
+        sparse_sum = torch.zeros(len(dense), dtype=torch.float64).index_add(
+            0, pair_rows_t, sparse_w[pair_names_t, 0]
+        )
+        score = dense @ dense_w + sparse_sum
+        # log of the right candidates' share of the softmax over each problem's candidates
+        log_right = log_sum_exp(score[right], problem_of[right]) - log_sum_exp(score, problem_of)
         # unweighted, the plain mean: the same sums, and so the same fit, as before weights existed
         fit_term = log_right.mean() if weight_t is None else (weight_t * log_right).sum() / weight_t.sum()
         loss = -fit_term + l2 * ((sparse_w - sparse_0) ** 2).sum()

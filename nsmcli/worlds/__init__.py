@@ -63,9 +63,10 @@ class World:
     readings: Callable[[Any, Environment, Sequence[str]], tuple[str, list[str]]] | None = None
     """A problem's question and its programs (texts) read in the same words, which the reranker compares
     (`nsmcli.train.rerank.reading_similarity`); "" for a program that does not read. None: no readings."""
-    propose: Callable[[Any, Environment], list[str]] | None = None
-    """Programs (texts) the world builds from a problem alone, which a reranker fitted with them weighs
-    beside the beam's (`nsmcli.train.rerank.Reranker.propose`); None: the world proposes none."""
+    propose: Callable[[Any, Environment, Sequence[str]], list[tuple[str, str]]] | None = None
+    """Programs the world builds from a problem and its beam's program texts, each with its kind (a
+    feature of its own), which a reranker fitted with them weighs beside the beam's
+    (`nsmcli.train.rerank.Reranker.propose`); None: the world proposes none."""
 
 
 def available_worlds() -> list[str]:

@@ -15,7 +15,8 @@ from nsmcli.worlds.tables.data.preprocess import (
     load_dataset,
 )
 from nsmcli.worlds.tables.lang.spec import get_language
-from nsmcli.worlds.tables.rerank import pick_of_two_programs, program_readings, rerank_features
+from nsmcli.worlds.tables.proposals import propose_programs
+from nsmcli.worlds.tables.rerank import program_readings, rerank_features
 
 #: Interpreter limits a run may record: beyond them a program memory or expression chain is no model's.
 LIMIT_BOUNDS = {"max_expressions": (1, 64), "max_variables": (1, 1024)}
@@ -62,7 +63,7 @@ WTQ = World(
     readers={"wtq": WTQ_FORMAT, "tables": TABLES_FORMAT},
     rerank=rerank_features,
     readings=program_readings,
-    propose=pick_of_two_programs,
+    propose=propose_programs,
 )
 
 WIKISQL = World(

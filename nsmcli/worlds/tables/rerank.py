@@ -10,8 +10,9 @@ question's entities the program leaves unused, by kind; columns the question nam
 not use, and the reverse; whether the question asks for one thing or several ("which customers") crossed
 with the answer's size; whether a program ending in `hop` shows the column it compared, crossed with the
 question's opening word, and whether it shows the table's key column (`_key_column`), crossed with the
-thing or things asked for; and each question word and word pair crossed with the functions, the last
-function, the answer's kind and size. `program_readings` gives the question and each program read as
+thing or things asked for; which way each comparison goes beside which way the question's words point
+over the column it compares (`_direction_features`); and each question word and word pair crossed with
+the functions, the last function, the answer's kind and size. `program_readings` gives the question and each program read as
 English (`lang.gloss`), which the generic reranker compares (`reading_similarity`).
 """
 
@@ -22,6 +23,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from nsmcli.errors import GrammarError
+from nsmcli.worlds.tables.data import units
+from nsmcli.worlds.tables.data.annotate import is_signed
+from nsmcli.worlds.tables.data.lexicon import polarity
+from nsmcli.worlds.tables.data.textnum import change_direction
 from nsmcli.worlds.tables.data.values import Date
 from nsmcli.worlds.tables.lang import program as P
 from nsmcli.worlds.tables.lang.gloss import gloss
@@ -82,6 +87,60 @@ def _key_column(table: Any) -> str | None:
     return None
 
 
+#: Functions that pick or keep the larger values, and those that pick or keep the smaller.
+_UPWARD = frozenset({"argmax", "maximum", "filter_ge", "filter_greater"})
+_CLOCK = re.compile(r"\d{1,2}:\d\d")
+_TIME_HEADER_WORDS = frozenset({"time", "lap", "duration", "pace", "delay", "elapsed"})
+
+
+def _timed(column: Any) -> bool:
+    """Whether a column holds durations or clock times (`1:42.3`, `3h 35m`, `Lap time`): where the
+    fastest is the smallest."""
+    if _TIME_HEADER_WORDS & set(column.slug.split("_")):
+        return True
+    first = next((text for text in column.raw if text.strip()), "")
+    if _CLOCK.match(first.strip()):
+        return True
+    reading = units.column_units(column.raw)
+    return reading is not None and reading.unit.family == "time"
+
+
+def _direction_features(
+    program: P.Program, words: Sequence[str], changes: set[str], table: Any, timed: dict[str, bool]
+) -> list[str]:
+    """Which way each comparison of `program` goes beside which way the question's words point over the
+    column it compares (`lexicon.polarity`: "lightest" down, "oldest" down over dates and up over ages,
+    "fastest" down over times), and beside the question's words of falling and rising ("lost", "grew")
+    over a column of both signs. Words the fit never saw then count by the way they point."""
+    columns = {c.slug: c for c in table.columns}
+    out = []
+    for expr in program.exprs:
+        if expr.function not in _COMPARING:
+            continue
+        column_arg = next((a for a in reversed(expr.args) if isinstance(a, P.Column)), None)
+        if column_arg is None:
+            continue
+        slug, _, view = column_arg.name[2:].rpartition("-")
+        column = columns.get(slug)
+        if column is None:
+            continue
+        if slug not in timed:
+            timed[slug] = _timed(column)
+        way = "up" if expr.function in _UPWARD else "down"
+        points = {polarity(w, dates=view == "date", times=timed[slug]) for w in words} - {0}
+        for sign in points:
+            said = "up" if sign > 0 else "down"
+            out.append(f"points={said == way}|view={view}")
+            out.append(f"points={said == way}|f={expr.function}")
+        if not points:
+            out.append(f"points=none|f={expr.function}")
+        if changes and view == "number" and is_signed(column):
+            zero = any(isinstance(a, P.Literal) and a.values == (0.0,) for a in expr.args)
+            for change in changes:
+                out.append(f"change={change}|way={way}|zero={zero}")
+    return out
+
+
 def _words_named(slug: str, words: set[str]) -> bool:
     parts = [w for w in slug.split("_") if w]
     return bool(parts) and all(w in words for w in parts)
@@ -103,6 +162,8 @@ def rerank_features(
     named_columns = {c.slug for c in env.table.columns if _words_named(c.slug, word_set)}
     opening = next((t for t in question.tokens if t in _ASKING or t == "how"), "none")
     key = _key_column(env.table)
+    changes = {c for i in range(len(words)) if (c := change_direction(words, i)) is not None}
+    timed: dict[str, bool] = {}
     out = []
     for program_text, _, answer in candidates:
         answer = list(answer or [])
@@ -143,6 +204,7 @@ def rerank_features(
             slug, _, view = final_columns[-1][2:].rpartition("-")
             sparse.append(f"final_column_named={_words_named(slug, word_set)}|last={last}")
             sparse.append(f"final_column_view={view}")
+        sparse += _direction_features(program, words, changes, env.table, timed)
         for k in _ENTITY_KINDS:
             unused = named_entities[k] - sum(1 for a in literals if a.kind == k)
             sparse.append(f"unused_{k}={min(max(unused, 0), 2)}")
@@ -165,31 +227,3 @@ def program_readings(problem: Any, env: Any, programs: Sequence[str]) -> tuple[s
         except (GrammarError, ValueError):
             readings.append("")
     return problem.question.text, readings
-
-
-def pick_of_two_programs(problem: Any, env: Any) -> list[str]:
-    """Programs for a question that names two things with "or" between them ("which was bigger, A or B?"):
-    for each string column that holds both, keep the rows of the two, pick one by the largest or smallest
-    value of each number column, and show the string column (the beam often reads the right rows and shows
-    the wrong column, or compares the wrong column). The reranker weighs them beside the beam's programs."""
-    # the question's either-or pair (`annotate`'s entity of both names, word linking only), not its first
-    # two names: "in paris, which sold more, abba or queen?" compares abba with queen
-    pair = next((e for e in problem.question.entities if e.kind == "string" and len(e.values) == 2), None)
-    if pair is None:
-        return []
-    named = [str(v) for v in pair.values]
-    both = P.Literal("string", tuple(named))  # written as the language writes it, quotes escaped
-    numbers = [c.property_name("number") for c in env.table.columns if "number" in c.views]
-    programs = []
-    for column in env.table.columns:
-        cells = [str(c) for c in column.views.get("string", ()) if c]
-        if not all(any(v in cell for cell in cells) for v in named):
-            continue
-        shown = column.property_name("string")
-        keep = f"(filter_str_contain_any all_rows {both} {shown})"
-        programs += [
-            f"{keep} ({pick} v0 {number}) (hop v1 {shown})"
-            for number in numbers
-            for pick in ("argmax", "argmin")
-        ]
-    return programs

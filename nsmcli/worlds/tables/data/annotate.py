@@ -187,7 +187,7 @@ def table_index(table: Table) -> _TableIndex:
             numbers.update(v for v in column.views.get(kind, ()) if v is not None)
         dates.update(v for v in column.views.get("date", ()) if v is not None)
     properties = [(name, column_name_pieces(column.slug)) for name, column, _kind in table.properties()]
-    signed = any(_signed(c) for c in table.columns)
+    signed = any(is_signed(c) for c in table.columns)
     column_units = [table.quantity_unit(c) if "number" in c.views else None for c in table.columns]
     index = _TableIndex(
         "\n".join(strings),
@@ -348,7 +348,7 @@ def _result_code_entities(tokens: list[str], table: Table) -> list[Entity]:
     return out
 
 
-def _signed(column: Column) -> bool:
+def is_signed(column: Column) -> bool:
     """Whether a column's numbers hold both signs (a change, a growth rate, a balance)."""
     numbers = [v for v in column.views.get("number", ()) if v is not None]
     return any(v < 0 for v in numbers) and any(v > 0 for v in numbers)

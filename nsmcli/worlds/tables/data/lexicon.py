@@ -107,3 +107,42 @@ def attribute_nouns(word: str) -> tuple[str, ...]:
         return VERBS[word]
     base = degree_base(word, ATTRIBUTES)
     return ATTRIBUTES[base] if base is not None else ()
+
+
+#: Which way an adjective (base form) or degree word points on the quantity it measures: "heaviest" is the
+#: most weight (+1), "cheapest" the least price (-1). Speed words measure speed: over a column of times
+#: they point the other way (`polarity`).
+MAGNITUDE: dict[str, int] = {
+    **dict.fromkeys(
+        "old long tall high heavy hot warm fast quick expensive costly big large wide deep far rich wealthy "
+        "populous wet rainy windy strong popular profitable valuable great more most top maximum "
+        "max busy loud bright".split(),
+        1,
+    ),
+    **dict.fromkeys(
+        "young short light cold cool slow cheap small narrow shallow near poor dry weak low few less "
+        "least fewer fewest bottom minimum min quiet dim".split(),
+        -1,
+    ),
+}
+#: Which way a word points in time, over a column of dates: "oldest" and "first" are the earliest (-1),
+#: "newest" and "most recent" the latest (+1).
+TIME_DIRECTION: dict[str, int] = {
+    **dict.fromkeys("old early first soon long".split(), -1),
+    **dict.fromkeys("young new recent late last".split(), 1),
+}
+#: Adjectives of speed: the fastest of a column of times is its smallest.
+SPEED = frozenset({"fast", "quick", "slow"})
+
+
+def polarity(word: str, *, dates: bool = False, times: bool = False) -> int:
+    """Which way `word` in any degree ("heaviest", "older", "most") points over the compared column: +1 to
+    its largest values, -1 to its smallest, 0 for a word that does not say. `dates`: the column holds dates
+    (`TIME_DIRECTION`); `times`: it holds durations or clock times, where speed words point down."""
+    if dates:
+        base = degree_base(word, TIME_DIRECTION)
+        return TIME_DIRECTION[base] if base is not None else 0
+    base = degree_base(word, MAGNITUDE)
+    if base is None:
+        return 0
+    return -MAGNITUDE[base] if times and base in SPEED else MAGNITUDE[base]

@@ -16,6 +16,7 @@ from __future__ import annotations
 import calendar
 import re
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -556,13 +557,19 @@ def find_times(tokens: list[str]) -> list[Quantity]:
 
 #: Words that compare with zero: "negative growth" is growth below 0.
 _SIGN_WORDS = frozenset({"negative", "positive"})
-#: Words of falling and rising, which compare with zero where a column holds both signs: "which cities
-#: are shrinking?" of a growth column of -0.4 and 1.2 is growth below 0.
-_CHANGE_WORDS = frozenset(
+#: Words of falling and of rising, which compare with zero where a column holds both signs: "which cities
+#: are shrinking?" of a growth column of -0.4 and 1.2 is growth below 0; "lost" a change below 0.
+FALLING_WORDS = frozenset(
     {
-        "shrinking", "shrank", "shrunk", "shrinks", "declined", "declining", "declines", "decreased",
-        "decreasing", "fell", "falling", "dropped", "dropping", "growing", "grew", "rose", "rising", "gained",
-        "gaining", "increased", "increasing",
+        "shrinking", "shrank", "shrunk", "shrinks", "shrink", "declined", "declining", "declines", "decline",
+        "decreased", "decreasing", "decreases", "fell", "falling", "falls", "fall", "dropped", "dropping",
+        "drops", "drop", "lost", "lose", "loses", "losing",
+    }
+)  # fmt: skip
+RISING_WORDS = frozenset(
+    {
+        "growing", "grew", "grows", "grow", "rose", "rising", "rises", "rise", "gained", "gaining", "gains",
+        "gain", "increased", "increasing", "increases",
     }
 )  # fmt: skip
 #: "down" and "up" only after a verb of ending or going ("closed down", "went up", "is down"), "lower" and
@@ -575,18 +582,27 @@ _DIRECTION_VERBS = {
 _DIRECTION_VERBS |= {"up": _DIRECTION_VERBS["down"], "higher": _DIRECTION_VERBS["lower"]}
 
 
+def change_direction(tokens: Sequence[str], i: int) -> str | None:
+    """Whether lower-cased token `i` says a value fell ("fall": "shrinking", "lost", "closed down") or rose
+    ("rise": "grew", "went up"), else None."""
+    word = tokens[i]
+    after_verb = i > 0 and tokens[i - 1] in _DIRECTION_VERBS.get(word, ())
+    if word in FALLING_WORDS or (after_verb and word in ("down", "lower")):
+        return "fall"
+    if word in RISING_WORDS or (after_verb and word in ("up", "higher")):
+        return "rise"
+    return None
+
+
 def find_sign_words(tokens: list[str], *, signed_column: bool = False) -> list[Quantity]:
     """The words "negative" and "positive" over lower-cased tokens, as NUMBER mentions of 0: the number a
     filter on the sign compares with. With `signed_column` (the table holds a column of both signs), also
-    the words of falling and rising ("shrinking", "fell", "closed down")."""
-    found = []
-    for i, word in enumerate(tokens):
-        change = signed_column and (
-            word in _CHANGE_WORDS or (i > 0 and tokens[i - 1] in _DIRECTION_VERBS.get(word, ()))
-        )
-        if word in _SIGN_WORDS or change:
-            found.append(Quantity("NUMBER", i, i + 1, (0.0,)))
-    return found
+    the words of falling and rising (`change_direction`)."""
+    return [
+        Quantity("NUMBER", i, i + 1, (0.0,))
+        for i, word in enumerate(tokens)
+        if word in _SIGN_WORDS or (signed_column and change_direction(tokens, i) is not None)
+    ]
 
 
 def find_quantities(tokens: list[str], *, slash_years: bool = False) -> list[Quantity]:

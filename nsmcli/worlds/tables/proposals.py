@@ -1,0 +1,215 @@
+"""Programs the table world builds beside the beam's (`World.propose`), for the kinds of question where the
+beam reads the question's things right but gets the rest wrong, which a reranker fitted with them weighs
+(`nsmcli.train.rerank.add_proposals`). Each comes with its kind, a feature of its own:
+
+- `pick_of_two`: a question naming two things with "or" ("which was bigger, A or B?");
+- `sign`: a question that a value fell or rose ("how many stocks closed down?", "which city is shrinking?")
+  over a column of both signs: keep the rows below or above 0, or pick the least or largest change;
+- `range`: a question of a span between two dates or numbers ("how many tickets between April 10 and
+  April 20?"): keep the rows from one to the other;
+- `mirror`: each beam program that compares, compared the other way (`argmax` for `argmin`,
+  `filter_greater` for `filter_less`): "the lightest", "the fastest lap" and "the biggest drop" are
+  often read the wrong way round;
+- `strict`: each beam program that keeps rows by a bound, with the bound kept or left out the other way
+  (`filter_greater` for `filter_ge`): "more than 20" is not "20 or more";
+- `reshown`: each beam program that ends showing a column, showing another of the table's first columns
+  instead: the beam often keeps the right rows and shows their category rather than their name.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from nsmcli.worlds.tables.data.annotate import is_signed
+from nsmcli.worlds.tables.lang import program as P
+
+#: Each comparing function and the one that compares the other way.
+MIRRORED = {
+    "argmax": "argmin",
+    "argmin": "argmax",
+    "maximum": "minimum",
+    "minimum": "maximum",
+    "filter_greater": "filter_less",
+    "filter_less": "filter_greater",
+    "filter_ge": "filter_le",
+    "filter_le": "filter_ge",
+}
+_COMPARING_CALL = re.compile(r"\((" + "|".join(MIRRORED) + r") ")
+#: Each bound filter and the one that keeps or leaves out the bound the other way.
+STRICTNESS = {
+    "filter_ge": "filter_greater",
+    "filter_greater": "filter_ge",
+    "filter_le": "filter_less",
+    "filter_less": "filter_le",
+}
+_BOUND_CALL = re.compile(r"\((" + "|".join(STRICTNESS) + r") ")
+_LAST_HOP = re.compile(r"\(hop (\S+) (r\.\S+)\)$")
+#: At most this many columns are shown by a sign, range or reshown proposal (`_shown`).
+SHOWN_COLUMNS = 4
+
+
+def propose_programs(problem: Any, env: Any, beam: Sequence[str]) -> list[tuple[str, str]]:
+    """(program text, kind) of every proposal for `problem` over the table `env` is bound to, given the
+    beam's program texts; the caller drops those the beam holds or that fail."""
+    return (
+        [(text, "pick_of_two") for text in pick_of_two_programs(problem, env)]
+        + [(text, "sign") for text in sign_programs(problem, env)]
+        + [(text, "range") for text in range_programs(problem, env)]
+        + [(text, "mirror") for text in mirrored_programs(beam)]
+        + [(text, "strict") for text in strictness_programs(beam)]
+        + [(text, "reshown") for text in reshown_programs(env, beam)]
+    )
+
+
+def _each_turned(beam: Sequence[str], calls: re.Pattern[str], turn: dict[str, str]) -> list[str]:
+    out = []
+    for text in beam:
+        turned = calls.sub(lambda m: f"({turn[m[1]]} ", text)
+        if turned != text and turned not in out:
+            out.append(turned)
+    return out
+
+
+def mirrored_programs(beam: Sequence[str]) -> list[str]:
+    """Each beam program that compares, with every comparison turned the other way (`MIRRORED`)."""
+    return _each_turned(beam, _COMPARING_CALL, MIRRORED)
+
+
+def strictness_programs(beam: Sequence[str]) -> list[str]:
+    """Each beam program that keeps rows by a bound, keeping or leaving out every bound the other way
+    (`STRICTNESS`)."""
+    return _each_turned(beam, _BOUND_CALL, STRICTNESS)
+
+
+def reshown_programs(env: Any, beam: Sequence[str]) -> list[str]:
+    """Each beam program ending in `hop`, showing each other column of `_shown` instead."""
+    out = []
+    for text in beam:
+        last = _LAST_HOP.search(text)
+        if last is None:
+            continue
+        for column in _shown(env):
+            if column != last[2]:
+                other = f"{text[: last.start()]}(hop {last[1]} {column})"
+                if other not in out:
+                    out.append(other)
+    return out
+
+
+def _starts(problem: Any, env: Any) -> list[tuple[str, str, int]]:
+    """Where a proposal's rows start, as (the expressions before, the rows' name, the next variable's
+    number): all rows, and the rows of the first thing the question names that a text column holds
+    ("Harbour Maritime Museum's visits between September and December")."""
+    starts = [("", "all_rows", 0)]
+    for entity in problem.question.entities:
+        if entity.kind != "string" or len(entity.values) != 1:
+            continue
+        value = str(entity.values[0])
+        holding = next(
+            (
+                c
+                for c in env.table.columns
+                if "date" not in c.views and any(value in str(cell) for cell in c.views.get("string", ()))
+            ),
+            None,
+        )
+        if holding is not None:
+            literal = P.Literal("string", (value,))
+            keep = f"(filter_str_contain_any all_rows {literal} {holding.property_name('string')}) "
+            return [*starts, (keep, "v0", 1)]
+    return starts
+
+
+def _shown(env: Any, but: str | None = None) -> list[str]:
+    """The columns a proposal shows: the table's first `SHOWN_COLUMNS` with text, never dates or the column
+    `but` (slug). A table's first columns most often name its rows."""
+    columns = [
+        c for c in env.table.columns if "string" in c.views and "date" not in c.views and c.slug != but
+    ]
+    return [c.property_name("string") for c in columns[:SHOWN_COLUMNS]]
+
+
+def sign_programs(problem: Any, env: Any) -> list[str]:
+    """For a question with the number 0 that a word of sign, falling or rising gives (`annotate`: "lost",
+    "negative", "closed down"), over each number column of both signs: the rows below 0 and those above it,
+    counted, summed or shown by a text column; and the rows of the least and of the largest value, shown.
+    From each of `_starts`."""
+    if not any(e.kind == "number" and tuple(e.values) == (0.0,) for e in problem.question.entities):
+        return []
+    signed = [c.property_name("number") for c in env.table.columns if is_signed(c)]
+    shown = _shown(env)
+    programs = []
+    for prefix, rows, n in _starts(problem, env) if signed and shown else ():
+        for column in signed:
+            for keep in ("filter_less", "filter_greater"):
+                kept = f"{prefix}({keep} {rows} 0 {column})"
+                programs.append(f"{kept} (count v{n})")
+                programs.append(f"{kept} (sum v{n} {column})")
+                programs += [f"{kept} (hop v{n} {text})" for text in shown]
+            for pick in ("argmin", "argmax"):
+                programs += [f"{prefix}({pick} {rows} {column}) (hop v{n} {text})" for text in shown]
+    return programs
+
+
+#: Words that make two dates or numbers of a question the ends of a range.
+_RANGE_WORDS = frozenset({"between", "from"})
+
+
+def range_programs(problem: Any, env: Any) -> list[str]:
+    """For a question with "between" or "from" and two dates (or else two numbers), over each column of
+    that kind: the rows from the first to the second, both kept, counted, summed by each number column or
+    shown by the columns of `_shown`. Over all rows only: a range and what follows it are the three
+    expressions a WTQ program may have (`Limits.max_expressions`)."""
+    question = problem.question
+    if not _RANGE_WORDS & set(question.tokens):
+        return []
+    for kind in ("date", "number"):
+        ends = list(
+            dict.fromkeys(e.values[0] for e in question.entities if e.kind == kind and len(e.values) == 1)
+        )
+        if len(ends) < 2:
+            continue
+        low, high = (str(P.Literal(kind, (v,))) for v in ends[:2])
+        programs = []
+        for column in (c for c in env.table.columns if kind in c.views):
+            name = column.property_name(kind)
+            kept = f"(filter_ge all_rows {low} {name}) (filter_le v0 {high} {name})"
+            programs.append(f"{kept} (count v1)")
+            programs += [
+                f"{kept} (sum v1 {c.property_name('number')})"
+                for c in env.table.columns
+                if "number" in c.views and c is not column
+            ]
+            programs += [f"{kept} (hop v1 {text})" for text in _shown(env, but=column.slug)]
+        return programs  # two dates make the range; two numbers only where there are no two dates
+    return []
+
+
+def pick_of_two_programs(problem: Any, env: Any) -> list[str]:
+    """Programs for a question that names two things with "or" between them ("which was bigger, A or B?"):
+    for each string column that holds both, keep the rows of the two, pick one by the largest or smallest
+    value of each number column, and show the string column (the beam often reads the right rows and shows
+    the wrong column, or compares the wrong column). The reranker weighs them beside the beam's programs."""
+    # the question's either-or pair (`annotate`'s entity of both names, word linking only), not its first
+    # two names: "in paris, which sold more, abba or queen?" compares abba with queen
+    pair = next((e for e in problem.question.entities if e.kind == "string" and len(e.values) == 2), None)
+    if pair is None:
+        return []
+    named = [str(v) for v in pair.values]
+    both = P.Literal("string", tuple(named))  # written as the language writes it, quotes escaped
+    numbers = [c.property_name("number") for c in env.table.columns if "number" in c.views]
+    programs = []
+    for column in env.table.columns:
+        cells = [str(c) for c in column.views.get("string", ()) if c]
+        if not all(any(v in cell for cell in cells) for v in named):
+            continue
+        shown = column.property_name("string")
+        keep = f"(filter_str_contain_any all_rows {both} {shown})"
+        programs += [
+            f"{keep} ({pick} v0 {number}) (hop v1 {shown})"
+            for number in numbers
+            for pick in ("argmax", "argmin")
+        ]
+    return programs
