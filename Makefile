@@ -59,9 +59,9 @@ demo: install
 # The wtq ensemble's reranker (reranker.json, `nsm rerank`, with the world's proposals beside the beams) is
 # fitted to its beams on WTQ's pristine-seen-tables questions over random-split-1-train's tables:
 # questions no split trains on, asked of no dev table; and on examples/fit's questions over users' kinds of
-# tables, each weighing 1 (bench/rerank_user_questions.py chose the weight; it writes the same file):
+# tables, each weighing 3 (bench/rerank_user_questions.py chose the weight; it writes the same file):
 #   nsm rerank wtq --data data/wtq-word --split pristine-seen-tables --tables-of random-split-1-train \
-#       --questions examples/fit/questions.tsv --questions-weight 1 --workers 2
+#       --questions examples/fit/questions.tsv --questions-weight 3 --workers 2
 # Its L2 strength is chosen by 4-fold cross-validation (a table's user questions held out together).
 # wtq-glove is the published model's recipe (GloVe + bi-LSTM, substring linking as MAPO), the row compared
 # with the original and the answer when the encoder extra is not installed; it was stopped by a two-hour

@@ -133,6 +133,7 @@ def answer_matches(expected: list[str], result: ParseResult, table: Table | None
     On a table read with the user rules, an answer also matches when both sides state the same amounts
     as that table's reader reads them: the cell `41.118,35` of a European file is the expected `41118.35`,
     and `2.5M` is `2.5 million`. The official check alone reads both with the WTQ rules, which know neither.
+    A computed number there also matches an expected one written rounded (`_rounded_match`).
     """
     from nsmcli.worlds.tables.data.annotate import canonicalize_answer
     from nsmcli.worlds.tables.data.evaluate import wtq_correct

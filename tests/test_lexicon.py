@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from nsmcli.worlds.tables.data.lexicon import ATTRIBUTES, attribute_nouns, degree_base, polarity
+from nsmcli.worlds.tables.data.lexicon import ATTRIBUTES, attribute_nouns, degree_base, pointing, polarity
 
 
 @pytest.mark.parametrize(
@@ -30,15 +30,16 @@ def test_an_adjective_in_any_degree_names_what_it_measures():
 @pytest.mark.parametrize(
     ("word", "over_numbers", "over_dates", "over_times"),
     [
-        ("heaviest", 1, 0, 1),
-        ("lightest", -1, 0, -1),
-        ("cheaper", -1, 0, -1),
-        ("most", 1, 0, 1),
-        ("fewest", -1, 0, -1),
+        ("heaviest", 1, 1, 1),
+        ("lightest", -1, -1, -1),
+        ("cheaper", -1, -1, -1),
+        ("most", 1, 1, 1),
+        ("fewest", -1, -1, -1),
         ("oldest", 1, -1, 1),  # the oldest person is the largest age, the oldest date the earliest
         ("newest", 0, 1, 0),
-        ("fastest", 1, 0, -1),  # the fastest lap is the smallest time
-        ("slowest", -1, 0, 1),
+        ("highest", 1, 1, 1),  # over dates, a word without a time direction keeps its own
+        ("fastest", 1, 1, -1),  # the fastest lap is the smallest time
+        ("slowest", -1, -1, 1),
         ("many", 0, 0, 0),  # "how many" points nowhere
         ("team", 0, 0, 0),
     ],
@@ -47,3 +48,10 @@ def test_a_word_points_up_or_down_the_column_it_compares(word, over_numbers, ove
     assert polarity(word) == over_numbers
     assert polarity(word, dates=True) == over_dates
     assert polarity(word, times=True) == over_times
+
+
+def test_a_degree_word_and_its_adjective_point_one_way():
+    assert pointing("which is the least expensive item".split()) == {-1}
+    assert pointing("the most recent order".split(), dates=True) == {1}
+    assert pointing("the oldest team".split(), dates=True) == {-1}
+    assert pointing("more than 20".split()) == {1} and pointing("how many rows".split()) == set()

@@ -153,8 +153,8 @@ def test_answer_check_reads_amounts_as_the_user_table_does(answer, expected, rig
         ([17547], ["17546.6"], False),  # a whole answer (a count, a cell) is not rounded
         ([175.14], ["175.10"], False),  # the decimals as written count, trailing zero too
         ([2.25, 7.5], ["7.5", "2.3"], True),  # in any order
-        ([2.25, 7.5], ["2.3"], False),
-        (["Berlin"], ["2.3"], False),
+        ([99.6], ["100"], True),  # ROUNDED_WHOLE_FROM is where whole amounts start to round
+        ([98.6], ["99"], False),
     ],
 )
 def test_answer_check_takes_a_computed_number_as_the_writer_rounded_it(answer, expected, right):

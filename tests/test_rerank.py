@@ -462,6 +462,11 @@ def test_a_question_of_a_span_between_two_dates_gets_the_rows_from_one_to_the_ot
     assert answers[f"{span} (hop v1 r.customer-string)"] == ["oakmont school", "harbor supply"]
     # over all rows only: a WTQ program has three expressions at most
     assert spans and all(t.startswith("(filter_ge all_rows") for t in spans)
+    # written backwards, the range still runs from the smaller end
+    problem, env = _user_problem("orders from march 10 back to march 2?", orders, header)
+    assert f"{span} (count v1)" in [
+        t for t, kind in get_world("wtq").propose(problem, env, []) if kind == "range"
+    ]
     # no word of a span, or a single date: none
     for question in (
         "what did harbor supply spend on march 2 and march 10?",
@@ -487,10 +492,18 @@ def test_each_beam_program_is_proposed_compared_the_other_way_bounded_the_other_
     assert [text for text, kind in proposals if kind == "strict"] == [
         "(hop all_rows r.change-number) (filter_greater all_rows v0 r.change-number) (count v1)"
     ]
-    # the same rows, showing another of the table's first columns
+    # the same rows, showing another of the table's first columns (not the shown one in another view)
     assert [text for text, kind in proposals if kind == "reshown"] == [
         "(argmax all_rows r.change-number) (hop v0 r.company-string)",
         "(argmax all_rows r.change-number) (hop v0 r.change-string)",
+    ]
+    shown_number = ["(argmax all_rows r.change-number) (hop v0 r.change-number)"]
+    reshown = [t for t, kind in get_world("wtq").propose(problem, env, shown_number) if kind == "reshown"]
+    assert "(argmax all_rows r.change-number) (hop v0 r.change-string)" not in reshown
+    # programs are turned as programs: a string literal that reads like a call is left as it is
+    named = ['(filter_str_contain_any all_rows "x (argmax y" r.company-string) (argmax v0 r.change-number)']
+    assert [t for t, kind in get_world("wtq").propose(problem, env, named) if kind == "mirror"] == [
+        '(filter_str_contain_any all_rows "x (argmax y" r.company-string) (argmin v0 r.change-number)'
     ]
 
 
@@ -507,6 +520,11 @@ def test_features_say_whether_a_comparison_goes_the_way_the_question_points():
     problem, env = _user_problem("who is the heaviest?", times, ["Driver", "Best lap", "Weight"])
     programs = ["(argmax all_rows r.weight-number) (hop v0 r.driver-string)"]
     assert "points=True|f=argmax" in get_world("wtq").rerank(problem, env, [(programs[0], 1.0, [])])[0]
+    # a year read through its number view points as a date does: the oldest team is the least year
+    teams = [["Ajax", "1900"], ["PSV", "1913"], ["AZ", "1967"]]
+    problem, env = _user_problem("which is the oldest team?", teams, ["Team", "Founded"])
+    program = "(argmin all_rows r.founded-number) (hop v0 r.team-string)"
+    assert "points=True|f=argmin" in get_world("wtq").rerank(problem, env, [(program, 1.0, [])])[0]
     # a word of falling, beside a comparison of a column of both signs with 0
     problem, env = _user_problem("how many stocks fell?", *STOCKS)
     programs = [

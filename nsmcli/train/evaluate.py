@@ -503,12 +503,15 @@ def evaluate(
             continue
         env = pools[0].env(example.id)
         proposed: dict[str, str] = {}
-        if vote == "rerank" and reranker is not None:
+        reranked = vote == "rerank" and reranker is not None
+        if reranked:
             proposed = reranker.propose(example, env, slot, answers[example.id])
             text = reranker.choose(example, env, slot, answers[example.id], proposed)
         else:
             text = choose(slot, answers[example.id], vote)  # ties: beam order
-        if keep_candidates and proposals:  # after the choice: a vote without a reranker ignores them
+        # after the choice: a vote without a reranker ignores them; never twice (proposals are made from
+        # the beam's programs, not from earlier proposals)
+        if keep_candidates and proposals and not (reranked and reranker.proposals):
             proposed |= add_proposals(dataset.world, example, env, slot, answers[example.id])
         answer = answers[example.id][text]
         if keep_candidates:

@@ -22,7 +22,9 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from nsmcli.errors import GrammarError
 from nsmcli.worlds.tables.data.annotate import is_signed
+from nsmcli.worlds.tables.data.values import Date
 from nsmcli.worlds.tables.lang import program as P
 
 #: Each comparing function and the one that compares the other way.
@@ -36,7 +38,6 @@ MIRRORED = {
     "filter_ge": "filter_le",
     "filter_le": "filter_ge",
 }
-_COMPARING_CALL = re.compile(r"\((" + "|".join(MIRRORED) + r") ")
 #: Each bound filter and the one that keeps or leaves out the bound the other way.
 STRICTNESS = {
     "filter_ge": "filter_greater",
@@ -44,7 +45,6 @@ STRICTNESS = {
     "filter_le": "filter_less",
     "filter_less": "filter_le",
 }
-_BOUND_CALL = re.compile(r"\((" + "|".join(STRICTNESS) + r") ")
 _LAST_HOP = re.compile(r"\(hop (\S+) (r\.\S+)\)$")
 #: At most this many columns are shown by a sign, range or reshown proposal (`_shown`).
 SHOWN_COLUMNS = 4
@@ -63,24 +63,33 @@ def propose_programs(problem: Any, env: Any, beam: Sequence[str]) -> list[tuple[
     )
 
 
-def _each_turned(beam: Sequence[str], calls: re.Pattern[str], turn: dict[str, str]) -> list[str]:
+def _each_turned(beam: Sequence[str], turn: dict[str, str]) -> list[str]:
+    """Each beam program with every function of `turn` replaced by its counterpart, where it has one; read
+    as programs, so that a string literal that looks like a call is left alone."""
     out = []
     for text in beam:
-        turned = calls.sub(lambda m: f"({turn[m[1]]} ", text)
-        if turned != text and turned not in out:
+        try:
+            program = P.Program.parse(text)
+        except (GrammarError, ValueError):
+            continue
+        if not any(e.function in turn for e in program.exprs):
+            continue
+        exprs = tuple(P.Expr(turn.get(e.function, e.function), e.args) for e in program.exprs)
+        turned = str(P.Program(exprs))
+        if turned not in out:
             out.append(turned)
     return out
 
 
 def mirrored_programs(beam: Sequence[str]) -> list[str]:
     """Each beam program that compares, with every comparison turned the other way (`MIRRORED`)."""
-    return _each_turned(beam, _COMPARING_CALL, MIRRORED)
+    return _each_turned(beam, MIRRORED)
 
 
 def strictness_programs(beam: Sequence[str]) -> list[str]:
     """Each beam program that keeps rows by a bound, keeping or leaving out every bound the other way
     (`STRICTNESS`)."""
-    return _each_turned(beam, _BOUND_CALL, STRICTNESS)
+    return _each_turned(beam, STRICTNESS)
 
 
 def reshown_programs(env: Any, beam: Sequence[str]) -> list[str]:
@@ -90,12 +99,18 @@ def reshown_programs(env: Any, beam: Sequence[str]) -> list[str]:
         last = _LAST_HOP.search(text)
         if last is None:
             continue
+        shown_slug = _slug(last[2])
         for column in _shown(env):
-            if column != last[2]:
+            if _slug(column) != shown_slug:
                 other = f"{text[: last.start()]}(hop {last[1]} {column})"
                 if other not in out:
                     out.append(other)
     return out
+
+
+def _slug(name: str) -> str:
+    """A column's slug from its property name (`r.unit_price-number` -> `unit_price`)."""
+    return name[2:].rsplit("-", 1)[0]
 
 
 def _starts(problem: Any, env: Any) -> list[tuple[str, str, int]]:
@@ -143,13 +158,14 @@ def sign_programs(problem: Any, env: Any) -> list[str]:
     programs = []
     for prefix, rows, n in _starts(problem, env) if signed and shown else ():
         for column in signed:
+            others = [text for text in shown if _slug(text) != _slug(column)]
             for keep in ("filter_less", "filter_greater"):
                 kept = f"{prefix}({keep} {rows} 0 {column})"
                 programs.append(f"{kept} (count v{n})")
                 programs.append(f"{kept} (sum v{n} {column})")
-                programs += [f"{kept} (hop v{n} {text})" for text in shown]
+                programs += [f"{kept} (hop v{n} {text})" for text in others]
             for pick in ("argmin", "argmax"):
-                programs += [f"{prefix}({pick} {rows} {column}) (hop v{n} {text})" for text in shown]
+                programs += [f"{prefix}({pick} {rows} {column}) (hop v{n} {text})" for text in others]
     return programs
 
 
@@ -171,7 +187,7 @@ def range_programs(problem: Any, env: Any) -> list[str]:
         )
         if len(ends) < 2:
             continue
-        low, high = (str(P.Literal(kind, (v,))) for v in ends[:2])
+        low, high = (str(P.Literal(kind, (v,))) for v in _in_order(ends[0], ends[1]))
         programs = []
         for column in (c for c in env.table.columns if kind in c.views):
             name = column.property_name(kind)
@@ -183,8 +199,20 @@ def range_programs(problem: Any, env: Any) -> list[str]:
                 if "number" in c.views and c is not column
             ]
             programs += [f"{kept} (hop v1 {text})" for text in _shown(env, but=column.slug)]
-        return programs  # two dates make the range; two numbers only where there are no two dates
+        if programs:  # two dates make the range; two numbers only where they make none
+            return programs
     return []
+
+
+def _in_order(first: Any, second: Any) -> tuple[Any, Any]:
+    """A range's two ends, the smaller first ("from 2005 back to 2001"); dates only where both say the
+    fields they are compared by (a year known in one and not the other leaves them as said)."""
+    if isinstance(first, Date) and isinstance(second, Date):
+        if (first.year == -1) != (second.year == -1):
+            return first, second
+        key = lambda d: (d.year, d.month, d.day)  # noqa: E731
+        return (first, second) if key(first) <= key(second) else (second, first)
+    return (first, second) if first <= second else (second, first)
 
 
 def pick_of_two_programs(problem: Any, env: Any) -> list[str]:

@@ -25,7 +25,7 @@ from typing import Any
 from nsmcli.errors import GrammarError
 from nsmcli.worlds.tables.data import units
 from nsmcli.worlds.tables.data.annotate import is_signed
-from nsmcli.worlds.tables.data.lexicon import polarity
+from nsmcli.worlds.tables.data.lexicon import pointing
 from nsmcli.worlds.tables.data.textnum import change_direction
 from nsmcli.worlds.tables.data.values import Date
 from nsmcli.worlds.tables.lang import program as P
@@ -127,7 +127,9 @@ def _direction_features(
         if slug not in timed:
             timed[slug] = _timed(column)
         way = "up" if expr.function in _UPWARD else "down"
-        points = {polarity(w, dates=view == "date", times=timed[slug]) for w in words} - {0}
+        # a column of years reads as dates through its number view too: "the oldest team" is the least
+        # year founded
+        points = pointing(words, dates="date" in column.views, times=timed[slug])
         for sign in points:
             said = "up" if sign > 0 else "down"
             out.append(f"points={said == way}|view={view}")

@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Container
+from collections.abc import Container, Sequence
 
 #: What a question's adjective measures: the nouns a header names it by (WordNet's "attribute" relation),
 #: so that "the oldest respondent" matches `Age`. Keys are base forms; values are singular and written
@@ -138,11 +138,37 @@ SPEED = frozenset({"fast", "quick", "slow"})
 def polarity(word: str, *, dates: bool = False, times: bool = False) -> int:
     """Which way `word` in any degree ("heaviest", "older", "most") points over the compared column: +1 to
     its largest values, -1 to its smallest, 0 for a word that does not say. `dates`: the column holds dates
-    (`TIME_DIRECTION`); `times`: it holds durations or clock times, where speed words point down."""
+    or years, where a word of time (`TIME_DIRECTION`) says it first; `times`: it holds durations or clock
+    times, where speed words point down."""
     if dates:
         base = degree_base(word, TIME_DIRECTION)
-        return TIME_DIRECTION[base] if base is not None else 0
+        if base is not None:
+            return TIME_DIRECTION[base]
     base = degree_base(word, MAGNITUDE)
     if base is None:
         return 0
     return -MAGNITUDE[base] if times and base in SPEED else MAGNITUDE[base]
+
+
+#: Words that make the adjective after them a degree of theirs: "least expensive" points down, "most
+#: recent" up, as the adjective's own way times theirs.
+DEGREE_WORDS = {"most": 1, "more": 1, "least": -1, "less": -1}
+
+
+def pointing(words: Sequence[str], *, dates: bool = False, times: bool = False) -> set[int]:
+    """The ways (+1, -1) a question's words point over a column (`polarity`), a degree word and the
+    adjective after it read as one ("least expensive": -1, not both ways)."""
+    ways = set()
+    i = 0
+    while i < len(words):
+        degree = DEGREE_WORDS.get(words[i])
+        after = polarity(words[i + 1], dates=dates, times=times) if i + 1 < len(words) else 0
+        if degree is not None and after and words[i + 1] not in DEGREE_WORDS:
+            ways.add(degree * after)
+            i += 2
+            continue
+        way = polarity(words[i], dates=dates, times=times)
+        if way:
+            ways.add(way)
+        i += 1
+    return ways
