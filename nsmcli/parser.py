@@ -152,10 +152,11 @@ def answer_matches(expected: list[str], result: ParseResult, table: Table | None
     predicted = [
         c if isinstance(a, str) and c is not None else a for a, c in zip(result.answer, cells, strict=True)
     ]
-    as_read = [_as_amount(a, rules) for a in expected]
+    amounts = [rules.amount(a) for a in expected]
+    as_read = [a if amount is None else repr(amount) for a, amount in zip(expected, amounts, strict=True)]
     if wtq_correct(as_read, as_read, [_as_amount(a, rules) for a in predicted]):
         return True
-    return _rounded_match([(a, rules.amount(a)) for a in expected], result.answer)
+    return _rounded_match(list(zip(expected, amounts, strict=True)), result.answer)
 
 
 #: A whole expected number stands for a computed one rounded to the unit only from this size on: "17547"
@@ -168,9 +169,9 @@ def _rounded_match(expected: list[tuple[str, float | None]], answer: Sequence[An
     (text, amount) as the writer rounded it, to the decimals the text is written with (`53383.33` for
     53,383.333...), in some order; other items must equal an expected amount. Whole amounts round only from
     `ROUNDED_WHOLE_FROM` on."""
-    if not answer or len(answer) != len(expected) or any(amount is None for _, amount in expected):
-        return False
     left = [(text, float(amount)) for text, amount in expected if amount is not None]
+    if not answer or len(answer) != len(expected) or len(left) != len(expected):
+        return False
     for value in answer:
         if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
             return False

@@ -18,7 +18,6 @@ beam reads the question's things right but gets the rest wrong, which a reranker
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -45,7 +44,6 @@ STRICTNESS = {
     "filter_le": "filter_less",
     "filter_less": "filter_le",
 }
-_LAST_HOP = re.compile(r"\(hop (\S+) (r\.\S+)\)$")
 #: At most this many columns are shown by a sign, range or reshown proposal (`_shown`).
 SHOWN_COLUMNS = 4
 
@@ -63,15 +61,22 @@ def propose_programs(problem: Any, env: Any, beam: Sequence[str]) -> list[tuple[
     )
 
 
-def _each_turned(beam: Sequence[str], turn: dict[str, str]) -> list[str]:
-    """Each beam program with every function of `turn` replaced by its counterpart, where it has one; read
-    as programs, so that a string literal that looks like a call is left alone."""
+def _programs(beam: Sequence[str]) -> list[P.Program]:
+    """The beam's programs that read as programs (edited as programs, so that a string literal that looks
+    like a call is left alone)."""
     out = []
     for text in beam:
         try:
-            program = P.Program.parse(text)
+            out.append(P.Program.parse(text))
         except (GrammarError, ValueError):
             continue
+    return out
+
+
+def _each_turned(beam: Sequence[str], turn: dict[str, str]) -> list[str]:
+    """Each beam program with every function of `turn` replaced by its counterpart, where it has one."""
+    out = []
+    for program in _programs(beam):
         if not any(e.function in turn for e in program.exprs):
             continue
         exprs = tuple(P.Expr(turn.get(e.function, e.function), e.args) for e in program.exprs)
@@ -95,22 +100,17 @@ def strictness_programs(beam: Sequence[str]) -> list[str]:
 def reshown_programs(env: Any, beam: Sequence[str]) -> list[str]:
     """Each beam program ending in `hop`, showing each other column of `_shown` instead."""
     out = []
-    for text in beam:
-        last = _LAST_HOP.search(text)
-        if last is None:
+    for program in _programs(beam):
+        last = program.exprs[-1]
+        if last.function != "hop" or not isinstance(last.args[-1], P.Column):
             continue
-        shown_slug = _slug(last[2])
         for column in _shown(env):
-            if _slug(column) != shown_slug:
-                other = f"{text[: last.start()]}(hop {last[1]} {column})"
+            if column.slug != last.args[-1].slug:
+                shown = P.Expr("hop", (*last.args[:-1], column))
+                other = str(P.Program((*program.exprs[:-1], shown)))
                 if other not in out:
                     out.append(other)
     return out
-
-
-def _slug(name: str) -> str:
-    """A column's slug from its property name (`r.unit_price-number` -> `unit_price`)."""
-    return name[2:].rsplit("-", 1)[0]
 
 
 def _starts(problem: Any, env: Any) -> list[tuple[str, str, int]]:
@@ -137,13 +137,13 @@ def _starts(problem: Any, env: Any) -> list[tuple[str, str, int]]:
     return starts
 
 
-def _shown(env: Any, but: str | None = None) -> list[str]:
-    """The columns a proposal shows: the table's first `SHOWN_COLUMNS` with text, never dates or the column
-    `but` (slug). A table's first columns most often name its rows."""
+def _shown(env: Any, but: str | None = None) -> list[P.Column]:
+    """The columns a proposal shows, in their string view: the table's first `SHOWN_COLUMNS` with text,
+    never dates or the column `but` (slug). A table's first columns most often name its rows."""
     columns = [
         c for c in env.table.columns if "string" in c.views and "date" not in c.views and c.slug != but
     ]
-    return [c.property_name("string") for c in columns[:SHOWN_COLUMNS]]
+    return [P.Column(c.property_name("string")) for c in columns[:SHOWN_COLUMNS]]
 
 
 def sign_programs(problem: Any, env: Any) -> list[str]:
@@ -153,19 +153,20 @@ def sign_programs(problem: Any, env: Any) -> list[str]:
     From each of `_starts`."""
     if not any(e.kind == "number" and tuple(e.values) == (0.0,) for e in problem.question.entities):
         return []
-    signed = [c.property_name("number") for c in env.table.columns if is_signed(c)]
+    signed = [c for c in env.table.columns if is_signed(c)]
     shown = _shown(env)
     programs = []
     for prefix, rows, n in _starts(problem, env) if signed and shown else ():
         for column in signed:
-            others = [text for text in shown if _slug(text) != _slug(column)]
+            name = column.property_name("number")
+            others = [text for text in shown if text.slug != column.slug]
             for keep in ("filter_less", "filter_greater"):
-                kept = f"{prefix}({keep} {rows} 0 {column})"
+                kept = f"{prefix}({keep} {rows} 0 {name})"
                 programs.append(f"{kept} (count v{n})")
-                programs.append(f"{kept} (sum v{n} {column})")
+                programs.append(f"{kept} (sum v{n} {name})")
                 programs += [f"{kept} (hop v{n} {text})" for text in others]
             for pick in ("argmin", "argmax"):
-                programs += [f"{prefix}({pick} {rows} {column}) (hop v{n} {text})" for text in others]
+                programs += [f"{prefix}({pick} {rows} {name}) (hop v{n} {text})" for text in others]
     return programs
 
 
@@ -210,8 +211,11 @@ def _in_order(first: Any, second: Any) -> tuple[Any, Any]:
     if isinstance(first, Date) and isinstance(second, Date):
         if (first.year == -1) != (second.year == -1):
             return first, second
-        key = lambda d: (d.year, d.month, d.day)  # noqa: E731
-        return (first, second) if key(first) <= key(second) else (second, first)
+        first_fields, second_fields = (
+            (first.year, first.month, first.day),
+            (second.year, second.month, second.day),
+        )
+        return (first, second) if first_fields <= second_fields else (second, first)
     return (first, second) if first <= second else (second, first)
 
 

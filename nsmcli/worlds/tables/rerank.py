@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from nsmcli.errors import GrammarError
@@ -30,6 +31,7 @@ from nsmcli.worlds.tables.data.textnum import change_direction
 from nsmcli.worlds.tables.data.values import Date
 from nsmcli.worlds.tables.lang import program as P
 from nsmcli.worlds.tables.lang.gloss import gloss
+from nsmcli.worlds.tables.proposals import MIRRORED
 
 _WORD = re.compile(r"[a-z]+|\d+")
 _ENTITY_KINDS = ("string", "number", "date")
@@ -64,15 +66,14 @@ def _asked_number(tokens: Sequence[str], tags: Sequence[str]) -> str:
     return "none"
 
 
-#: Functions that pick or keep the larger or the smaller values: what a program compares.
-_COMPARING = frozenset(
-    {"argmax", "maximum", "filter_ge", "filter_greater", "argmin", "minimum", "filter_le", "filter_less"}
-)
+#: Functions that pick or keep the larger or the smaller values: what a program compares (each has a
+#: counterpart that compares the other way).
+_COMPARING = frozenset(MIRRORED)
 
 
 def _slug(arg: Any) -> str | None:
     """A column argument's slug (`r.unit_price-number` -> `unit_price`), None for anything else."""
-    return arg.name[2:].rsplit("-", 1)[0] if isinstance(arg, P.Column) else None
+    return arg.slug if isinstance(arg, P.Column) else None
 
 
 def _key_column(table: Any) -> str | None:
@@ -105,38 +106,53 @@ def _timed(column: Any) -> bool:
     return reading is not None and reading.unit.family == "time"
 
 
+@dataclass(frozen=True)
+class _Compared:
+    """What the direction features need of one column, read once per question: the ways the question's
+    words point over it (`lexicon.pointing`), and whether it holds both signs."""
+
+    points: frozenset[int]
+    signed: bool
+
+
+def _compared(column: Any, words: Sequence[str]) -> _Compared:
+    # a column of years reads as dates through its number view too: "the oldest team" is the least year
+    # founded
+    points = pointing(words, dates="date" in column.views, times=_timed(column))
+    return _Compared(frozenset(points), is_signed(column))
+
+
 def _direction_features(
-    program: P.Program, words: Sequence[str], changes: set[str], table: Any, timed: dict[str, bool]
+    program: P.Program,
+    words: Sequence[str],
+    changes: set[str],
+    columns: dict[str, Any],
+    read_columns: dict[str, _Compared],
 ) -> list[str]:
     """Which way each comparison of `program` goes beside which way the question's words point over the
     column it compares (`lexicon.polarity`: "lightest" down, "oldest" down over dates and up over ages,
     "fastest" down over times), and beside the question's words of falling and rising ("lost", "grew")
-    over a column of both signs. Words the fit never saw then count by the way they point."""
-    columns = {c.slug: c for c in table.columns}
+    over a column of both signs. Words the fit never saw then count by the way they point. `columns`: the
+    table's columns by slug; `read_columns`: `_compared` of those already read for this question."""
     out = []
     for expr in program.exprs:
         if expr.function not in _COMPARING:
             continue
         column_arg = next((a for a in reversed(expr.args) if isinstance(a, P.Column)), None)
-        if column_arg is None:
-            continue
-        slug, _, view = column_arg.name[2:].rpartition("-")
-        column = columns.get(slug)
+        column = columns.get(column_arg.slug) if column_arg is not None else None
         if column is None:
             continue
-        if slug not in timed:
-            timed[slug] = _timed(column)
+        if column.slug not in read_columns:
+            read_columns[column.slug] = _compared(column, words)
+        facts = read_columns[column.slug]
         way = "up" if expr.function in _UPWARD else "down"
-        # a column of years reads as dates through its number view too: "the oldest team" is the least
-        # year founded
-        points = pointing(words, dates="date" in column.views, times=timed[slug])
-        for sign in points:
+        for sign in facts.points:
             said = "up" if sign > 0 else "down"
-            out.append(f"points={said == way}|view={view}")
+            out.append(f"points={said == way}|view={column_arg.view}")
             out.append(f"points={said == way}|f={expr.function}")
-        if not points:
+        if not facts.points:
             out.append(f"points=none|f={expr.function}")
-        if changes and view == "number" and is_signed(column):
+        if changes and column_arg.view == "number" and facts.signed:
             zero = any(isinstance(a, P.Literal) and a.values == (0.0,) for a in expr.args)
             for change in changes:
                 out.append(f"change={change}|way={way}|zero={zero}")
@@ -165,7 +181,8 @@ def rerank_features(
     opening = next((t for t in question.tokens if t in _ASKING or t == "how"), "none")
     key = _key_column(env.table)
     changes = {c for i in range(len(words)) if (c := change_direction(words, i)) is not None}
-    timed: dict[str, bool] = {}
+    columns = {c.slug: c for c in env.table.columns}
+    read_columns: dict[str, _Compared] = {}
     out = []
     for program_text, _, answer in candidates:
         answer = list(answer or [])
@@ -201,12 +218,11 @@ def rerank_features(
             if compared:
                 sparse.append(f"shows_compared={shown in compared}|opening={opening}")
             sparse.append(f"shows_key={shown is not None and shown == key}|asked={asked}")
-        final_columns = [a.name for a in program.exprs[-1].args if isinstance(a, P.Column)]
+        final_columns = [a for a in program.exprs[-1].args if isinstance(a, P.Column)]
         if final_columns:
-            slug, _, view = final_columns[-1][2:].rpartition("-")
-            sparse.append(f"final_column_named={_words_named(slug, word_set)}|last={last}")
-            sparse.append(f"final_column_view={view}")
-        sparse += _direction_features(program, words, changes, env.table, timed)
+            sparse.append(f"final_column_named={_words_named(final_columns[-1].slug, word_set)}|last={last}")
+            sparse.append(f"final_column_view={final_columns[-1].view}")
+        sparse += _direction_features(program, words, changes, columns, read_columns)
         for k in _ENTITY_KINDS:
             unused = named_entities[k] - sum(1 for a in literals if a.kind == k)
             sparse.append(f"unused_{k}={min(max(unused, 0), 2)}")

@@ -38,7 +38,7 @@ def _value_words(kind: str, value: object) -> str:
 
 def _column_words(column: P.Column) -> str:
     """`r.unit_price-number` -> "unit price"."""
-    return column.name[2:].rpartition("-")[0].replace("_", " ")
+    return column.slug.replace("_", " ")
 
 
 def gloss(program: P.Program | str, language: LanguageSpec) -> str:

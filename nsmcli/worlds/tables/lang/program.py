@@ -33,6 +33,16 @@ class Column:
     def __str__(self) -> str:
         return self.name
 
+    @property
+    def slug(self) -> str:
+        """The column's slug: `r.unit_price-number` -> `unit_price`."""
+        return self.name[2:].rpartition("-")[0]
+
+    @property
+    def view(self) -> str:
+        """The view it reads: `r.unit_price-number` -> `number`."""
+        return self.name.rpartition("-")[2]
+
 
 @dataclass(frozen=True, slots=True)
 class Literal:
