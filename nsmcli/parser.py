@@ -255,12 +255,12 @@ def as_table(table: Table | Any, table_id: str = "table") -> Table:
     becomes a column when it is named (`df.set_index("Country")`) or holds labels; an unnamed integer index
     (the default one, or what is left of it after filtering) is dropped. Anything else is an
     `ArgumentTypeError`."""
-    import pandas as pd
-
     if isinstance(table, Table):
         return table
     if isinstance(table, str | Path):
         return load_table(table)
+    import pandas as pd  # here, not at the top: a file needs no pandas, and importing it is slow
+
     if isinstance(table, dict) or (isinstance(table, list) and all(isinstance(r, dict) for r in table)):
         try:
             table = pd.DataFrame(table)

@@ -8,6 +8,7 @@ import itertools
 import json
 import os
 import re
+import subprocess
 import sys
 from collections.abc import Iterator
 from functools import partial
@@ -256,6 +257,35 @@ def test_jsonl_line_not_an_object(tmp_path: Path) -> None:
 
 def test_unterminated_quote(tmp_path: Path) -> None:
     assert_data_error(write(tmp_path, "t.csv", 'a,b\n1,"open\n2,3\n'), "unterminated quoted cell")
+
+
+def test_quoted_newlines_and_every_line_ending(tmp_path: Path) -> None:
+    for newline in ("\n", "\r\n", "\r"):
+        text = newline.join(["name,note", 'Ann,"two', 'lines"', ",blank name", "", "Bo,"]) + newline
+        table = load_table(write(tmp_path, "t.csv", text))
+        assert table.rows == [["Ann", f"two{newline}lines"], ["", "blank name"], ["Bo", ""]], newline
+
+
+def test_a_quoted_empty_cell_is_a_record_and_a_blank_line_is_not(tmp_path: Path) -> None:
+    # the record `""` is an empty row (left out, with a note); blank lines are no record at all
+    table = load_table(write(tmp_path, "t.csv", 'name\nAnn\n\n   \n""\nBo\n'))
+    assert table.rows == [["Ann"], ["Bo"]] and "1 empty row left out" in table.notes
+    assert_data_error(write(tmp_path, "r.csv", 'a\n""\n"",""\n'), "line 3 has 2 cells but the header has 1")
+
+
+def test_ragged_row_is_named_by_its_line_with_lone_carriage_returns(tmp_path: Path) -> None:
+    assert_data_error(write(tmp_path, "t.csv", "a,b\r1,2\r\r3,4,5\r"), "line 4 has 3 cells")
+
+
+def test_reading_a_file_leaves_pandas_unimported() -> None:
+    # pandas takes a third of a second to import: a cold `nsm parse` on a CSV must not pay it
+    code = (
+        "import sys; from nsmcli.parser import as_table; "
+        "as_table('examples/tables/medals.csv'); print('pandas' in sys.modules)"
+    )
+    root = Path(__file__).resolve().parents[1]
+    out = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
 
 
 # ------------------------------------------------------------------------------------------------------
