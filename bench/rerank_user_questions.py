@@ -13,6 +13,11 @@ out. The real-world set (`examples/real`) is not read here; `bench/real_world.py
 `--variants` also fits the same beams with parts of the features left out, to see what each adds:
 - `full`: every feature and proposal;
 - `no_direction`: without the features of which way the question points (`points=`, `change=`);
+- `no_bounds_asked`: without the features of the thirty-second session (`bound_side=`, `bound=unused`,
+  `final_asked=`, `measured=`): the bounds a question sets, the column it asks for, what its adjectives
+  measure;
+- `no_narrowed`: without the `narrowed` proposals (the candidates they added);
+- `neither`: without both;
 - `no_new_proposals`: also without the sign, range, mirror, strict and reshown proposals (the candidates
   they added, and the `proposed=<kind>` names): the features and proposals of the thirtieth session. The
   dense beam features were read with those candidates present, which only their tiny probability touches.
@@ -44,6 +49,9 @@ from nsmcli.worlds.tables.data.preprocess import load_dataset
 VARIANTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "full": ((), ()),
     "no_direction": (("points=", "change="), ()),
+    "no_bounds_asked": (("bound", "final_asked=", "measured="), ()),
+    "no_narrowed": ((), ("proposed=narrowed",)),
+    "neither": (("bound", "final_asked=", "measured="), ("proposed=narrowed",)),
     "no_new_proposals": (
         ("points=", "change=", "proposed="),
         ("proposed=sign", "proposed=range", "proposed=mirror", "proposed=strict", "proposed=reshown"),
@@ -81,8 +89,9 @@ def main() -> None:
     ap.add_argument(
         "--cache", type=Path, help="a pickle of the decoded beams: read when it exists, else written"
     )
-    ap.add_argument("--out", type=Path, help="write the chosen weight's reranker here (of the full features)")
+    ap.add_argument("--out", type=Path, help="write the chosen weight's reranker here (of `--ship`)")
     ap.add_argument("--variants", default="full", help=f"comma-separated, of: {', '.join(VARIANTS)}")
+    ap.add_argument("--ship", default="full", help="the variant whose chosen weight `--out` writes")
     args = ap.parse_args()
 
     model_dir = find_model(args.model)
@@ -121,7 +130,7 @@ def main() -> None:
             score = wtq_held + dev_right + user_held
             rows.append((variant, weight, l2, wtq_held, user_held, dev_right, score))
             print(rows[-1], flush=True)
-            if variant == "full" and (best is None or score > best[0]):
+            if variant == args.ship and (best is None or score > best[0]):
                 best = (score, weight, reranker)
 
     n_user = sum(b.questions for b in user)
@@ -142,7 +151,7 @@ def main() -> None:
         f"| {v} | {w:g} | {l2} | {a:,} | {u:,} | {d:,} | {s:,} |\n" for v, w, l2, a, u, d, s in rows
     )
     if best is not None:
-        text += f"\nChosen by the rule (full features): weight {best[1]:g}.\n"
+        text += f"\nChosen by the rule ({args.ship}): weight {best[1]:g}.\n"
     print(text)
     print(f"written to {write_result('rerank-user-questions', text)}")
     if args.out and best is not None:

@@ -284,3 +284,17 @@ def test_substring_linking_is_mapo_s_own_for_clitics_and_pairs() -> None:
     table = Table.from_rows("t", ["Company", "Close"], [["Margie's Travel", "5"], ["Fabrikam", "7"]])
     q = annotate_question("did margie's travel or fabrikam close higher?", table, linking="substring")
     assert [e.values for e in q.entities if e.kind == "string"] == [("margie",), ("travel",), ("fabrikam",)]
+
+
+def test_a_demonym_links_the_country_a_user_table_holds() -> None:
+    header, rows = ["Store", "Country", "Revenue"], [["Berlin", "Germany", "5"], ["Lyon", "France", "7"]]
+    user = Table.from_rows("t", header, rows, value_rules="user")
+    assert _strings("what was the total revenue of the german stores?", user) == [("germany", 7, 8)]
+    # a country the table lacks links nothing; a cell that holds the word itself links as it is
+    assert _strings("how many italian stores are there?", user) == []
+    languages = Table.from_rows("t", ["Language", "Speakers"], [["German", "5"]], value_rules="user")
+    assert _strings("how many speak german?", languages) == [("german", 3, 4)]
+    # WTQ's tables keep MAPO's linking, and the models trained on it
+    assert (
+        _strings("what was the total revenue of the german stores?", Table.from_rows("t", header, rows)) == []
+    )

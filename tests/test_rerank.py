@@ -381,15 +381,20 @@ def test_a_question_naming_two_things_with_or_gets_the_pick_of_one_by_each_numbe
     # added after the beam's program, with a tiny probability, and answering as they read
     totals, answers = {"(count all_rows)": 1.0}, {"(count all_rows)": [12.0]}
     added = add_proposals("wtq", problem, env, totals, answers)
-    assert list(totals)[0] == "(count all_rows)" and list(totals)[1:] == list(added) == proposals
-    assert set(added.values()) == {"pick_of_two"}
+    assert list(totals)[0] == "(count all_rows)" and list(totals)[1:] == list(added)
+    assert [t for t, kind in added.items() if kind == "pick_of_two"] == proposals
+    # the beam's count narrowed to each thing named alone: (count all_rows) of germany, of canada
+    assert set(added.values()) == {"pick_of_two", "narrowed"}
     assert answers[f"{keep} (argmax v0 r.silver-number) (hop v1 r.nation-string)"] == ["germany"]
     assert set(totals.values()) == {1.0, PROPOSED_PROBABILITY}
     features = candidate_features(
         "wtq", problem, env, [(t, totals[t], answers[t]) for t in totals], proposed=added
     )
     assert PROPOSED not in features[0][1] and all(PROPOSED in sparse for _, sparse in features[1:])
-    assert all(f"{PROPOSED}=pick_of_two" in sparse for _, sparse in features[1:])
+    assert all(
+        f"{PROPOSED}={added[t]}" in sparse
+        for t, (_, sparse) in zip(list(totals)[1:], features[1:], strict=True)
+    )
     # the pair the question joins with "or", not its first two names
     annotated = annotate_question("besides norway, which won more silver medals, germany or canada?", table)
     env = bind(get_language("wtq"), table, annotated.entities)
@@ -507,6 +512,39 @@ def test_each_beam_program_is_proposed_compared_the_other_way_bounded_the_other_
     ]
 
 
+def test_a_beam_program_that_leaves_out_a_named_thing_or_date_is_proposed_narrowed_to_its_rows():
+    games = [
+        ["2024-08-17", "Ashford Rovers", "Home", "9,800"],
+        ["2024-08-24", "Ashford Rovers", "Away", "21,300"],
+        ["2024-09-07", "Millbrook Town", "Home", "18,200"],
+        ["2024-09-21", "Kingsbridge", "Home", "17,900"],
+        ["2024-10-05", "Kingsbridge", "Away", "12,000"],
+    ]
+    header = ["Date", "Opponent", "Venue", "Attendance"]
+    problem, env = _user_problem("how many home games had more than 17,000 fans?", games, header)
+    beam = ["(filter_greater all_rows 17000 r.attendance-number) (count v0)", "(count all_rows)"]
+    totals = dict.fromkeys(beam, 0.5)
+    answers: dict = {text: None for text in beam}
+    added = add_proposals("wtq", problem, env, totals, answers)
+    narrowed = [t for t, kind in added.items() if kind == "narrowed"]
+    home = '(filter_str_contain_any all_rows "home" r.venue-string)'
+    assert narrowed == [
+        f"{home} (filter_greater v0 17000 r.attendance-number) (count v1)",
+        f"{home} (count v0)",
+    ]
+    assert answers[narrowed[0]] == [2.0]
+    # a date the program leaves out narrows over each date column; a thing it uses is not added again
+    problem, env = _user_problem("in september, how many games were at home?", games, header)
+    beam = [f"{home} (count v0)"]
+    assert [t for t, kind in get_world("wtq").propose(problem, env, beam) if kind == "narrowed"] == [
+        f"(filter_eq all_rows xxxx-09-xx r.date-date) {home.replace('all_rows', 'v0')} (count v1)"
+    ]
+    # no room left under the language's limit of expressions: none
+    full = [f"{home} (filter_greater v0 17000 r.attendance-number) (count v1)"]
+    problem, env = _user_problem("how many kingsbridge home games had more than 17,000 fans?", games, header)
+    assert not [t for t, kind in get_world("wtq").propose(problem, env, full) if kind == "narrowed"]
+
+
 def test_features_say_whether_a_comparison_goes_the_way_the_question_points():
     times = [["Ivy Chen", "1:31.2", "60"], ["Tom Ruiz", "1:29.8", "72"]]
     problem, env = _user_problem("who set the fastest lap?", times, ["Driver", "Best lap", "Weight"])
@@ -534,6 +572,60 @@ def test_features_say_whether_a_comparison_goes_the_way_the_question_points():
     features = get_world("wtq").rerank(problem, env, [(p, 0.5, []) for p in programs])
     assert "change=fall|way=down|zero=True" in features[0]
     assert "change=fall|way=up|zero=True" in features[1]
+
+
+def test_features_say_whether_a_filter_keeps_the_side_of_the_bound_the_question_sets():
+    samples = [["S01", "31.5"], ["S02", "35.0"], ["S03", "33.0"]]
+    problem, env = _user_problem("which samples weigh more than 33 g?", samples, ["Sample", "Mass"])
+    programs = [
+        "(filter_greater all_rows 33 r.mass-number) (hop v0 r.sample-string)",
+        "(filter_ge all_rows 33 r.mass-number) (hop v0 r.sample-string)",
+        "(filter_less all_rows 33 r.mass-number) (hop v0 r.sample-string)",
+        "(argmax all_rows r.mass-number) (hop v0 r.sample-string)",
+    ]
+    features = get_world("wtq").rerank(problem, env, [(p, 0.25, []) for p in programs])
+    assert {"bound_side=True", "bound_side=True|kept=True"} <= set(features[0])
+    assert "bound_side=True|kept=False" in features[1]  # "more than 33" leaves 33 out
+    assert {"bound_side=False", "bound_side=False|kept=True"} <= set(features[2])
+    assert "bound=unused" in features[3]
+    # "33 or more" keeps the bound; no bound next to a value (the day after a date): no such feature
+    problem, env = _user_problem("which samples weigh 33 g or more?", samples, ["Sample", "Mass"])
+    assert "bound_side=True|kept=True" in get_world("wtq").rerank(problem, env, [(programs[1], 1.0, [])])[0]
+    problem, env = _user_problem("which sample came after s02?", samples, ["Sample", "Mass"])
+    assert not any(
+        n.startswith("bound") for n in get_world("wtq").rerank(problem, env, [(programs[0], 1.0, [])])[0]
+    )
+
+
+def test_features_say_whether_a_program_shows_the_column_the_question_asks_for_by_name():
+    trains = [["RE 419", "Scarborough", "8"], ["IC 213", "York", "3"]]
+    header = ["Train", "To", "Platform"]
+    problem, env = _user_problem("which platform does the train to scarborough leave from?", trains, header)
+    programs = [
+        '(filter_str_contain_any all_rows "scarborough" r.to-string) (hop v0 r.platform-string)',
+        '(filter_str_contain_any all_rows "scarborough" r.to-string) (hop v0 r.train-string)',
+    ]
+    features = get_world("wtq").rerank(problem, env, [(p, 0.5, []) for p in programs])
+    assert "final_asked=True|last=hop" in features[0] and "final_asked=False|last=hop" in features[1]
+    # plurals read as singulars; a question that asks for no column by name gets no such feature
+    problem, env = _user_problem("what trains go to york?", trains, header)
+    assert "final_asked=False|last=hop" in get_world("wtq").rerank(problem, env, [(programs[0], 1.0, [])])[0]
+    problem, env = _user_problem("where does the 8 o'clock go?", trains, header)
+    assert not any(
+        n.startswith("final_asked")
+        for n in get_world("wtq").rerank(problem, env, [(programs[0], 1.0, [])])[0]
+    )
+
+
+def test_features_say_whether_a_comparison_compares_what_the_questions_adjective_measures():
+    people = [["R1", "34"], ["R2", "61"]]
+    problem, env = _user_problem("how old is the oldest respondent?", people, ["Respondent", "Age"])
+    programs = [
+        "(argmax all_rows r.age-number) (hop v0 r.age-number)",
+        "(argmax all_rows r.respondent-number) (hop v0 r.age-number)",
+    ]
+    features = get_world("wtq").rerank(problem, env, [(p, 0.5, []) for p in programs])
+    assert "measured=True|f=argmax" in features[0] and "measured=False|f=argmax" in features[1]
 
 
 def test_parse_weighs_the_worlds_proposals_only_with_a_reranker_fitted_with_them(glove_copy):

@@ -11,13 +11,18 @@ not use, and the reverse; whether the question asks for one thing or several ("w
 with the answer's size; whether a program ending in `hop` shows the column it compared, crossed with the
 question's opening word, and whether it shows the table's key column (`_key_column`), crossed with the
 thing or things asked for; which way each comparison goes beside which way the question's words point
-over the column it compares (`_direction_features`); and each question word and word pair crossed with
-the functions, the last function, the answer's kind and size. `program_readings` gives the question and each program read as
-English (`lang.gloss`), which the generic reranker compares (`reading_similarity`).
+over the column it compares (`_direction_features`); whether each filter keeps the side of a bound the
+question sets next to a value, and keeps the bound itself as the words do (`_bound_features`); whether the
+final column is the one named after "which" or "what" (`_asked_columns`); whether each comparison compares a
+column that the question's adjectives measure ("oldest": age); and each question word and word pair
+crossed with the functions, the last function, the answer's kind and size. `program_readings` gives the
+question and each program read as English (`lang.gloss`), which the generic reranker compares
+(`reading_similarity`).
 """
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -26,8 +31,8 @@ from typing import Any
 from nsmcli.errors import GrammarError
 from nsmcli.worlds.tables.data import units
 from nsmcli.worlds.tables.data.annotate import is_signed
-from nsmcli.worlds.tables.data.lexicon import pointing
-from nsmcli.worlds.tables.data.textnum import change_direction
+from nsmcli.worlds.tables.data.lexicon import attribute_nouns, bounds, pointing
+from nsmcli.worlds.tables.data.textnum import MONTHS, change_direction
 from nsmcli.worlds.tables.data.values import Date
 from nsmcli.worlds.tables.lang import program as P
 from nsmcli.worlds.tables.lang.gloss import gloss
@@ -159,6 +164,61 @@ def _direction_features(
     return out
 
 
+#: The filters that keep the rows on one side of a bound, and the side (+1 above, -1 below).
+_BOUNDING = {"filter_greater": 1, "filter_ge": 1, "filter_less": -1, "filter_le": -1}
+_INCLUSIVE = frozenset({"filter_ge", "filter_le"})
+
+
+def _bound_features(program: P.Program, said: set[tuple[int, bool]]) -> list[str]:
+    """Each bound the question sets next to a value (`lexicon.bounds`: "more than 33", "before 2016", "5 or
+    more") beside each filter of `program` that bounds a column by a value: whether it keeps the same
+    side, and whether it keeps the bound itself as the words do. `bound=unused` when the question sets a
+    bound and no filter bounds by a value."""
+    if not said:
+        return []
+    out = []
+    for expr in program.exprs:
+        side = _BOUNDING.get(expr.function)
+        if side is None or not any(isinstance(a, P.Literal) for a in expr.args):
+            continue
+        for said_side, kept in said:
+            out.append(f"bound_side={side == said_side}")
+            out.append(f"bound_side={side == said_side}|kept={(expr.function in _INCLUSIVE) == kept}")
+    return out or ["bound=unused"]
+
+
+_ASKED_SKIP = frozenset("is was are were the a an did does do has have had".split())
+
+
+def _stem(word: str) -> str:
+    """A plural noun's singular, roughly ("cities" -> city, "tasks" -> task); other words as they are."""
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
+        return word[:-1]
+    return word
+
+
+def _asked_columns(words: Sequence[str], slugs: Sequence[str]) -> set[str]:
+    """The columns the question asks for by name right after "which" or "what" ("which platform does ...",
+    "what was the average high ..."): those whose every word is among the next words (after "is the" and
+    the like; three at most, up to the next such word), plurals read as singulars."""
+    for i, word in enumerate(words):
+        if word in ("which", "what"):
+            rest = list(itertools.dropwhile(_ASKED_SKIP.__contains__, words[i + 1 :]))
+            asked = {_stem(w) for w in itertools.takewhile(lambda w: w not in _ASKED_SKIP, rest[:3])}
+            return {
+                s for s in slugs if (parts := [_stem(p) for p in s.split("_") if p]) and set(parts) <= asked
+            }
+    return set()
+
+
+def _measured_nouns(words: Sequence[str]) -> set[str]:
+    """The header nouns the question's adjectives and verbs measure (`lexicon.attribute_nouns`: "oldest"
+    -> age, "heavier" -> weight, mass)."""
+    return {noun for word in words for noun in attribute_nouns(word)}
+
+
 def _words_named(slug: str, words: set[str]) -> bool:
     parts = [w for w in slug.split("_") if w]
     return bool(parts) and all(w in words for w in parts)
@@ -183,6 +243,9 @@ def rerank_features(
     changes = {c for i in range(len(words)) if (c := change_direction(words, i)) is not None}
     columns = {c.slug: c for c in env.table.columns}
     read_columns: dict[str, _Compared] = {}
+    said_bounds = bounds(words, lambda w: w.isdigit() or w in MONTHS)
+    asked_columns = _asked_columns(words, list(columns))
+    measured = _measured_nouns(words)
     out = []
     for program_text, _, answer in candidates:
         answer = list(answer or [])
@@ -222,6 +285,15 @@ def rerank_features(
         if final_columns:
             sparse.append(f"final_column_named={_words_named(final_columns[-1].slug, word_set)}|last={last}")
             sparse.append(f"final_column_view={final_columns[-1].view}")
+            if asked_columns:
+                sparse.append(f"final_asked={final_columns[-1].slug in asked_columns}|last={last}")
+        if measured:
+            for e in program.exprs:
+                compared_column = next((a for a in e.args if isinstance(a, P.Column)), None)
+                if e.function in _COMPARING and compared_column is not None:
+                    parts = set(compared_column.slug.split("_"))
+                    sparse.append(f"measured={bool(parts & measured)}|f={e.function}")
+        sparse += _bound_features(program, said_bounds)
         sparse += _direction_features(program, words, changes, columns, read_columns)
         for k in _ENTITY_KINDS:
             unused = named_entities[k] - sum(1 for a in literals if a.kind == k)

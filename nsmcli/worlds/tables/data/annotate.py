@@ -259,6 +259,22 @@ def _string_entities(
     return out
 
 
+def _demonym_entities(
+    tokens: list[str], strings: list[Entity], index: _TableIndex, linking: str
+) -> list[Entity]:
+    """The country a demonym names where a cell holds it and the word itself links to none ("the German
+    stores": Germany; `lexicon.DEMONYMS`)."""
+    linked = {k for e in strings for k in range(e.start, e.end)}
+    out = []
+    for i, token in enumerate(tokens):
+        if i in linked or token not in lexicon.DEMONYMS:
+            continue
+        country = next((c for c in lexicon.DEMONYMS[token] if index.has_match(c, linking)), None)
+        if country is not None:
+            out.append(Entity("string", (country,), i, i + 1))
+    return out
+
+
 _ARTICLES = frozenset({"the", "a", "an"})
 
 
@@ -514,6 +530,7 @@ def annotate_question(
         signs = textnum.find_sign_words(tokens, signed_column=index.signed_column)
         quantities += [Entity("number", q.values, q.start, q.end) for q in signs]
         strings += _yes_no_entities(tokens, table) + _result_code_entities(tokens, table)
+        strings += _demonym_entities(tokens, strings, index, linking)
         quantities = _in_table_units(quantities, tokens, index.header_power)
     found = strings + quantities
     found.sort(key=lambda e: (e.start, ENTITY_KINDS.index(e.kind)))

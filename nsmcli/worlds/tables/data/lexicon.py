@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Container, Sequence
+from collections.abc import Callable, Container, Sequence
 
 #: What a question's adjective measures: the nouns a header names it by (WordNet's "attribute" relation),
 #: so that "the oldest respondent" matches `Age`. Keys are base forms; values are singular and written
@@ -172,3 +172,155 @@ def pointing(words: Sequence[str], *, dates: bool = False, times: bool = False) 
             ways.add(way)
         i += 1
     return ways
+
+
+#: Phrases that bound a column's values by the number or date written next to them ("more than 30",
+#: "before 2016", "at least 5", "5 or more"): the side the kept values lie on (+1 above, -1 below) and
+#: whether the bound itself is kept. Those of `BOUNDS_AFTER` follow their number; the others precede it.
+BOUNDS: dict[tuple[str, ...], tuple[int, bool]] = {
+    **dict.fromkeys(
+        [("more", "than"), ("greater", "than"), ("higher", "than"), ("larger", "than"), ("bigger", "than")]
+        + [("over",), ("above",), ("exceeding",), ("exceeds",), ("exceeded",), ("after",), ("later", "than")]
+        + [("beyond",)],
+        (1, False),
+    ),
+    **dict.fromkeys(
+        [("at", "least"), ("no", "less", "than"), ("no", "fewer", "than"), ("not", "less", "than")]
+        + [("since",)],
+        (1, True),
+    ),
+    **dict.fromkeys(
+        [("less", "than"), ("fewer", "than"), ("lower", "than"), ("smaller", "than"), ("under",)]
+        + [("below",), ("before",), ("earlier", "than"), ("prior", "to")],
+        (-1, False),
+    ),
+    **dict.fromkeys(
+        [("at", "most"), ("no", "more", "than"), ("not", "more", "than"), ("up", "to"), ("until",)],
+        (-1, True),
+    ),
+}
+BOUNDS_AFTER: dict[tuple[str, ...], tuple[int, bool]] = {
+    ("or", "more"): (1, True),
+    ("or", "higher"): (1, True),
+    ("or", "above"): (1, True),
+    ("or", "over"): (1, True),
+    ("plus",): (1, True),
+    ("or", "less"): (-1, True),
+    ("or", "fewer"): (-1, True),
+    ("or", "lower"): (-1, True),
+    ("or", "below"): (-1, True),
+    ("or", "under"): (-1, True),
+}
+#: Words before "after" or "before" that make it a neighbour, not a bound: "the day after March 20".
+_NEIGHBOUR_WORDS = frozenset(
+    "day days week month year one game match race row entry just right immediately directly".split()
+)
+
+
+def bounds(words: Sequence[str], is_value: Callable[[str], bool]) -> set[tuple[int, bool]]:
+    """The bounds (`BOUNDS`: side, kept) a question's words set next to a value (`is_value`: a number's or
+    month's word; "33 g or more": a unit may stand between), "between" aside (a range has both sides).
+    "The day after March 20" names a neighbour, not a bound."""
+    found = set()
+    i = 0
+    while i < len(words):
+        step = 1
+        for length in (3, 2, 1):
+            phrase = tuple(words[i : i + length])
+            if len(phrase) < length:
+                continue
+            if phrase in BOUNDS and i + length < len(words) and is_value(words[i + length]):
+                neighbour = phrase[0] in ("after", "before") and i > 0 and words[i - 1] in _NEIGHBOUR_WORDS
+                if not neighbour:
+                    found.add(BOUNDS[phrase])
+                step = length
+                break
+            if phrase in BOUNDS_AFTER and any(is_value(w) for w in words[max(i - 2, 0) : i]):
+                found.add(BOUNDS_AFTER[phrase])
+                step = length
+                break
+        i += step
+    return found
+
+
+#: The country (or region) a demonym names, as a cell may write it, most usual first: "the German stores" are
+#: those whose country is Germany. Only single words; a cell that holds the word itself links as it is.
+DEMONYMS: dict[str, tuple[str, ...]] = {
+    "american": ("united states", "usa", "us", "america", "united states of america"),
+    "british": ("united kingdom", "uk", "great britain", "britain"),
+    "english": ("england",),
+    "scottish": ("scotland",),
+    "welsh": ("wales",),
+    "irish": ("ireland",),
+    "german": ("germany",),
+    "french": ("france",),
+    "italian": ("italy",),
+    "spanish": ("spain",),
+    "portuguese": ("portugal",),
+    "dutch": ("netherlands", "the netherlands", "holland"),
+    "belgian": ("belgium",),
+    "swiss": ("switzerland",),
+    "austrian": ("austria",),
+    "swedish": ("sweden",),
+    "norwegian": ("norway",),
+    "danish": ("denmark",),
+    "finnish": ("finland",),
+    "icelandic": ("iceland",),
+    "polish": ("poland",),
+    "czech": ("czech republic", "czechia"),
+    "slovak": ("slovakia",),
+    "hungarian": ("hungary",),
+    "romanian": ("romania",),
+    "bulgarian": ("bulgaria",),
+    "greek": ("greece",),
+    "turkish": ("turkey", "türkiye"),
+    "russian": ("russia",),
+    "ukrainian": ("ukraine",),
+    "croatian": ("croatia",),
+    "serbian": ("serbia",),
+    "slovenian": ("slovenia",),
+    "estonian": ("estonia",),
+    "latvian": ("latvia",),
+    "lithuanian": ("lithuania",),
+    "luxembourgish": ("luxembourg",),
+    "canadian": ("canada",),
+    "mexican": ("mexico",),
+    "brazilian": ("brazil",),
+    "argentine": ("argentina",),
+    "argentinian": ("argentina",),
+    "chilean": ("chile",),
+    "colombian": ("colombia",),
+    "peruvian": ("peru",),
+    "venezuelan": ("venezuela",),
+    "cuban": ("cuba",),
+    "jamaican": ("jamaica",),
+    "chinese": ("china",),
+    "japanese": ("japan",),
+    "korean": ("south korea", "korea"),
+    "indian": ("india",),
+    "pakistani": ("pakistan",),
+    "bangladeshi": ("bangladesh",),
+    "indonesian": ("indonesia",),
+    "thai": ("thailand",),
+    "vietnamese": ("vietnam", "viet nam"),
+    "filipino": ("philippines",),
+    "malaysian": ("malaysia",),
+    "singaporean": ("singapore",),
+    "australian": ("australia",),
+    "egyptian": ("egypt",),
+    "nigerian": ("nigeria",),
+    "kenyan": ("kenya",),
+    "ethiopian": ("ethiopia",),
+    "ghanaian": ("ghana",),
+    "moroccan": ("morocco",),
+    "algerian": ("algeria",),
+    "tunisian": ("tunisia",),
+    "israeli": ("israel",),
+    "iranian": ("iran",),
+    "iraqi": ("iraq",),
+    "saudi": ("saudi arabia",),
+    "emirati": ("united arab emirates", "uae"),
+    "european": ("europe",),
+    "african": ("africa",),
+    "asian": ("asia",),
+}
