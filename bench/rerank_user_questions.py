@@ -16,8 +16,6 @@ out. The real-world set (`examples/real`) is not read here; `bench/real_world.py
 - `no_bounds_asked`: without the features of the thirty-second session (`bound_side=`, `bound=unused`,
   `final_asked=`, `measured=`): the bounds a question sets, the column it asks for, what its adjectives
   measure;
-- `no_narrowed`: without the `narrowed` proposals (the candidates they added);
-- `neither`: without both;
 - `no_new_proposals`: also without the sign, range, mirror, strict and reshown proposals (the candidates
   they added, and the `proposed=<kind>` names): the features and proposals of the thirtieth session. The
   dense beam features were read with those candidates present, which only their tiny probability touches.
@@ -50,8 +48,6 @@ VARIANTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "full": ((), ()),
     "no_direction": (("points=", "change="), ()),
     "no_bounds_asked": (("bound", "final_asked=", "measured="), ()),
-    "no_narrowed": ((), ("proposed=narrowed",)),
-    "neither": (("bound", "final_asked=", "measured="), ("proposed=narrowed",)),
     "no_new_proposals": (
         ("points=", "change=", "proposed="),
         ("proposed=sign", "proposed=range", "proposed=mirror", "proposed=strict", "proposed=reshown"),

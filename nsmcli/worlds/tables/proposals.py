@@ -13,10 +13,7 @@ beam reads the question's things right but gets the rest wrong, which a reranker
 - `strict`: each beam program that keeps rows by a bound, with the bound kept or left out the other way
   (`filter_greater` for `filter_ge`): "more than 20" is not "20 or more";
 - `reshown`: each beam program that ends showing a column, showing another of the table's first columns
-  instead: the beam often keeps the right rows and shows their category rather than their name;
-- `narrowed`: each beam program that starts from all rows, starting instead from the rows of a thing or
-  date the question names and the program leaves out: "how many home games had more than 17,000 fans?"
-  is often read without "home", "in April, how many days were rainy?" without April.
+  instead: the beam often keeps the right rows and shows their category rather than their name.
 """
 
 from __future__ import annotations
@@ -61,7 +58,6 @@ def propose_programs(problem: Any, env: Any, beam: Sequence[str]) -> list[tuple[
         + [(text, "mirror") for text in mirrored_programs(beam)]
         + [(text, "strict") for text in strictness_programs(beam)]
         + [(text, "reshown") for text in reshown_programs(env, beam)]
-        + [(text, "narrowed") for text in narrowed_programs(problem, env, beam)]
     )
 
 
@@ -144,58 +140,6 @@ def _starts(problem: Any, env: Any) -> list[tuple[str, str, int]]:
             keep = f"(filter_str_contain_any all_rows {literal} {holding.property_name('string')}) "
             return [*starts, (keep, "v0", 1)]
     return starts
-
-
-def _narrowing_filters(problem: Any, env: Any) -> list[P.Expr]:
-    """A filter of all rows for each single thing the question names that a text column holds (the first
-    such column), and for each single date it names over each date column."""
-    filters = []
-    for entity in problem.question.entities:
-        if len(entity.values) != 1:
-            continue
-        literal = P.Literal(entity.kind, tuple(entity.values))
-        if entity.kind == "string":
-            holding = _holding(env, str(entity.values[0]))
-            if holding is not None:
-                column = P.Column(holding.property_name("string"))
-                filters.append(P.Expr("filter_str_contain_any", (P.ALL_ROWS, literal, column)))
-        elif entity.kind == "date":
-            filters += [
-                P.Expr("filter_eq", (P.ALL_ROWS, literal, P.Column(c.property_name("date"))))
-                for c in env.table.columns
-                if "date" in c.views
-            ]
-    return filters
-
-
-def _after(arg: P.Arg) -> P.Arg:
-    """An argument of a program that now follows one more expression: all rows are that expression's
-    rows (v0), and each later result moves up by one."""
-    if isinstance(arg, P.AllRows):
-        return P.Ref(0)
-    if isinstance(arg, P.Ref):
-        return P.Ref(arg.index + 1)
-    return arg
-
-
-def narrowed_programs(problem: Any, env: Any, beam: Sequence[str]) -> list[str]:
-    """Each beam program with room for one more expression that reads all rows, reading instead the rows
-    that a filter of `_narrowing_filters` keeps, for each thing or date the program does not use."""
-    filters = _narrowing_filters(problem, env)
-    out = []
-    for program in _programs(beam) if filters else ():
-        reads_all = any(isinstance(a, P.AllRows) for e in program.exprs for a in e.args)
-        if len(program.exprs) >= env.limits.max_expressions or not reads_all:
-            continue
-        used = {str(literal) for literal in program.literals()}
-        shifted = tuple(P.Expr(e.function, tuple(_after(a) for a in e.args)) for e in program.exprs)
-        for keep in filters:
-            if str(keep.args[1]) in used:
-                continue
-            narrowed = str(P.Program((keep, *shifted)))
-            if narrowed not in out:
-                out.append(narrowed)
-    return out
 
 
 def _shown(env: Any, but: str | None = None) -> list[P.Column]:
