@@ -294,6 +294,14 @@ def test_a_demonym_links_the_country_a_user_table_holds() -> None:
     assert _strings("how many italian stores are there?", user) == []
     languages = Table.from_rows("t", ["Language", "Speakers"], [["German", "5"]], value_rules="user")
     assert _strings("how many speak german?", languages) == [("german", 3, 4)]
+    # a compass word makes it another country's; the country must be a whole cell
+    koreas = Table.from_rows("t", ["Country"], [["South Korea"], ["North Korea"]], value_rules="user")
+    assert "south korea" not in [
+        v for v, _, _ in _strings("how many medals did north korean athletes win?", koreas)
+    ]
+    assert ("south korea", 4, 5) in _strings("how many medals did korean athletes win?", koreas)
+    money = Table.from_rows("t", ["Company", "Revenue"], [["Acme", "US$ 5"]], value_rules="user")
+    assert _strings("how many american companies are there?", money) == []
     # WTQ's tables keep MAPO's linking, and the models trained on it
     assert (
         _strings("what was the total revenue of the german stores?", Table.from_rows("t", header, rows)) == []

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from nsmcli.worlds.tables.data.lexicon import ATTRIBUTES, attribute_nouns, degree_base, pointing, polarity
+from nsmcli.worlds.tables.data.lexicon import (
+    ATTRIBUTES,
+    attribute_nouns,
+    bounds,
+    degree_base,
+    pointing,
+    polarity,
+)
 
 
 @pytest.mark.parametrize(
@@ -55,3 +62,27 @@ def test_a_degree_word_and_its_adjective_point_one_way():
     assert pointing("the most recent order".split(), dates=True) == {1}
     assert pointing("the oldest team".split(), dates=True) == {-1}
     assert pointing("more than 20".split()) == {1} and pointing("how many rows".split()) == set()
+
+
+def _value(word: str) -> bool:
+    return word.isdigit() or word in ("march", "april")
+
+
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        ("which samples weigh more than 33 g", {(1, False)}),
+        ("who joined before 2016", {(-1, False)}),
+        ("teams with 5 or more wins", {(1, True)}),
+        ("samples of 30 g or less", {(-1, True)}),
+        ("no more than 4 goals", {(-1, True)}),
+        ("games after march 20", {(1, False)}),
+        ("in what year after 1990 did it open", {(1, False)}),
+        ("what happened the day after march 20", set()),
+        ("from 2001 to 2005", set()),
+        ("how many more goals than 3", set()),
+        ("under the bridge", set()),
+    ],
+)
+def test_a_bound_is_a_phrase_next_to_a_value(question, said):
+    assert bounds(question.split(), _value) == said

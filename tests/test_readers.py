@@ -277,6 +277,22 @@ def test_ragged_row_is_named_by_its_line_with_lone_carriage_returns(tmp_path: Pa
     assert_data_error(write(tmp_path, "t.csv", "a,b\r1,2\r\r3,4,5\r"), "line 4 has 3 cells")
 
 
+def test_an_open_quote_is_named_whatever_follows_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    long_tail = 'a,b\n1,"open\n' + "2,3\n" * 50_000  # longer than the csv module's default cell limit
+    assert_data_error(
+        write(tmp_path, "long.csv", long_tail), "unterminated quoted cell starting in data row 1"
+    )
+    # past the row limit the table is refused for its size, however it ends
+    monkeypatch.setattr(readers, "MAX_ROWS", 3)
+    assert_data_error(write(tmp_path, "big.csv", 'a\n1\n2\n3\n4\n"open\n5\n'), "more than 3 rows")
+
+
+def test_line_numbers_count_the_files_lines_above_the_header(tmp_path: Path) -> None:
+    assert_data_error(write(tmp_path, "s.csv", "sep=;\na;b\n1;2;3\n"), "line 3 has 3 cells")
+    titled = "Quarterly report,,\n\nName,Q1,Q2\nA,1,2\nB,1,2,3\n"
+    assert_data_error(write(tmp_path, "t.csv", titled), "line 5 has 4 cells")
+
+
 def test_reading_a_file_leaves_pandas_unimported() -> None:
     # pandas takes a third of a second to import: a cold `nsm parse` on a CSV must not pay it
     code = (

@@ -556,9 +556,15 @@ def test_features_say_whether_a_filter_keeps_the_side_of_the_bound_the_question_
     # "33 or more" keeps the bound; no bound next to a value (the day after a date): no such feature
     problem, env = _user_problem("which samples weigh 33 g or more?", samples, ["Sample", "Mass"])
     assert "bound_side=True|kept=True" in get_world("wtq").rerank(problem, env, [(programs[1], 1.0, [])])[0]
-    problem, env = _user_problem("which sample came after s02?", samples, ["Sample", "Mass"])
+    # a neighbour, or a group's name, is no bound
+    for question in ("which sample came the day after march 20?", "which under-21 sample is heaviest?"):
+        problem, env = _user_problem(question, samples, ["Sample", "Mass"])
+        names = get_world("wtq").rerank(problem, env, [(programs[0], 1.0, [])])[0]
+        assert not any(n.startswith("bound") for n in names), question
+    problem, env = _user_problem("which samples weigh over 33 g?", samples, ["Sample", "Mass"])
     assert not any(
-        n.startswith("bound") for n in get_world("wtq").rerank(problem, env, [(programs[0], 1.0, [])])[0]
+        n.startswith("bound=unused")
+        for n in get_world("wtq").rerank(problem, env, [(programs[0], 1.0, [])])[0]
     )
 
 
@@ -575,6 +581,13 @@ def test_features_say_whether_a_program_shows_the_column_the_question_asks_for_b
     # plurals read as singulars; a question that asks for no column by name gets no such feature
     problem, env = _user_problem("what trains go to york?", trains, header)
     assert "final_asked=False|last=hop" in get_world("wtq").rerank(problem, env, [(programs[0], 1.0, [])])[0]
+    problem, env = _user_problem("what's the platform of the york train?", trains, header)
+    assert "final_asked=True|last=hop" in get_world("wtq").rerank(problem, env, [(programs[0], 1.0, [])])[0]
+    # none for a relative "which", or a question that asks for a number of things
+    for question in ("who is the train which goes to york?", "what is the total number of trains?"):
+        problem, env = _user_problem(question, trains, header)
+        names = get_world("wtq").rerank(problem, env, [(programs[0], 1.0, [])])[0]
+        assert not any(n.startswith("final_asked") for n in names), question
     problem, env = _user_problem("where does the 8 o'clock go?", trains, header)
     assert not any(
         n.startswith("final_asked")

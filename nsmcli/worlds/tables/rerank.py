@@ -187,7 +187,17 @@ def _bound_features(program: P.Program, said: set[tuple[int, bool]]) -> list[str
     return out or ["bound=unused"]
 
 
-_ASKED_SKIP = frozenset("is was are were the a an did does do has have had".split())
+def _is_value(word: str) -> bool:
+    """A word that gives a bound's value: a number or a month ("may" is more often the verb)."""
+    return word.isdigit() or (word in MONTHS and word != "may")
+
+
+#: "under-21", "over-50s": a name of a group, not a bound.
+_HYPHENED_NUMBER = re.compile(r"\b[a-z]+-\d+")
+#: Words between "which"/"what" and the column it names; "name" too ("the name of the team" is the team).
+_ASKED_SKIP = frozenset("is was are were the a an did does do has have had s name".split())
+#: A question that asks for these is a count ("what was the total number of games"), not a column.
+_COUNTING = frozenset({"number"})
 
 
 def _stem(word: str) -> str:
@@ -199,18 +209,23 @@ def _stem(word: str) -> str:
     return word
 
 
+_WH_WORDS = frozenset({"which", "what", "who", "whom", "whose", "where", "when", "how", "why"})
+
+
 def _asked_columns(words: Sequence[str], slugs: Sequence[str]) -> set[str]:
     """The columns the question asks for by name right after "which" or "what" ("which platform does ...",
     "what was the average high ..."): those whose every word is among the next words (after "is the" and
-    the like; three at most, up to the next such word), plurals read as singulars."""
-    for i, word in enumerate(words):
-        if word in ("which", "what"):
-            rest = list(itertools.dropwhile(_ASKED_SKIP.__contains__, words[i + 1 :]))
-            asked = {_stem(w) for w in itertools.takewhile(lambda w: w not in _ASKED_SKIP, rest[:3])}
-            return {
-                s for s in slugs if (parts := [_stem(p) for p in s.split("_") if p]) and set(parts) <= asked
-            }
-    return set()
+    the like; three at most, up to the next such word), plurals read as singulars. None when "which" or
+    "what" is not the question's first wh-word, or when it asks for a number of things."""
+    first = next((w for w in words if w in _WH_WORDS), None)
+    if first not in ("which", "what"):  # "who is the player which scored": a relative "which"
+        return set()
+    i = words.index(first)
+    rest = list(itertools.dropwhile(_ASKED_SKIP.__contains__, words[i + 1 :]))
+    asked = {_stem(w) for w in itertools.takewhile(lambda w: w not in _ASKED_SKIP, rest[:3])}
+    if asked & _COUNTING:
+        return set()
+    return {s for s in slugs if (parts := [_stem(p) for p in s.split("_") if p]) and set(parts) <= asked}
 
 
 def _measured_nouns(words: Sequence[str]) -> set[str]:
@@ -243,7 +258,7 @@ def rerank_features(
     changes = {c for i in range(len(words)) if (c := change_direction(words, i)) is not None}
     columns = {c.slug: c for c in env.table.columns}
     read_columns: dict[str, _Compared] = {}
-    said_bounds = bounds(words, lambda w: w.isdigit() or w in MONTHS)
+    said_bounds = bounds(_WORD.findall(_HYPHENED_NUMBER.sub(" ", text)), _is_value)
     asked_columns = _asked_columns(words, list(columns))
     measured = _measured_nouns(words)
     out = []

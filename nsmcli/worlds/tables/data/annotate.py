@@ -163,6 +163,10 @@ class _TableIndex:
     def has_match(self, text: str, linking: str) -> bool:
         return self.has_words(text) if linking == "word" else self.has_substring(text)
 
+    def has_cell(self, text: str) -> bool:
+        """Whether some string cell is `text`, whole."""
+        return bool(text) and f"\n{text}\n" in f"\n{self.joined}\n"
+
 
 _INDEX_CACHE: dict[int, tuple[weakref.ref, _TableIndex]] = {}
 
@@ -259,17 +263,20 @@ def _string_entities(
     return out
 
 
-def _demonym_entities(
-    tokens: list[str], strings: list[Entity], index: _TableIndex, linking: str
-) -> list[Entity]:
-    """The country a demonym names where a cell holds it and the word itself links to none ("the German
-    stores": Germany; `lexicon.DEMONYMS`)."""
+#: Words that make a demonym another country's: "North Korean" is not South Korea's, "East German" not
+#: Germany's.
+_COMPASS = frozenset("north south east west northern southern eastern western central".split())
+
+
+def _demonym_entities(tokens: list[str], strings: list[Entity], index: _TableIndex) -> list[Entity]:
+    """The country a demonym names where a cell is that country, whole, and the word itself links to none
+    ("the German stores": Germany; `lexicon.DEMONYMS`); none after a compass word ("North Korean")."""
     linked = {k for e in strings for k in range(e.start, e.end)}
     out = []
     for i, token in enumerate(tokens):
-        if i in linked or token not in lexicon.DEMONYMS:
+        if i in linked or token not in lexicon.DEMONYMS or (i > 0 and tokens[i - 1] in _COMPASS):
             continue
-        country = next((c for c in lexicon.DEMONYMS[token] if index.has_match(c, linking)), None)
+        country = next((c for c in lexicon.DEMONYMS[token] if index.has_cell(c)), None)
         if country is not None:
             out.append(Entity("string", (country,), i, i + 1))
     return out
@@ -530,7 +537,7 @@ def annotate_question(
         signs = textnum.find_sign_words(tokens, signed_column=index.signed_column)
         quantities += [Entity("number", q.values, q.start, q.end) for q in signs]
         strings += _yes_no_entities(tokens, table) + _result_code_entities(tokens, table)
-        strings += _demonym_entities(tokens, strings, index, linking)
+        strings += _demonym_entities(tokens, strings, index)
         quantities = _in_table_units(quantities, tokens, index.header_power)
     found = strings + quantities
     found.sort(key=lambda e: (e.start, ENTITY_KINDS.index(e.kind)))

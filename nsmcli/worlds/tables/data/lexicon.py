@@ -180,7 +180,8 @@ def pointing(words: Sequence[str], *, dates: bool = False, times: bool = False) 
 BOUNDS: dict[tuple[str, ...], tuple[int, bool]] = {
     **dict.fromkeys(
         [("more", "than"), ("greater", "than"), ("higher", "than"), ("larger", "than"), ("bigger", "than")]
-        + [("over",), ("above",), ("exceeding",), ("exceeds",), ("exceeded",), ("after",), ("later", "than")]
+        + [("over",), ("above",), ("exceed",), ("exceeding",), ("exceeds",), ("exceeded",), ("after",)]
+        + [("later", "than")]
         + [("beyond",)],
         (1, False),
     ),
@@ -204,22 +205,27 @@ BOUNDS_AFTER: dict[tuple[str, ...], tuple[int, bool]] = {
     ("or", "higher"): (1, True),
     ("or", "above"): (1, True),
     ("or", "over"): (1, True),
-    ("plus",): (1, True),
+    ("or", "later"): (1, True),
+    ("and", "over"): (1, True),
+    ("and", "above"): (1, True),
     ("or", "less"): (-1, True),
     ("or", "fewer"): (-1, True),
     ("or", "lower"): (-1, True),
     ("or", "below"): (-1, True),
     ("or", "under"): (-1, True),
+    ("or", "earlier"): (-1, True),
+    ("and", "under"): (-1, True),
+    ("and", "below"): (-1, True),
 }
-#: Words before "after" or "before" that make it a neighbour, not a bound: "the day after March 20".
-_NEIGHBOUR_WORDS = frozenset(
-    "day days week month year one game match race row entry just right immediately directly".split()
-)
+#: "The day after March 20" names a neighbour, not a bound ("in what year after 1990" is a bound): these
+#: nouns after "the" or "a", or these adverbs, just before "after" or "before".
+_NEIGHBOUR_NOUNS = frozenset("day week month year one game match race row entry stage round".split())
+_NEIGHBOUR_ADVERBS = frozenset("just right immediately directly".split())
 
 
 def bounds(words: Sequence[str], is_value: Callable[[str], bool]) -> set[tuple[int, bool]]:
     """The bounds (`BOUNDS`: side, kept) a question's words set next to a value (`is_value`: a number's or
-    month's word; "33 g or more": a unit may stand between), "between" aside (a range has both sides).
+    month's word; "33 g or more": a unit may stand between). "Between" sets none (a range has both sides).
     "The day after March 20" names a neighbour, not a bound."""
     found = set()
     i = 0
@@ -230,7 +236,10 @@ def bounds(words: Sequence[str], is_value: Callable[[str], bool]) -> set[tuple[i
             if len(phrase) < length:
                 continue
             if phrase in BOUNDS and i + length < len(words) and is_value(words[i + length]):
-                neighbour = phrase[0] in ("after", "before") and i > 0 and words[i - 1] in _NEIGHBOUR_WORDS
+                neighbour = phrase[0] in ("after", "before") and (
+                    (i > 0 and words[i - 1] in _NEIGHBOUR_ADVERBS)
+                    or (i > 1 and words[i - 2] in ("the", "a") and words[i - 1] in _NEIGHBOUR_NOUNS)
+                )
                 if not neighbour:
                     found.add(BOUNDS[phrase])
                 step = length
@@ -245,12 +254,12 @@ def bounds(words: Sequence[str], is_value: Callable[[str], bool]) -> set[tuple[i
 
 #: The country (or region) a demonym names, as a cell may write it, most usual first: "the German stores" are
 #: those whose country is Germany. Only single words; a cell that holds the word itself links as it is.
+#: Left out: words that more often name a language than a country here ("English", "Welsh"), and short
+#: forms that occur inside other cells ("US" in "US$", "America" in "South America").
 DEMONYMS: dict[str, tuple[str, ...]] = {
-    "american": ("united states", "usa", "us", "america", "united states of america"),
+    "american": ("united states", "usa", "united states of america"),
     "british": ("united kingdom", "uk", "great britain", "britain"),
-    "english": ("england",),
     "scottish": ("scotland",),
-    "welsh": ("wales",),
     "irish": ("ireland",),
     "german": ("germany",),
     "french": ("france",),

@@ -228,10 +228,12 @@ def _load_table(
         else:
             directive = _SEP_DIRECTIVE.match(text)  # Excel's `sep=;` first line names the delimiter
             if directive:
-                sep, text = directive.group(1), text[directive.end() :]
+                sep, body = directive.group(1), text[directive.end() :]
             else:
-                sep = "\t" if found.format == "tsv" else _sniff_delimiter(text)
-            grid = _parse_delimited(name, _skip_title_lines(text, sep), sep)
+                sep, body = "\t" if found.format == "tsv" else _sniff_delimiter(text), text
+            table_text = _skip_title_lines(body, sep)
+            above = text[: len(text) - len(table_text)]  # messages count the file's lines, these too
+            grid = _parse_delimited(name, table_text, sep, 1 + len(_PHYSICAL_LINE.findall(above)))
     elif found.format == "xlsx":
         grid = _parse_xlsx(name, found.data, found.sheet)
     else:
@@ -783,9 +785,10 @@ def _sniff_delimiter(text: str) -> str:
 _PHYSICAL_LINE = re.compile(r"[^\r\n]*(?:\r\n?|\n)|[^\r\n]+\Z")
 
 
-def _parse_delimited(name: str, text: str, sep: str) -> Grid:
+def _parse_delimited(name: str, text: str, sep: str, first_line: int = 1) -> Grid:
     """Parse delimited text: the first record is the header, a shorter row is padded with empty cells, a
-    longer one is an error naming its physical line, and blank lines are skipped.
+    longer one is an error naming its physical line (the text's first is the file's `first_line`), and
+    blank lines are skipped.
 
     Tab-separated text is read without quoting (the IANA TSV convention, and WTQ's): a cell such as
     `"Yesterday" (song)` keeps its quotes. Other delimiters follow RFC 4180 quoting.
@@ -799,7 +802,7 @@ def _parse_delimited(name: str, text: str, sep: str) -> Grid:
             yield match.group()
 
     records: list[list[str]] = []
-    start, line = 0, 1  # where the record being read starts: its offset and physical line
+    start, line = 0, first_line  # where the record being read starts: its offset and physical line
     last = 0  # where the last record kept starts
     limit = csv.field_size_limit(MAX_FILE_BYTES)  # a long cell is refused by the shape caps, by its size
     try:
@@ -815,7 +818,10 @@ def _parse_delimited(name: str, text: str, sep: str) -> Grid:
                 last = start
                 if len(records) > MAX_ROWS + 1:
                     break
-            start, line = read[0], read[1] + 1
+            start, line = read[0], first_line + read[1]
+        # past MAX_ROWS the caller refuses the table; else a quote left open took in the rest of the file
+        if len(records) <= MAX_ROWS + 1 and quoting == csv.QUOTE_MINIMAL and _open_quote(text[last:], sep):
+            raise DataError(f"{name}: unterminated quoted cell starting in data row {len(records) - 1}")
     except csv.Error as e:
         kind = {"\t": "TSV", ",": "CSV"}.get(sep, f"{sep!r}-separated text")
         raise DataError(f"{name}: cannot parse as {kind}: {e} (line {line})") from None
@@ -823,15 +829,14 @@ def _parse_delimited(name: str, text: str, sep: str) -> Grid:
         csv.field_size_limit(limit)
     if not records:
         raise DataError(f"{name}: is empty")
-    if quoting == csv.QUOTE_MINIMAL and _open_quote(text[last:], sep):
-        raise DataError(f"{name}: unterminated quoted cell starting in data row {len(records) - 1}")
     width = len(records[0])
     return records[0], [record + [""] * (width - len(record)) for record in records[1:]]
 
 
 def _open_quote(last: str, sep: str) -> bool:
     """Whether the last record of a text (`last`, from its start) leaves a quoted cell open at the end of
-    the text; the lenient reader would silently take the rest of the file as that cell."""
+    the text; the lenient reader would silently take the rest of the file as that cell. A record with an
+    earlier quoting fault (`"12"x`) stops the strict reading there, and passes."""
     try:
         for _ in csv.reader(io.StringIO(last, newline=""), delimiter=sep, strict=True):
             pass
