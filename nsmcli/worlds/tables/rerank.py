@@ -31,7 +31,7 @@ from typing import Any
 from nsmcli.errors import GrammarError
 from nsmcli.worlds.tables.data import units
 from nsmcli.worlds.tables.data.annotate import is_signed
-from nsmcli.worlds.tables.data.lexicon import attribute_nouns, bounds, pointing
+from nsmcli.worlds.tables.data.lexicon import bounds, measured_nouns, pointing
 from nsmcli.worlds.tables.data.textnum import MONTHS, change_direction
 from nsmcli.worlds.tables.data.values import Date
 from nsmcli.worlds.tables.lang import program as P
@@ -127,6 +127,11 @@ def _compared(column: Any, words: Sequence[str]) -> _Compared:
     return _Compared(frozenset(points), is_signed(column))
 
 
+def _compared_column(expr: P.Expr) -> P.Column | None:
+    """The column a comparing expression (`argmax`, `filter_less`, ...) compares: its column argument."""
+    return next((a for a in reversed(expr.args) if isinstance(a, P.Column)), None)
+
+
 def _direction_features(
     program: P.Program,
     words: Sequence[str],
@@ -143,7 +148,7 @@ def _direction_features(
     for expr in program.exprs:
         if expr.function not in _COMPARING:
             continue
-        column_arg = next((a for a in reversed(expr.args) if isinstance(a, P.Column)), None)
+        column_arg = _compared_column(expr)
         column = columns.get(column_arg.slug) if column_arg is not None else None
         if column is None:
             continue
@@ -228,12 +233,6 @@ def _asked_columns(words: Sequence[str], slugs: Sequence[str]) -> set[str]:
     return {s for s in slugs if (parts := [_stem(p) for p in s.split("_") if p]) and set(parts) <= asked}
 
 
-def _measured_nouns(words: Sequence[str]) -> set[str]:
-    """The header nouns the question's adjectives and verbs measure (`lexicon.attribute_nouns`: "oldest"
-    -> age, "heavier" -> weight, mass)."""
-    return {noun for word in words for noun in attribute_nouns(word)}
-
-
 def _words_named(slug: str, words: set[str]) -> bool:
     parts = [w for w in slug.split("_") if w]
     return bool(parts) and all(w in words for w in parts)
@@ -260,7 +259,7 @@ def rerank_features(
     read_columns: dict[str, _Compared] = {}
     said_bounds = bounds(_WORD.findall(_HYPHENED_NUMBER.sub(" ", text)), _is_value)
     asked_columns = _asked_columns(words, list(columns))
-    measured = _measured_nouns(words)
+    measured = measured_nouns(words)
     out = []
     for program_text, _, answer in candidates:
         answer = list(answer or [])
@@ -304,8 +303,8 @@ def rerank_features(
                 sparse.append(f"final_asked={final_columns[-1].slug in asked_columns}|last={last}")
         if measured:
             for e in program.exprs:
-                compared_column = next((a for a in e.args if isinstance(a, P.Column)), None)
-                if e.function in _COMPARING and compared_column is not None:
+                compared_column = _compared_column(e) if e.function in _COMPARING else None
+                if compared_column is not None:
                     parts = set(compared_column.slug.split("_"))
                     sparse.append(f"measured={bool(parts & measured)}|f={e.function}")
         sparse += _bound_features(program, said_bounds)

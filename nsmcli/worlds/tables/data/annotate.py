@@ -164,8 +164,16 @@ class _TableIndex:
         return self.has_words(text) if linking == "word" else self.has_substring(text)
 
     def has_cell(self, text: str) -> bool:
-        """Whether some string cell is `text`, whole."""
-        return bool(text) and f"\n{text}\n" in f"\n{self.joined}\n"
+        """Whether some string cell is `text`, whole (cells are joined by newlines)."""
+        if not text:
+            return False
+        cells = self.joined
+        return (
+            cells == text
+            or cells.startswith(text + "\n")
+            or cells.endswith("\n" + text)
+            or f"\n{text}\n" in cells
+        )
 
 
 _INDEX_CACHE: dict[int, tuple[weakref.ref, _TableIndex]] = {}
@@ -563,7 +571,7 @@ def annotate_question(
         token_set |= {words.word(t) for t in token_set if t not in STOP_WORDS}  # "no" is no "number"
     stems = {words.stem(t) for t in token_set if t not in STOP_WORDS} if words is not None else set()
     # what the question's adjectives and verbs measure names a column of amounts or dates, not of text
-    measured = {noun for t in tokens for noun in lexicon.attribute_nouns(t)} if words is not None else set()
+    measured = lexicon.measured_nouns(tokens) if words is not None else set()
     for name, pieces in index.properties:
         amounts = not name.endswith("-string")
         score = sum(

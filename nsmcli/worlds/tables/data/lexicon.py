@@ -109,6 +109,12 @@ def attribute_nouns(word: str) -> tuple[str, ...]:
     return ATTRIBUTES[base] if base is not None else ()
 
 
+def measured_nouns(words: Sequence[str]) -> set[str]:
+    """The header nouns that a question's adjectives and verbs measure (`attribute_nouns`: "oldest" -> age,
+    "heavier" -> weight, mass)."""
+    return {noun for word in words for noun in attribute_nouns(word)}
+
+
 #: Which way an adjective (base form) or degree word points on the quantity it measures: "heaviest" is the
 #: most weight (+1), "cheapest" the least price (-1). Speed words measure speed: over a column of times
 #: they point the other way (`polarity`).

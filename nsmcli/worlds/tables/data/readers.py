@@ -781,7 +781,8 @@ def _sniff_delimiter(text: str) -> str:
     return best
 
 
-#: A line as editors count them: ended by \r\n, \n or a lone \r (and nothing else, unlike `str.splitlines`).
+#: A physical line as the csv module ends a record's lines: at \r\n, \n or a lone \r (and nothing else,
+#: unlike `str.splitlines`). Question files (`_text_lines`) split at \n only.
 _PHYSICAL_LINE = re.compile(r"[^\r\n]*(?:\r\n?|\n)|[^\r\n]+\Z")
 
 
