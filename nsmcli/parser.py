@@ -545,7 +545,13 @@ def decode_question_file(
     `proposals`), each candidate's features, and its credit by `answer_matches` (1 or 0). Questions without
     an answer are left out; the file must hold questions the model and its reranker never saw answered."""
     from nsmcli.train.evaluate import choose
-    from nsmcli.train.rerank import BeamProblems, add_proposals, candidate_features, readings_available
+    from nsmcli.train.rerank import (
+        BeamProblems,
+        add_proposals,
+        candidate_features,
+        match_texts,
+        readings_available,
+    )
 
     cases = [case for case in read_question_file(path) if case.answer is not None]
     parser = Parser.load(model_dir)
@@ -553,6 +559,7 @@ def decode_question_file(
     with_readings = readings_available()
     problems: list[tuple[list, list[float]]] = []
     groups: list[str] = []
+    texts: list[tuple[str, list[str]] | None] = []
     vote_right = 0
     for number, (case, table) in enumerate(_with_tables(path, cases), start=1):
         found = parser.beam_search(case.question, table, beam)
@@ -570,7 +577,8 @@ def decode_question_file(
             world, found.problem, found.env, candidates, with_readings=with_readings, proposed=proposed
         )
         problems.append((features, credits))
+        texts.append(match_texts(world, found.problem, found.env, candidates))
         groups.append(str(case.table.resolve()))
         if progress and number % 50 == 0:
             progress(f"{path}: {number} of {len(cases)} questions decoded")
-    return BeamProblems(str(path), problems, vote_right, len(cases), proposals, world, groups)
+    return BeamProblems(str(path), problems, vote_right, len(cases), proposals, world, groups, texts)

@@ -34,7 +34,13 @@ from nsmcli.errors import CheckpointError, DataError
 from nsmcli.protocols import ProblemSet
 from nsmcli.train.config import MAX_BEAM
 from nsmcli.train.questions import ModelKit, QuestionEnv, QuestionPool, build_model, default_kit
-from nsmcli.train.rerank import Reranker, add_proposals, candidate_features, readings_available
+from nsmcli.train.rerank import (
+    Reranker,
+    add_proposals,
+    candidate_features,
+    match_texts,
+    readings_available,
+)
 from nsmcli.train.rundir import RunDir, run_members
 from nsmcli.worlds import get_world
 
@@ -77,6 +83,9 @@ class EvalResult:
     """With `evaluate(keep_candidates=True)`: every finished beam program per question id, in beam order."""
     rerank_features: dict[str, list] = field(default_factory=dict)
     """With `evaluate(keep_candidates=True)` in a world that has them: the candidates' rerank features."""
+    match_texts: dict[str, tuple[str, list[str]] | None] = field(default_factory=dict)
+    """With `evaluate(keep_candidates=True)`: the question and its candidates' match texts
+    (`nsmcli.train.rerank.match_texts`), None in a world that does not read its programs."""
 
     @property
     def accuracy(self) -> float:
@@ -523,6 +532,7 @@ def evaluate(
                 result.rerank_features[example.id] = candidate_features(
                     dataset.world, example, env, finished, with_readings=with_readings, proposed=proposed
                 )
+            result.match_texts[example.id] = match_texts(dataset.world, example, env, finished)
         credit = dataset.credit(example, env, tuple(env.encode(text)))
         result.n_correct += credit >= 1.0
         result.total_credit += credit

@@ -160,6 +160,35 @@ def candidate_features(
     return list(zip(dense, sparse, strict=True))
 
 
+#: How many of an answer's values a match text shows, and its most characters.
+PREVIEW_VALUES, PREVIEW_CHARS = 3, 80
+
+
+def answer_preview(answer: Sequence[Any]) -> str:
+    """A short text of an answer for a match text: its first values, and how many there are in all."""
+    values = [str(v) for v in answer[:PREVIEW_VALUES]]
+    text = ", ".join(values) if values else "nothing"
+    if len(answer) > PREVIEW_VALUES:
+        text += f" ... ({len(answer)} values)"
+    return text if len(text) <= PREVIEW_CHARS else text[: PREVIEW_CHARS - 3] + "..."
+
+
+def match_texts(world: str, problem: Any, env: Any, candidates: Candidates) -> tuple[str, list[str]] | None:
+    """The question's text and, per candidate, what a matcher (`nsmcli.train.matcher`) reads beside it: the
+    program's reading (`World.readings`) and a preview of its answer ("" for a program that does not read).
+    None in a world that does not read its programs."""
+    from nsmcli.worlds import get_world
+
+    entry = get_world(world)
+    if entry.readings is None:
+        return None
+    question, readings = entry.readings(problem, env, [text for text, _, _ in candidates])
+    return question, [
+        f"{reading} = {answer_preview(list(answer or []))}" if reading else ""
+        for reading, (_, _, answer) in zip(readings, candidates, strict=True)
+    ]
+
+
 def best_index(scores: Sequence[float]) -> int:
     """The index of the highest score; ties go to the first (the beam's order)."""
     return max(range(len(scores)), key=lambda i: (scores[i], -i))
@@ -471,6 +500,9 @@ class BeamProblems:
     #: per problem, the group that cross-validation holds out together (the table of a question file's
     #: question); None: each problem alone
     groups: list[str] | None = None
+    #: per problem, the question and its candidates' match texts (`match_texts`), to fit a matcher on;
+    #: None where the world does not read its programs
+    texts: list[tuple[str, list[str]] | None] | None = None
 
     @property
     def right_answer_in_beam(self) -> int:
@@ -517,12 +549,12 @@ def decode_for_reranking(
         select=select,
         proposals=proposals,
     )
-    problems = [
-        (result.rerank_features[p.id], [c.credit for c in result.candidates[p.id]])
-        for p in result.predictions
-        if result.candidates.get(p.id)
-    ]
-    return BeamProblems(result.split, problems, result.n_correct, result.n, proposals, dataset.world)
+    kept = [p.id for p in result.predictions if result.candidates.get(p.id)]
+    problems = [(result.rerank_features[i], [c.credit for c in result.candidates[i]]) for i in kept]
+    texts = [result.match_texts.get(i) for i in kept]
+    return BeamProblems(
+        result.split, problems, result.n_correct, result.n, proposals, dataset.world, texts=texts
+    )
 
 
 def fit_beams(
