@@ -36,6 +36,7 @@ from common import header, write_result
 from nsmcli.parser import decode_question_file, find_model
 from nsmcli.train.rerank import (
     BeamProblems,
+    Reranker,
     decode_for_reranking,
     fit_beams,
     on_tables_of,
@@ -70,6 +71,20 @@ def without(beams: BeamProblems, variant: str) -> BeamProblems:
             )
         )
     return dataclasses.replace(beams, problems=problems)
+
+
+def fit_by_the_rule(
+    wtq: BeamProblems, user: list[BeamProblems], dev: BeamProblems, user_weight: float, world: str
+) -> tuple[Reranker, tuple[str, int, int, int, int]]:
+    """A reranker fitted on `wtq` and `user` (each user question weighing `user_weight`), with the rule's
+    figures: (its L2, WTQ held out, user held out, WTQ dev, their sum)."""
+    reranker = fit_beams([wtq, *user], world, set_weights=[1.0] + [user_weight] * len(user))
+    l2 = f"{reranker.fitted['l2']:g}"
+    by_source = reranker.fitted["held_out_right_by_source"][l2]
+    wtq_held = by_source[wtq.split]
+    user_held = sum(by_source[b.split] for b in user)
+    dev_right = right_choices(reranker, dev.problems)
+    return reranker, (l2, wtq_held, user_held, dev_right, wtq_held + user_held + dev_right)
 
 
 def main() -> None:
@@ -116,14 +131,9 @@ def main() -> None:
         fit_v, dev_v = without(fit_set, variant), without(dev, variant)
         user_v = [without(b, variant) for b in user]
         for weight in [float(w) for w in args.weights.split(",")]:
-            reranker = fit_beams([fit_v, *user_v], dataset.world, set_weights=[1.0] + [weight] * len(user_v))
-            figures = reranker.fitted
-            l2 = f"{figures['l2']:g}"
-            by_source = figures["held_out_right_by_source"][l2]
-            wtq_held = by_source[fit_v.split]
-            user_held = sum(by_source[b.split] for b in user_v)
-            dev_right = right_choices(reranker, dev_v.problems)
-            score = wtq_held + dev_right + user_held
+            reranker, (l2, wtq_held, user_held, dev_right, score) = fit_by_the_rule(
+                fit_v, user_v, dev_v, weight, dataset.world
+            )
             rows.append((variant, weight, l2, wtq_held, user_held, dev_right, score))
             print(rows[-1], flush=True)
             if variant == args.ship and (best is None or score > best[0]):

@@ -542,7 +542,8 @@ def decode_question_file(
 ) -> BeamProblems:
     """Decode the questions of a question file (`table<TAB>question<TAB>answer`, users' own tables) with
     the model at `model_dir`, as `nsm parse` does: their beams (with the world's proposals when
-    `proposals`), each candidate's features, and its credit by `answer_matches` (1 or 0). Questions without
+    `proposals`), each candidate's features (with the scores of the matcher the model's reranker weighs) and
+    match texts, and its credit by `answer_matches` (1 or 0). Questions without
     an answer are left out; the file must hold questions the model and its reranker never saw answered."""
     from nsmcli.train.evaluate import choose
     from nsmcli.train.rerank import (
@@ -557,9 +558,10 @@ def decode_question_file(
     parser = Parser.load(model_dir)
     world = parser.language.name
     with_readings = readings_available()
+    matcher = parser.reranker.matcher if parser.reranker is not None else None  # its scores, for a refit
     problems: list[tuple[list, list[float]]] = []
     groups: list[str] = []
-    texts: list[tuple[str, list[str]] | None] = []
+    matched: list[tuple[str, list[str]] | None] = []  # per question, its match texts
     vote_right = 0
     for number, (case, table) in enumerate(_with_tables(path, cases), start=1):
         found = parser.beam_search(case.question, table, beam)
@@ -574,11 +576,17 @@ def decode_question_file(
         vote_right += credits[texts.index(vote)] >= 1
         candidates = [(t, found.totals[t], found.answers[t] or []) for t in texts]
         features = candidate_features(
-            world, found.problem, found.env, candidates, with_readings=with_readings, proposed=proposed
+            world,
+            found.problem,
+            found.env,
+            candidates,
+            with_readings=with_readings,
+            proposed=proposed,
+            matcher=matcher,
         )
         problems.append((features, credits))
-        texts.append(match_texts(world, found.problem, found.env, candidates))
+        matched.append(match_texts(world, found.problem, found.env, candidates))
         groups.append(str(case.table.resolve()))
         if progress and number % 50 == 0:
             progress(f"{path}: {number} of {len(cases)} questions decoded")
-    return BeamProblems(str(path), problems, vote_right, len(cases), proposals, world, groups, texts)
+    return BeamProblems(str(path), problems, vote_right, len(cases), proposals, world, groups, matched)

@@ -135,7 +135,7 @@ def test_without_readings_the_similarity_is_zero_and_the_encoder_is_never_asked(
     )
     assert features[0][0][DENSE_FEATURES.index("reading_similarity")] == 0.0
     # a reranker that gives the similarity no weight chooses without the encoder
-    beam_order = Reranker("wtq", [1.0, 0.0, 0.0, 0.0, 0.0], {})
+    beam_order = Reranker("wtq", [1.0, 0.0, 0.0, 0.0, 0.0, 0.0], {})
     chosen = beam_order.choose(
         Example("q", table.id, annotated, []), env, {"(count all_rows)": 1.0}, {"(count all_rows)": [12.0]}
     )
@@ -147,7 +147,7 @@ def test_a_reranker_that_weighs_readings_needs_the_encoder_and_says_what_to_inst
 
     import nsmcli.model.pretrained as pre
 
-    Reranker("wtq", [1.0, 0.0, 0.0, 0.0, 2.0], {}).save(glove_copy / RERANKER_FILE)
+    Reranker("wtq", [1.0, 0.0, 0.0, 0.0, 2.0, 0.0], {}).save(glove_copy / RERANKER_FILE)
     real = importlib.util.find_spec
     monkeypatch.setattr(
         pre.importlib.util, "find_spec", lambda name, *a: None if name == pre.MODULE else real(name, *a)
@@ -168,7 +168,7 @@ def test_a_reranker_file_of_an_earlier_nsm_reads_with_no_weight_on_the_readings(
     }
     (tmp_path / RERANKER_FILE).write_text(json.dumps(earlier))
     loaded = load_reranker(tmp_path)
-    assert loaded is not None and loaded.dense == [1.5, -1.0, 0.5, 0.0, 0.0]
+    assert loaded is not None and loaded.dense == [1.5, -1.0, 0.5, 0.0, 0.0, 0.0]
     assert loaded.sparse == {"f=count": 0.25}
 
 
@@ -197,7 +197,7 @@ def _problems(n: int = 40):
 
 def test_a_fit_learns_the_feature_that_marks_right_programs_and_is_deterministic():
     problems = _problems()
-    beam_order = Reranker("wtq", [1.0, 0.0, 0.0, 0.0, 0.0], {})
+    beam_order = Reranker("wtq", [1.0, 0.0, 0.0, 0.0, 0.0, 0.0], {})
     assert right_choices(beam_order, problems) == 8  # the beam is right only where it leads with `good`
     first = fit(problems, 1e-3, "wtq")
     assert first.sparse["good"] > first.sparse["bad"]
@@ -209,7 +209,7 @@ def test_a_fit_learns_the_feature_that_marks_right_programs_and_is_deterministic
 def test_problems_that_teach_nothing_leave_the_beams_order():
     all_right = [([([0.0, 0.0, 1.0, 1.0, 0.0], ["x"])], [1.0])] * 5
     reranker = fit(all_right, 1e-3, "wtq")
-    assert reranker.dense == [1.0, 0.0, 0.0, 0.0, 0.0] and reranker.sparse == {}
+    assert reranker.dense == [1.0] + [0.0] * (len(DENSE_FEATURES) - 1) and reranker.sparse == {}
 
 
 def test_cross_validation_chooses_among_the_strengths_and_records_its_figures():
@@ -325,6 +325,14 @@ def test_a_saved_reranker_loads_with_the_same_choices(tmp_path):
             '"sparse": {"f=count": NaN}}',
             "finite number",
         ),
+        *(
+            (
+                '{"format": "nsm-reranker", "version": 1, "world": "wtq", "dense": {"log_prob": 1}, '
+                f'"sparse": {{"f=count": 0.5, "f=sum": {bad}}}}}',
+                "finite number",
+            )
+            for bad in ("true", '"1"', "Infinity", "null", "[1]")
+        ),
         (
             json.dumps({"format": "nsm-reranker", "version": 1, "world": "wtq", "dense": [], "sparse": {}}),
             "'dense' and 'sparse' objects",
@@ -350,7 +358,7 @@ def test_parse_answers_with_the_models_reranker_unless_told_to_vote(glove_copy):
     plain = Parser.load(glove_copy).parse(question, MEDALS)
     assert len({c.probability for c in plain.candidates}) >= 2
     # a reranker that prefers the least probable program: choices that the beam would never make
-    contrary = Reranker("wtq", [-1.0, 0.0, 0.0, 0.0, 0.0], {})
+    contrary = Reranker("wtq", [-1.0, 0.0, 0.0, 0.0, 0.0, 0.0], {})
     contrary.save(glove_copy / RERANKER_FILE)
     parser = Parser.load(glove_copy)
     reranked = parser.parse(question, MEDALS)
@@ -701,14 +709,18 @@ def test_own_questions_are_decoded_as_parse_decodes_them_with_credit_by_the_answ
     beams = decode_question_file(glove_copy, path, beam=5)
     parser = Parser.load(glove_copy)
     assert beams.world == "wtq" and beams.questions == 6 and beams.proposals and len(beams.problems) == 6
-    for (features, credits), (question, expected) in zip(
+    for (features, credits), matched, (question, expected) in zip(
         beams.problems,
+        beams.texts,
         [(line.split("\t")[1], line.split("\t")[2]) for line in path.read_text().splitlines()[1:]],
         strict=True,
     ):
         found = parser.beam_search(question, MEDALS, 5)
         texts = list(found.totals)
         assert len(features) == len(credits) >= len(texts)  # the beam's programs, then any proposals
+        # what a matcher reads: the question, and each candidate's reading with its answer
+        assert matched[0] == question and len(matched[1]) == len(credits)
+        assert matched[1][0].startswith(f"{gloss(texts[0], get_language('wtq'))} = ")
         for text, credit in zip(texts, credits, strict=False):
             result = parser.answer_of(found, text)
             assert credit == float(answer_matches(expected.split("|"), result, load_table(MEDALS)))
@@ -730,7 +742,7 @@ def test_cli_rerank_fits_on_own_questions_alone_or_beside_a_split(tiny, glove_co
     assert Reranker.from_json(json.loads(out.read_text())).proposals
     assert "prior" not in fitted  # the model had no reranker to start from
     # alone, the questions adjust the model's reranker when it has one, with the proposals it was fitted with
-    prior = Reranker("wtq", [1.0, 0.0, 0.0, 0.0, 0.0], {"kept": 0.5}, {"split": "held-out"})
+    prior = Reranker("wtq", [1.0, 0.0, 0.0, 0.0, 0.0, 0.0], {"kept": 0.5}, {"split": "held-out"})
     prior.save(glove_copy / RERANKER_FILE)
     code, stdout, err = run_cli(args)
     assert code == 0, err

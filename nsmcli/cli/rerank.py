@@ -98,6 +98,7 @@ def rerank(
         decode_for_reranking,
         fit_beams,
         load_reranker,
+        model_matcher,
         on_tables_of,
     )
     from nsmcli.worlds.tables.data.preprocess import load_dataset
@@ -172,6 +173,7 @@ def rerank(
         questions_files=[str(q) for q in questions or []],
         beam=beam,
     )
+    reranker.matcher = model_matcher(model_dir)  # its scores are among the features fitted on
     reranker.save(target)
     if json_out:
         print_json({**fitted, "out": str(target)})

@@ -26,7 +26,7 @@ import math
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import torch
 
@@ -43,6 +43,9 @@ from nsmcli.train.rerank import (
 )
 from nsmcli.train.rundir import RunDir, run_members
 from nsmcli.worlds import get_world
+
+if TYPE_CHECKING:
+    from nsmcli.train.matcher import Matcher
 
 Tokens = tuple[int, ...]
 
@@ -416,14 +419,15 @@ def evaluate(
     reranker: Reranker | None = None,
     select: Callable[[Any], bool] | None = None,
     proposals: bool = False,
+    matcher: Matcher | None = None,
 ) -> EvalResult:
     """Accuracy of one run, or of an ensemble of runs, on a split, with one prediction per question.
     `keep_unused` keeps beam programs that leave a result unused, as the original's evaluator did; `vote`
     says which program answers (`choose`). `backend` decodes in this process (`inline`, the default for one
     worker), in `workers` processes (`processes`) or Ray tasks (`ray`, on the cluster at `address`).
     `keep_candidates` scores every finished program of each beam into `EvalResult.candidates` (and, where the
-    world has them, their rerank features into `EvalResult.rerank_features`), with the world's proposals
-    among them when `proposals` (`nsmcli.train.rerank.add_proposals`). With `vote="rerank"`, `reranker`
+    world has them, their rerank features into `EvalResult.rerank_features`, with `matcher`'s scores), with
+    the world's proposals among them when `proposals` (`nsmcli.train.rerank.add_proposals`). With `vote="rerank"`, `reranker`
     chooses (`nsmcli.train.rerank`), among the proposals too when it was fitted with them; `select` keeps
     only the split's problems it accepts."""
     from nsmcli.train.backends import check_address, choose_shard_backend, map_shards, shard_bounds
@@ -505,7 +509,15 @@ def evaluate(
         weights=infos,
         vote=vote,
     )
+    # the choice has its own line: a reranker with a matcher reads every candidate with MiniLM
+    choosing = (
+        progress.add_task("choosing", total=len(examples), status="")
+        if progress and (vote == "rerank" or keep_candidates)
+        else None
+    )
     for example in examples:
+        if choosing is not None:
+            progress.advance(choosing, 1)
         slot = totals.get(example.id, {})
         if not slot:
             result.predictions.append(Prediction(example.id, dataset.text(example), None, [], False, 0.0))
@@ -530,7 +542,13 @@ def evaluate(
             ]
             if with_features:
                 result.rerank_features[example.id] = candidate_features(
-                    dataset.world, example, env, finished, with_readings=with_readings, proposed=proposed
+                    dataset.world,
+                    example,
+                    env,
+                    finished,
+                    with_readings=with_readings,
+                    proposed=proposed,
+                    matcher=matcher,
                 )
             result.match_texts[example.id] = match_texts(dataset.world, example, env, finished)
         credit = dataset.credit(example, env, tuple(env.encode(text)))

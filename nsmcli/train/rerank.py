@@ -4,7 +4,8 @@ The beam holds the right answer far more often than the beam's own choice is rig
 choice, not the search, loses most questions. Each candidate has a few dense features: the beam's own
 scores (`beam_features`, the same in every world) and, where its world reads programs in words
 (`World.readings`), how close that reading is to the question (`reading_similarity`, MiniLM sentence
-vectors); and sparse feature names that its world reads off the problem and the program (`World.rerank`).
+vectors) and, where the reranker has one, a fine-tuned matcher's score of the pair (`nsmcli.train.matcher`);
+and sparse feature names that its world reads off the problem and the program (`World.rerank`).
 The reranker scores each candidate as a weighted sum of them and answers with the best. Its weights are
 fitted by maximising the probability of the candidates that earn credit (a softmax over each problem's
 candidates, summed over the right ones), which is convex: full-batch L-BFGS finds the optimum, so a fit
@@ -14,7 +15,8 @@ features say nothing, it answers as the beam does.
 
 The fitted reranker is a plain JSON file (`reranker.json`) beside a model's weights, or beside an
 ensemble's `ensemble.json`; `nsm eval` and `nsm parse` use it by default (`--vote rerank`), and `nsm rerank`
-fits one. Loading it reads numbers and names only.
+fits one. Loading it reads numbers and names only (and a matcher's tensors, `matcher.pt`, where it weighs
+one).
 """
 
 from __future__ import annotations
@@ -25,12 +27,15 @@ import random
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import torch
 
 from nsmcli.errors import CheckpointError, DataError, GrammarError
 from nsmcli.fileio import atomic_write_json
+
+if TYPE_CHECKING:
+    from nsmcli.train.matcher import Matcher
 
 RERANKER_FILE = "reranker.json"
 RERANKER_FORMAT = "nsm-reranker"
@@ -43,10 +48,20 @@ Features = list[tuple[list[float], list[str]]]
 #: One problem's finished beam programs: (program text, probability renormalised over the beam, answer),
 #: in beam order.
 Candidates = Sequence[tuple[str, float, Sequence[Any]]]
-#: The dense features, in order (`beam_features`, then `reading_similarity`); a reranker file names them.
+#: The dense features, in order (`beam_features`, `reading_similarity`, then a matcher's score,
+#: `nsmcli.train.matcher`); a reranker file names them.
 #: A file of an earlier nsm that lacks the last ones reads with weight 0 for them.
-DENSE_FEATURES = ("log_prob", "log_answer_prob", "first_in_beam", "answer_leads_vote", "reading_similarity")
+DENSE_FEATURES = (
+    "log_prob",
+    "log_answer_prob",
+    "first_in_beam",
+    "answer_leads_vote",
+    "reading_similarity",
+    "reading_match",
+)
 SIMILARITY = DENSE_FEATURES.index("reading_similarity")
+#: the score of a fine-tuned matcher (`nsmcli.train.matcher`), where the reranker has one
+MATCH = DENSE_FEATURES.index("reading_match")
 
 
 def beam_features(candidates: Candidates) -> list[list[float]]:
@@ -134,10 +149,12 @@ def candidate_features(
     candidates: Candidates,
     with_readings: bool = True,
     proposed: Mapping[str, str] | Collection[str] = (),
+    matcher: Matcher | None = None,
 ) -> Features:
     """Every candidate's dense (`beam_features`, then `reading_similarity` where the world reads its programs
-    and `with_readings`, else 0) and sparse (`World.rerank`, and `PROPOSED` for the texts in `proposed`,
-    with `PROPOSED=kind` where it maps them to their kinds) features."""
+    and `with_readings`, else 0, then the `matcher`'s score of its match text, else 0) and sparse
+    (`World.rerank`, and `PROPOSED` for the texts in `proposed`, with `PROPOSED=kind` where it maps them
+    to their kinds) features."""
     from nsmcli.worlds import get_world
 
     entry = get_world(world)
@@ -147,7 +164,10 @@ def candidate_features(
     if with_readings and entry.readings is not None:
         question, readings = entry.readings(problem, env, [text for text, _, _ in candidates])
         similarity = reading_similarity(question, readings)
-    dense = [beam + [s] for beam, s in zip(beam_features(candidates), similarity, strict=True)]
+    matched = [0.0] * len(candidates)
+    if matcher is not None and (texts := match_texts(world, problem, env, candidates)) is not None:
+        matched = matcher.scores(*texts)
+    dense = [beam + [s, m] for beam, s, m in zip(beam_features(candidates), similarity, matched, strict=True)]
     sparse = entry.rerank(problem, env, candidates)
     if proposed:
         kinds = proposed if isinstance(proposed, Mapping) else {}
@@ -206,10 +226,13 @@ class Reranker:
     fitted: dict[str, Any] = field(default_factory=dict)
     #: whether it was fitted with the world's proposals beside the beams (`add_proposals`), and so weighs them
     proposals: bool = False
+    #: the fine-tuned matcher whose score `dense[MATCH]` weighs (its own files beside the reranker's)
+    matcher: Matcher | None = field(default=None, repr=False, compare=False)
 
     def scores(self, features: Features) -> list[float]:
         return [
-            sum(w * x for w, x in zip(self.dense, d, strict=True)) + sum(self.sparse.get(n, 0.0) for n in s)
+            # features decoded by an earlier nsm lack the last dense ones: they read as 0
+            sum(w * x for w, x in zip(self.dense, d, strict=False)) + sum(self.sparse.get(n, 0.0) for n in s)
             for d, s in features
         ]
 
@@ -234,7 +257,13 @@ class Reranker:
         candidates = [(t, totals[t], answers[t] or []) for t in texts]
         # the sentence encoder runs only for a reranker that weighs its similarity
         features = candidate_features(
-            self.world, problem, env, candidates, with_readings=self.dense[SIMILARITY] != 0, proposed=proposed
+            self.world,
+            problem,
+            env,
+            candidates,
+            with_readings=self.dense[SIMILARITY] != 0,
+            proposed=proposed,
+            matcher=self.matcher if self.dense[MATCH] != 0 else None,
         )
         return texts[best_index(self.scores(features))]
 
@@ -250,6 +279,11 @@ class Reranker:
         }
 
     def save(self, path: Path | str) -> None:
+        """The reranker's JSON file at `path`, with its matcher's files beside it when it weighs one."""
+        if self.dense[MATCH] != 0:
+            if self.matcher is None:
+                raise DataError("the reranker weighs a matcher's score and has no matcher to save with it")
+            self.matcher.save(Path(path).parent, self.matcher.fitted)
         atomic_write_json(Path(path), self.to_json())
 
     @classmethod
@@ -284,10 +318,19 @@ class Reranker:
         return cls(
             world,
             [weight(dense[n]) if n in dense else 0.0 for n in DENSE_FEATURES],
-            {str(n): weight(w) for n, w in sparse.items()},
+            sparse_weights(sparse, source),
             record.get("fitted") if isinstance(record.get("fitted"), dict) else {},
             proposals=record.get("proposals") is True,  # a file of an earlier nsm has none
         )
+
+
+def sparse_weights(record: dict, source: str) -> dict[str, float]:
+    """The sparse weights of a reranker file's record; one CheckpointError for any that is not a finite
+    number. Checked in bulk: a shipped file holds about 80,000, and a cold `nsm parse` reads them all."""
+    values = list(record.values())
+    if not {type(v) for v in values} <= {int, float} or not all(map(math.isfinite, values)):
+        raise CheckpointError(f"{source}: every weight must be a finite number")
+    return dict(zip(map(str, record), map(float, values), strict=True))
 
 
 def load_reranker(model_dir: Path | str) -> Reranker | None:
@@ -301,7 +344,14 @@ def load_reranker(model_dir: Path | str) -> Reranker | None:
         record = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, ValueError) as exc:
         raise CheckpointError(f"{path} cannot be read as JSON: {exc}") from None
-    return Reranker.from_json(record, str(path))
+    reranker = Reranker.from_json(record, str(path))
+    if reranker.dense[MATCH] != 0:
+        from nsmcli.train.matcher import load_matcher
+
+        reranker.matcher = load_matcher(path.parent)
+        if reranker.matcher is None:
+            raise CheckpointError(f"{path} weighs a matcher, and {path.parent} holds none (matcher.json)")
+    return reranker
 
 
 def choice_matters(credits: Sequence[float]) -> bool:
@@ -351,7 +401,11 @@ def fit(
     # the candidates of all problems in one flat list (problems differ in size: a few proposals make one
     # of a hundred where most have a dozen), each with its problem's index
     problem_of = torch.tensor([q for q, (_, y) in enumerate(useful) for _ in y], dtype=torch.long)
-    dense = torch.tensor([d for features, _ in useful for d, _ in features], dtype=torch.float64)
+    # features decoded by an earlier nsm lack the last dense ones, which read as 0 (as their weights do)
+    dense = torch.tensor(
+        [[*d, *[0.0] * (n_dense - len(d))] for features, _ in useful for d, _ in features],
+        dtype=torch.float64,
+    )
     right = torch.tensor([c >= 1 for _, credits in useful for c in credits], dtype=torch.bool)
     # each candidate's sparse feature names as (candidate, name) pairs: a step gathers the pairs' weights
     # and adds them up per candidate, several times faster than an embedding bag of the same sums
@@ -518,6 +572,13 @@ def on_tables_of(dataset: Any, split: str | None) -> Callable[[Any], bool] | Non
     return lambda example: example.table_id in tables
 
 
+def model_matcher(model_dir: Path | str) -> Matcher | None:
+    """The matcher a model's reranker weighs, if any: a refit of that reranker needs its scores among the
+    features (they are out of sample on questions the matcher never saw)."""
+    shipped = load_reranker(model_dir)
+    return shipped.matcher if shipped is not None else None
+
+
 def decode_for_reranking(
     model_dir: Path | str,
     dataset: Any,
@@ -529,7 +590,8 @@ def decode_for_reranking(
     proposals: bool = True,
 ) -> BeamProblems:
     """Decode `split` (the problems `select` keeps) with the model at `model_dir`: its beams (with the
-    world's proposals, `add_proposals`, when `proposals`), their credits and features. The split must hold
+    world's proposals, `add_proposals`, when `proposals`), their credits and features (with the scores of
+    the matcher the model's reranker weighs, `model_matcher`), and their match texts. The split must hold
     problems the model did not train on, or a fit learns how the model recalls its training answers rather
     than how it fails on new ones."""
     from nsmcli.train.evaluate import evaluate
@@ -548,6 +610,7 @@ def decode_for_reranking(
         keep_candidates=True,
         select=select,
         proposals=proposals,
+        matcher=model_matcher(model_dir),
     )
     kept = [p.id for p in result.predictions if result.candidates.get(p.id)]
     problems = [(result.rerank_features[i], [c.credit for c in result.candidates[i]]) for i in kept]

@@ -1,0 +1,182 @@
+"""Does a fine-tuned matcher (`nsmcli.train.matcher`: MiniLM reading the question with a program's reading
+and answer preview) help the reranker choose, once it also learns from questions over users' tables?
+
+The beams come from `bench/rerank_user_questions.py --cache` (decoded there, with their match texts). The
+matcher is fitted on the WTQ held-out questions and the user questions (`--questions`, each weighing
+`--user-weight`), `--folds` times on all but one fold (a fold holds whole user tables), and scores the fold
+it did not see; a last matcher fitted on all scores WTQ dev, which no fit sees. The reranker is then fitted
+as `bench/rerank_user_questions.py` fits it, with and without the matcher's score, and scored by the same
+rule, written before any figure: the most of WTQ held out + WTQ dev + user held out.
+
+    python bench/matcher_fit.py --cache /tmp/ruq7.pkl --questions examples/fit/questions.tsv --out DIR
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import pickle
+import random
+import sys
+import time
+from pathlib import Path
+
+from common import header, write_result
+from rerank_user_questions import fit_by_the_rule
+
+from nsmcli.train.matcher import MatcherFit, MatchProblem, fit_matcher
+from nsmcli.train.rerank import (
+    DENSE_FEATURES,
+    MATCH,
+    RERANKER_FILE,
+    BeamProblems,
+    choice_matters,
+)
+
+
+def match_problems(beams: BeamProblems) -> list[MatchProblem]:
+    if beams.texts is None:
+        raise SystemExit(f"{beams.split}: the cache has no match texts; decode again with this code")
+    out = []
+    for (_features, credits), texts in zip(beams.problems, beams.texts, strict=True):
+        question, read = texts if texts is not None else ("", [""] * len(credits))
+        out.append((question, read, credits))
+    return out
+
+
+def with_scores(beams: BeamProblems, scores: list[list[float] | None]) -> BeamProblems:
+    """`beams` with each candidate's dense features padded to `DENSE_FEATURES`, the matcher's score (0 where
+    a problem has none) at `MATCH`."""
+    problems = []
+    for (features, credits), found in zip(beams.problems, scores, strict=True):
+        padded = []
+        for k, (dense, sparse) in enumerate(features):
+            dense = (list(dense) + [0.0] * len(DENSE_FEATURES))[: len(DENSE_FEATURES)]
+            dense[MATCH] = found[k] if found is not None else 0.0
+            padded.append((dense, sparse))
+        problems.append((padded, credits))
+    return dataclasses.replace(beams, problems=problems)
+
+
+def score(matcher, problems: list[MatchProblem], which: list[int], into: list) -> None:
+    for i in which:
+        question, texts, credits = problems[i]
+        if choice_matters(credits):
+            into[i] = matcher.scores(question, texts)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--cache", type=Path, required=True)
+    ap.add_argument("--questions", type=Path, action="append", required=True)
+    ap.add_argument("--folds", type=int, default=2)
+    ap.add_argument("--user-weight", type=float, default=3.0, help="weight of a user question, in both fits")
+    ap.add_argument("--layers", type=int, default=2)
+    ap.add_argument("--epochs", type=int, default=3)
+    ap.add_argument("--lr", type=float, default=5e-5)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--scores", type=Path, help="a pickle of the matcher's scores: read when it exists")
+    ap.add_argument("--out", type=Path, help="write the final matcher and the chosen reranker here")
+    args = ap.parse_args()
+
+    cache = pickle.loads(args.cache.read_bytes())  # our own file
+    fit_set, dev = cache["fit"], cache["dev"]
+    # the decoding's key names the file's path and time; a worktree's copy of the file has another time
+    user = [
+        next(v for k, v in cache.items() if k.startswith(f"questions-grouped:{p}:")) for p in args.questions
+    ]
+    sets = [fit_set, *user]
+    problems = [p for b in sets for p in match_problems(b)]
+    weights = [1.0 if b is fit_set else args.user_weight for b in sets for _ in b.problems]
+    # folds: a user table's questions together, each WTQ question on its own
+    rng = random.Random(args.seed)
+    groups = [
+        f"table\t{b.groups[i]}" if b.groups is not None else f"{b.split}\t{i}"
+        for b in sets
+        for i in range(len(b.problems))
+    ]
+    distinct = sorted(set(groups))
+    rng.shuffle(distinct)
+    fold_of_group = {g: k % args.folds for k, g in enumerate(distinct)}
+    fold = [fold_of_group[g] for g in groups]
+    config = MatcherFit(layers=args.layers, epochs=args.epochs, lr=args.lr, seed=args.seed)
+    dev_problems = match_problems(dev)
+    start = time.time()
+    if args.scores and args.scores.is_file():
+        oof, dev_scores, final = (*pickle.loads(args.scores.read_bytes()), None)  # our own file
+    else:
+        oof: list = [None] * len(problems)
+        for k in range(args.folds):
+            train = [i for i in range(len(problems)) if fold[i] != k]
+            matcher = fit_matcher(
+                [problems[i] for i in train],
+                dataclasses.replace(config, weights=[weights[i] for i in train]),
+                progress=print,
+            )
+            score(matcher, problems, [i for i in range(len(problems)) if fold[i] == k], oof)
+            print(f"fold {k + 1} of {args.folds} scored, {time.time() - start:.0f} s", flush=True)
+        final = fit_matcher(problems, dataclasses.replace(config, weights=weights), progress=print)
+        dev_scores: list = [None] * len(dev_problems)
+        score(final, dev_problems, list(range(len(dev_problems))), dev_scores)
+        print(f"dev scored, {time.time() - start:.0f} s", flush=True)
+        if args.scores:
+            args.scores.write_bytes(pickle.dumps((oof, dev_scores)))
+
+    # the matcher alone, where the choice matters: its first choice right?
+    def alone(scores: list, probs: list[MatchProblem]) -> tuple[int, int]:
+        right = asked = 0
+        for found, (_, texts, credits) in zip(scores, probs, strict=True):
+            if found is None:
+                continue
+            asked += 1
+            best = max(range(len(found)), key=lambda j: (found[j] if texts[j] else -1e9, -j))
+            right += credits[best] >= 1
+        return right, asked
+
+    rows = []
+    offset = 0
+    scored_sets = []
+    for b in sets:
+        scored_sets.append(with_scores(b, oof[offset : offset + len(b.problems)]))
+        offset += len(b.problems)
+    dev_scored = with_scores(dev, dev_scores)
+    best = None
+    for variant in ("without", "with"):
+        fit_v = [s if variant == "with" else with_scores(s, [None] * len(s.problems)) for s in scored_sets]
+        dev_v = dev_scored if variant == "with" else with_scores(dev, [None] * len(dev.problems))
+        reranker, (l2, wtq_held, user_held, dev_right, total) = fit_by_the_rule(
+            fit_v[0], fit_v[1:], dev_v, args.user_weight, "wtq"
+        )
+        rows.append((variant, l2, reranker.dense[MATCH], wtq_held, user_held, dev_right, total))
+        print(rows[-1], flush=True)
+        if variant == "with":
+            best = reranker
+    oof_alone = alone(oof, problems)
+    dev_alone = alone(dev_scores, dev_problems)
+    text = header(
+        "A fine-tuned matcher beside the reranker's features",
+        "python bench/matcher_fit.py " + " ".join(sys.argv[1:]),
+    )
+    text += (
+        f"- matcher: {args.layers} top layers, {args.epochs} epochs, lr {args.lr:g}, user weight "
+        f"{args.user_weight:g}, {args.folds} folds, seed {args.seed}\n"
+        f"- the matcher alone, where the choice matters: out of fold {oof_alone[0]} of {oof_alone[1]}, "
+        f"WTQ dev {dev_alone[0]} of {dev_alone[1]}\n\n"
+        "| matcher score | L2 | its weight | WTQ held out | user held out | WTQ dev | sum (the rule) |\n"
+        "|---|---:|---:|---:|---:|---:|---:|\n"
+    )
+    text += "".join(
+        f"| {v} | {l2} | {w:.3f} | {a:,} | {u:,} | {d:,} | {s:,} |\n" for v, l2, w, a, u, d, s in rows
+    )
+    print(text)
+    print(f"written to {write_result('matcher-fit', text)}")
+    if args.out and final is not None and best is not None:
+        args.out.mkdir(parents=True, exist_ok=True)
+        final.fitted = {"questions": [str(p) for p in args.questions], **dataclasses.asdict(config)}
+        best.matcher = final
+        best.save(args.out / RERANKER_FILE)  # the matcher's files beside it
+        print(f"matcher and reranker -> {args.out}")
+
+
+if __name__ == "__main__":
+    main()
