@@ -30,7 +30,9 @@ def test_bundled_models_are_small_plain_run_directories_or_ensembles_of_them():
         for run in run_members(model):
             assert (run / "config.json").is_file() and (run / "best" / "model.pt").is_file()
         size = sum(f.stat().st_size for f in model.rglob("*") if f.is_file())
-        assert size <= 25 * 2**20, f"{name}: {size} bytes"
+        # the WTQ bundle: two members, the GloVe fallback, the reranker and its matcher (7 MB); both bundles
+        # together keep the wheel well under PyPI's 100 MB a file
+        assert size <= 36 * 2**20, f"{name}: {size} bytes"
     for name in ("wtq", "wikisql"):  # each an ensemble of its GloVe model and a MiniLM member
         assert len(run_members(MODELS_DIR / name)) > 1
     # the WTQ ensemble chooses with its reranker (fitted on held-out questions); WikiSQL has none to fit on
