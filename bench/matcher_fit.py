@@ -102,6 +102,10 @@ def main() -> None:
     config = MatcherFit(layers=args.layers, epochs=args.epochs, lr=args.lr, seed=args.seed)
     dev_problems = match_problems(dev)
     start = time.time()
+    if args.out and args.scores and args.scores.is_file():
+        raise SystemExit(
+            "--out needs the matchers fitted in this run: give a --scores file that is not there"
+        )
     if args.scores and args.scores.is_file():
         oof, dev_scores, final = (*pickle.loads(args.scores.read_bytes()), None)  # our own file
     else:
@@ -172,7 +176,13 @@ def main() -> None:
     print(f"written to {write_result('matcher-fit', text)}")
     if args.out and final is not None and best is not None:
         args.out.mkdir(parents=True, exist_ok=True)
-        final.fitted = {"questions": [str(p) for p in args.questions], **dataclasses.asdict(config)}
+        final.fitted = {
+            **dataclasses.asdict(config),
+            "weights": None,  # per question: each WTQ one 1, each user one `user_weight`
+            "user_weight": args.user_weight,
+            "questions": [str(p) for p in args.questions],
+            "wtq_split": fit_set.split,  # a refit on these questions gets in-sample scores
+        }
         best.matcher = final
         best.save(args.out / RERANKER_FILE)  # the matcher's files beside it
         print(f"matcher and reranker -> {args.out}")

@@ -185,8 +185,10 @@ def decode(
     kept: dict[str, tuple] = {}
     real = evaluate_module.candidate_features
 
-    def recording(world, example, env, finished, with_readings=True, proposed=()):  # noqa: ANN001, ANN202
-        features = real(world, example, env, finished, with_readings=with_readings, proposed=proposed)
+    def recording(world, example, env, finished, with_readings=True, proposed=(), matcher=None):  # noqa: ANN001, ANN202
+        features = real(
+            world, example, env, finished, with_readings=with_readings, proposed=proposed, matcher=matcher
+        )
         kept[example.id] = (example, env, finished, [dense for dense, _ in features], set(proposed))
         return features
 

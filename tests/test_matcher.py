@@ -95,7 +95,7 @@ def test_a_saved_matcher_loads_as_half_precision_tensors_with_its_scores(fitted,
     assert load_matcher(tmp_path / "elsewhere") is None
 
 
-def test_a_damaged_foreign_or_unsafe_matcher_is_one_checkpoint_error(fitted, tmp_path):
+def test_a_damaged_foreign_or_unsafe_matcher_is_one_checkpoint_error(fitted, tmp_path, capsys):
     fitted.save(tmp_path)
     record = json.loads((tmp_path / MATCHER_RECORD).read_text())
 
@@ -112,14 +112,23 @@ def test_a_damaged_foreign_or_unsafe_matcher_is_one_checkpoint_error(fitted, tmp
     other = {**record, "encoder": {**record["encoder"], "sha256": "0" * 64}}
     (tmp_path / MATCHER_RECORD).write_text(json.dumps(other))
     refused("has other weights")
+    unnamed = {**record, "encoder": {**record["encoder"], "sha256": ""}}
+    (tmp_path / MATCHER_RECORD).write_text(json.dumps(unnamed))
+    refused("does not name the MiniLM weights")
     (tmp_path / MATCHER_RECORD).write_text(json.dumps(record))
 
     class Payload:
         def __reduce__(self):
             return (print, ("ran code from a matcher file",))
 
+    tensors = torch.load(tmp_path / MATCHER_FILE, weights_only=True)
+    torch.save(
+        {**tensors, "head.bias": torch.tensor([float("nan")], dtype=torch.float16)}, tmp_path / MATCHER_FILE
+    )
+    refused("not finite numbers")
     (tmp_path / MATCHER_FILE).write_bytes(pickle.dumps({"head.weight": Payload()}))
     refused("could run code|not a readable tensor file")
+    assert "ran code" not in capsys.readouterr().out  # refused before anything in it ran
     (tmp_path / MATCHER_FILE).unlink()
     refused("missing")
 

@@ -331,7 +331,7 @@ def test_a_saved_reranker_loads_with_the_same_choices(tmp_path):
                 f'"sparse": {{"f=count": 0.5, "f=sum": {bad}}}}}',
                 "finite number",
             )
-            for bad in ("true", '"1"', "Infinity", "null", "[1]")
+            for bad in ("true", '"1"', "Infinity", "null", "[1]", "1" + "0" * 400)
         ),
         (
             json.dumps({"format": "nsm-reranker", "version": 1, "world": "wtq", "dense": [], "sparse": {}}),

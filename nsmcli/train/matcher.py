@@ -166,6 +166,8 @@ def load_matcher(directory: Path | str) -> Matcher | None:
     layers, encoder = record.get("layers"), record.get("encoder")
     if isinstance(layers, bool) or not isinstance(layers, int) or not isinstance(encoder, dict):
         raise CheckpointError(f"{record_path}: 'layers' must be a number and 'encoder' an object")
+    if not encoder.get("sha256"):  # without it, other MiniLM weights would pass unnoticed
+        raise CheckpointError(f"{record_path} does not name the MiniLM weights it was fitted over (sha256)")
     check_recorded(
         locate_minilm(),
         str(encoder.get("package", "")),
@@ -179,6 +181,8 @@ def load_matcher(directory: Path | str) -> Matcher | None:
     tensors = load_tensors(directory / MATCHER_FILE)
     if not isinstance(tensors, dict) or not all(isinstance(v, torch.Tensor) for v in tensors.values()):
         raise CheckpointError(f"{directory / MATCHER_FILE} does not hold named tensors")
+    if not all(bool(torch.isfinite(v).all()) for v in tensors.values()):
+        raise CheckpointError(f"{directory / MATCHER_FILE} holds weights that are not finite numbers")
     try:
         matcher.load_state_dict({k: v.float() for k, v in tensors.items()})
     except RuntimeError:
@@ -258,6 +262,8 @@ def fit_matcher(
                 scores = matcher(hidden.float(), mask)
                 loss = loss + weight * (torch.logsumexp(scores, 0) - torch.logsumexp(scores[right], 0))
                 mass += weight
+            if mass == 0:  # only problems weighing nothing: nothing to learn from this step
+                continue
             loss = loss / mass
             optimiser.zero_grad()
             loss.backward()

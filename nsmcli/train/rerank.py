@@ -311,9 +311,7 @@ class Reranker:
             )
 
         def weight(value: Any) -> float:
-            if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-                raise CheckpointError(f"{source}: every weight must be a finite number")
-            return float(value)
+            return sparse_weights({"": value}, source)[""]
 
         return cls(
             world,
@@ -328,7 +326,11 @@ def sparse_weights(record: dict, source: str) -> dict[str, float]:
     """The sparse weights of a reranker file's record; one CheckpointError for any that is not a finite
     number. Checked in bulk: a shipped file holds about 80,000, and a cold `nsm parse` reads them all."""
     values = list(record.values())
-    if not {type(v) for v in values} <= {int, float} or not all(map(math.isfinite, values)):
+    try:
+        finite = {type(v) for v in values} <= {int, float} and all(map(math.isfinite, values))
+    except OverflowError:  # an integer too large for a float
+        finite = False
+    if not finite:
         raise CheckpointError(f"{source}: every weight must be a finite number")
     return dict(zip(map(str, record), map(float, values), strict=True))
 
@@ -574,7 +576,8 @@ def on_tables_of(dataset: Any, split: str | None) -> Callable[[Any], bool] | Non
 
 def model_matcher(model_dir: Path | str) -> Matcher | None:
     """The matcher a model's reranker weighs, if any: a refit of that reranker needs its scores among the
-    features (they are out of sample on questions the matcher never saw)."""
+    features. They are out of sample only on questions the matcher was not fitted on (its `matcher.json`
+    names them); on those it was, they look better than they are, and the refit weighs them too much."""
     shipped = load_reranker(model_dir)
     return shipped.matcher if shipped is not None else None
 
