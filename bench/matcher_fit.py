@@ -8,7 +8,7 @@ it did not see; a last matcher fitted on all scores WTQ dev, which no fit sees. 
 as `bench/rerank_user_questions.py` fits it, with and without the matcher's score, and scored by the same
 rule, written before any figure: the most of WTQ held out + WTQ dev + user held out.
 
-    python bench/matcher_fit.py --cache /tmp/ruq7.pkl --questions examples/fit/questions.tsv --out DIR
+    python bench/matcher_fit.py --cache /tmp/beams.pkl --questions examples/fit/questions.tsv --out DIR
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from pathlib import Path
 from common import header, write_result
 from rerank_user_questions import fit_by_the_rule
 
+from nsmcli.fileio import file_sha256
 from nsmcli.train.matcher import MatcherFit, MatchProblem, fit_matcher
 from nsmcli.train.rerank import (
     DENSE_FEATURES,
@@ -32,11 +33,18 @@ from nsmcli.train.rerank import (
     BeamProblems,
     choice_matters,
 )
+from nsmcli.worlds import get_world
 
 
 def match_problems(beams: BeamProblems) -> list[MatchProblem]:
     if beams.texts is None:
         raise SystemExit(f"{beams.split}: the cache has no match texts; decode again with this code")
+    if get_world(beams.world or "wtq").describe is not None and not any(
+        " | " in texts[0] for texts in beams.texts if texts is not None
+    ):  # a matcher fitted on them would be shown the descriptions it never saw
+        raise SystemExit(
+            f"{beams.split}: the cache's match texts lack the tables' column names; decode again"
+        )
     out = []
     for (_features, credits), texts in zip(beams.problems, beams.texts, strict=True):
         question, read = texts if texts is not None else ("", [""] * len(credits))
@@ -182,6 +190,7 @@ def main() -> None:
             "user_weight": args.user_weight,
             "questions": [str(p) for p in args.questions],
             "wtq_split": fit_set.split,  # a refit on these questions gets in-sample scores
+            "questions_sha256": [file_sha256(p) for p in args.questions],  # `rerank.matcher_seen`
         }
         best.matcher = final
         best.save(args.out / RERANKER_FILE)  # the matcher's files beside it

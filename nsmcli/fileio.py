@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import errno
 import fcntl
+import hashlib
 import json
 import os
 import shutil
@@ -17,6 +18,15 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any
+
+
+def file_sha256(path: Path | str) -> str:
+    """The sha256 of a file's bytes (hex): what a record names a data file by, wherever it is copied."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
 
 
 def check_output_file(path: Path | str) -> None:

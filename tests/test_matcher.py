@@ -107,6 +107,8 @@ def test_a_damaged_foreign_or_unsafe_matcher_is_one_checkpoint_error(fitted, tmp
     refused("not a readable matcher record")
     (tmp_path / MATCHER_RECORD).write_text(json.dumps({**record, "format": "other"}))
     refused("not an nsm matcher record")
+    (tmp_path / MATCHER_RECORD).write_text(json.dumps({**record, "version": 1}))
+    refused("version 1 read no column names")
     (tmp_path / MATCHER_RECORD).write_text(json.dumps({**record, "layers": 2}))
     refused("does not fit a 2-layer matcher")
     other = {**record, "encoder": {**record["encoder"], "sha256": "0" * 64}}
@@ -142,6 +144,11 @@ def test_the_reranker_weighs_its_matchers_score_and_needs_its_files(fitted, tmp_
     dense = [d for d, _ in candidate_features("wtq", problem, env, candidates, matcher=fitted)]
     assert dense[0][MATCH] != 0.0 and dense[1][MATCH] == 0.0
     assert all(d[MATCH] == 0.0 for d, _ in candidate_features("wtq", problem, env, candidates))
+    # the matcher reads the table's column names after the question, so it can weigh the columns not used
+    question, texts = match_texts("wtq", problem, env, candidates)
+    assert question == "how many gold medals did germany win? | columns: " + "; ".join(table.header)
+    assert texts[0].endswith("= 12.0") and texts[1] == ""
+    assert dense[0][MATCH] == pytest.approx(fitted.scores(question, texts)[0])
 
     weights = [0.0] * len(DENSE_FEATURES)
     weights[MATCH] = 1.0
@@ -171,15 +178,21 @@ def test_parse_chooses_by_the_matcher_a_model_ships(fitted, tmp_path):
     assert result.program == candidates[max(range(len(scores)), key=lambda i: (scores[i], -i))][0]
 
 
-def test_refitting_a_reranker_that_weighs_a_matcher_keeps_its_scores_and_files(fitted, tmp_path):
-    from tests.fuzzing import run_cli
-    from tests.test_rerank import _own_questions
-
+def _model_weighing(matcher, tmp_path: Path) -> Path:
+    """A copy of the GloVe model whose reranker weighs `matcher`'s score beside the beam's log-probability."""
     model = tmp_path / "model"
     shutil.copytree(find_model("wtq-glove"), model)
     weights = [1.0] + [0.0] * (len(DENSE_FEATURES) - 1)
     weights[MATCH] = 0.5
-    Reranker("wtq", weights, {}, proposals=True, matcher=fitted).save(model / RERANKER_FILE)
+    Reranker("wtq", weights, {}, proposals=True, matcher=matcher).save(model / RERANKER_FILE)
+    return model
+
+
+def test_refitting_a_reranker_that_weighs_a_matcher_keeps_its_scores_and_files(fitted, tmp_path):
+    from tests.fuzzing import run_cli
+    from tests.test_rerank import _own_questions
+
+    model = _model_weighing(fitted, tmp_path)
     beams = decode_question_file(model, _own_questions(tmp_path))
     # the model's matcher scored every readable candidate of the questions decoded for the refit
     assert any(d[MATCH] != 0.0 for features, _ in beams.problems for d, _ in features)
@@ -189,6 +202,57 @@ def test_refitting_a_reranker_that_weighs_a_matcher_keeps_its_scores_and_files(f
         ["rerank", str(model), "--questions", str(_own_questions(tmp_path)), "--out", str(out), "--quiet"]
     )
     assert code == 0, err
+    assert "warning" not in err
     refitted = load_reranker(out.parent)
     assert refitted.dense[MATCH] != 0.0 and refitted.matcher is not None
     assert (out.parent / MATCHER_FILE).read_bytes() == (model / MATCHER_FILE).read_bytes()
+
+
+def test_a_refit_on_the_matchers_own_questions_is_named_in_sample(tmp_path):
+    from types import SimpleNamespace
+
+    from nsmcli.fileio import file_sha256
+    from nsmcli.train.rerank import matcher_seen
+
+    own = tmp_path / "own.tsv"
+    own.write_text("question\tanswer\ttable\nhow many?\t3\tt.csv\n")
+    copy = tmp_path / "renamed copy.tsv"
+    copy.write_bytes(own.read_bytes())
+    other = tmp_path / "other.tsv"
+    other.write_text("question\tanswer\ttable\nhow many?\t4\tt.csv\n")
+    matcher = SimpleNamespace(
+        fitted={"questions_sha256": [file_sha256(own)], "wtq_split": "pristine-seen-tables"}
+    )
+    assert matcher_seen(matcher, "pristine-seen-tables", [own, copy, other]) == [
+        "split pristine-seen-tables",
+        str(own),
+        str(copy),  # by its bytes, wherever it is
+    ]
+    assert matcher_seen(matcher, "random-split-1-dev", [other]) == []
+    assert matcher_seen(None, "pristine-seen-tables", [own]) == []
+    # the bundled matcher names the questions it was fitted on
+    shipped = load_reranker(find_model("wtq")).matcher
+    assert matcher_seen(shipped, "pristine-seen-tables", [ROOT / "examples" / "fit" / "questions.tsv"]) == [
+        "split pristine-seen-tables",
+        str(ROOT / "examples" / "fit" / "questions.tsv"),
+    ]
+
+
+def test_rerank_warns_when_the_matcher_was_fitted_on_the_questions(fitted, tmp_path):
+    from nsmcli.fileio import file_sha256
+    from tests.fuzzing import run_cli
+    from tests.test_rerank import _own_questions
+
+    model = _model_weighing(fitted, tmp_path)
+    questions = _own_questions(tmp_path)
+    record = json.loads((model / MATCHER_RECORD).read_text())
+    record["fitted"] = {"questions_sha256": [file_sha256(questions)]}
+    (model / MATCHER_RECORD).write_text(json.dumps(record))
+    out = tmp_path / "refit" / RERANKER_FILE
+    out.parent.mkdir()
+    code, stdout, err = run_cli(
+        ["rerank", str(model), "--questions", str(questions), "--out", str(out), "--json"]
+    )
+    assert code == 0, err
+    assert err.count("warning: the model's matcher was fitted on") == 1 and str(questions) in err
+    assert json.loads(stdout)["warnings"][0].startswith(f"the model's matcher was fitted on {questions}")

@@ -170,6 +170,10 @@ def test_a_reranker_file_of_an_earlier_nsm_reads_with_no_weight_on_the_readings(
     loaded = load_reranker(tmp_path)
     assert loaded is not None and loaded.dense == [1.5, -1.0, 0.5, 0.0, 0.0, 0.0]
     assert loaded.sparse == {"f=count": 0.25}
+    # features of an earlier nsm, with fewer dense ones, read the missing ones as 0; more is an error
+    assert loaded.scores([([1.0, 0.0, 2.0], ["f=count"])]) == [pytest.approx(1.5 + 1.0 + 0.25)]
+    with pytest.raises(ValueError, match="7 dense features against 6 weights"):
+        loaded.scores([([0.0] * 7, [])])
 
 
 def test_an_answer_vote_feature_sums_the_programs_that_agree():

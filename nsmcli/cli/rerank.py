@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from nsmcli.cli.output import print_json, progress_bar, safe, stdout
+from nsmcli.cli.output import print_json, progress_bar, safe, stdout, warn
 from nsmcli.errors import DataError
 from nsmcli.fileio import check_output_file
 from nsmcli.train.config import MAX_BEAM
@@ -98,6 +98,7 @@ def rerank(
         decode_for_reranking,
         fit_beams,
         load_reranker,
+        matcher_seen,
         model_matcher,
         on_tables_of,
     )
@@ -154,6 +155,19 @@ def rerank(
             )
     for path in questions or []:
         sets.append(decode_question_file(model_dir, path, beam=beam, proposals=proposals, progress=report))
+    matcher = model_matcher(model_dir)  # its scores are among the features fitted on
+    # the split by the name the dataset resolved (`--split dev` names random-split-1-dev)
+    in_sample = matcher_seen(matcher, sets[0].split if data is not None else None, questions or [])
+    warnings = (
+        [
+            f"the model's matcher was fitted on {', '.join(in_sample)}: its scores there look better than "
+            "they are, and the refit will weigh it too much; fit on questions it has not seen"
+        ]
+        if in_sample
+        else []
+    )
+    for message in [] if quiet else warnings:
+        warn(message)
     set_weights = [1.0] * (len(sets) - len(questions or [])) + [questions_weight] * len(questions or [])
     reranker = fit_beams(
         sets,
@@ -173,10 +187,10 @@ def rerank(
         questions_files=[str(q) for q in questions or []],
         beam=beam,
     )
-    reranker.matcher = model_matcher(model_dir)  # its scores are among the features fitted on
+    reranker.matcher = matcher
     reranker.save(target)
     if json_out:
-        print_json({**fitted, "out": str(target)})
+        print_json({**fitted, "out": str(target), "warnings": warnings})
         return
     if quiet:
         return

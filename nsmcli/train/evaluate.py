@@ -515,9 +515,9 @@ def evaluate(
         if progress and (vote == "rerank" or keep_candidates)
         else None
     )
-    for example in examples:
+    for done, example in enumerate(examples):
         if choosing is not None:
-            progress.advance(choosing, 1)
+            progress.update(choosing, completed=done)  # the questions chosen before this one
         slot = totals.get(example.id, {})
         if not slot:
             result.predictions.append(Prediction(example.id, dataset.text(example), None, [], False, 0.0))
@@ -558,4 +558,6 @@ def evaluate(
         result.predictions.append(
             Prediction(example.id, dataset.text(example), text, answer or [], credit >= 1.0, round(prob, 6))
         )
+    if choosing is not None:
+        progress.update(choosing, completed=len(examples))
     return result

@@ -3,13 +3,14 @@
 The reranker's `reading_similarity` compares the question and a program's reading as two separate sentence
 vectors, so it cannot see that "the oldest respondent" means the highest age rather than the highest
 respondent number: both readings share most of their words with the question. The matcher reads the pair
-as one input, `[CLS] question [SEP] reading = answer preview [SEP]` (`rerank.match_texts`), so attention
-runs between the two, and its score is fitted to the right answers: a softmax over each question's
+as one input, `[CLS] question | columns: ... [SEP] reading = answer preview [SEP]` (`rerank.match_texts`;
+the table's column names let it see that a reading used `Order ID` where `Total` was there to use), so
+attention runs between the two, and its score is fitted to the right answers: a softmax over each question's
 candidates, the probability of the right ones maximised, as the reranker's own objective.
 
 MiniLM's bottom layers stay as the package ships them (they run once per pair while fitting, and are never
 copied); the top `n_train` layers are copies fine-tuned here, with a linear head on their mean over the
-pieces. The matcher's score is one more dense feature of the reranker (`rerank.DENSE_FEATURES`), so its
+match text's pieces. The matcher's score is one more dense feature of the reranker (`rerank.DENSE_FEATURES`), so its
 weight is fitted with the rest. It is a tensor file `matcher.pt` (the top layers and the head, in half
 precision) with `matcher.json` beside it (the layer count, the MiniLM package and the sha256 of its
 weights, how it was fitted), beside the reranker's file. Loading it reads tensors only.
@@ -34,12 +35,14 @@ from nsmcli.fileio import atomic_write_json
 MATCHER_FILE = "matcher.pt"
 MATCHER_RECORD = "matcher.json"
 MATCHER_FORMAT = "nsm-matcher"
-MATCHER_VERSION = 1
-#: The most pieces of a question, and of a match text; longer ones are cut (the reading's end is the
-#: answer preview, the least needed part).
-QUESTION_PIECES, TEXT_PIECES = 48, 72
-#: One problem to fit on: the question, its candidates' match texts ("" for one that does not read), and
-#: their credits (>= 1: right).
+#: 2: the question is followed by what the world describes of the problem (a table's column names), and
+#: the head reads the match text's pieces only
+MATCHER_VERSION = 2
+#: The most pieces of a question with its description, and of a match text; longer ones are cut (their
+#: ends, the last column names and the answer preview, are the least needed parts).
+QUESTION_PIECES, TEXT_PIECES = 96, 72
+#: One problem to fit on: the question (with the world's description of the problem, `match_texts`), its
+#: candidates' match texts ("" for one that does not read), and their credits (>= 1: right).
 MatchProblem = tuple[str, list[str], list[float]]
 
 
@@ -64,7 +67,8 @@ class Matcher(nn.Module):
         nn.init.zeros_(self.head.bias)
 
     def pieces(self, question: str, texts: Sequence[str]) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-        """(ids, segments, mask) [N, P] of `[CLS] question [SEP] text [SEP]` for each text."""
+        """(ids, segments, mask) [N, P] of `[CLS] question [SEP] text [SEP]` for each text; segment 1 is the
+        text and its closing `[SEP]`."""
         tokenizer = self.text.tokenizer
         asked = tokenizer.encode(question, add_special_tokens=False).ids[:QUESTION_PIECES]
         rows = []
@@ -91,11 +95,13 @@ class Matcher(nn.Module):
             x = layer(x, mask)
         return x
 
-    def forward(self, hidden: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
-        """Scores [N] from `bottom`'s vectors."""
+    def forward(self, hidden: torch.Tensor, mask: torch.Tensor, pooled: torch.Tensor) -> torch.Tensor:
+        """Scores [N] from `bottom`'s vectors: the head reads the mean of the `pooled` pieces (the match
+        text's, `pieces`), which attended to the question and its description on the way up; a mean over
+        those too would dilute what differs between one question's candidates with what they share."""
         for layer in self.top:
             hidden = layer(hidden, mask)
-        weights = mask.unsqueeze(-1).to(hidden.dtype)
+        weights = pooled.unsqueeze(-1).to(hidden.dtype)
         mean = (hidden * weights).sum(1) / weights.sum(1)
         return self.head(mean).squeeze(-1)
 
@@ -108,7 +114,7 @@ class Matcher(nn.Module):
         was_training = self.training
         self.eval()
         ids, segments, mask = self.pieces(question, present)
-        found = iter(self(self.bottom(ids, segments, mask), mask).tolist())
+        found = iter(self(self.bottom(ids, segments, mask), mask, segments.bool()).tolist())
         self.train(was_training)
         return [next(found) if t else 0.0 for t in texts]
 
@@ -162,6 +168,12 @@ def load_matcher(directory: Path | str) -> Matcher | None:
     if record.get("version") != MATCHER_VERSION:
         raise CheckpointError(
             f"{record_path} is matcher version {record.get('version')!r}; this nsm reads {MATCHER_VERSION}"
+            + (
+                " (version 1 read no column names): remove its matcher.json, matcher.pt and reranker.json, "
+                "and fit the reranker again (nsm rerank)"
+                if record.get("version") == 1
+                else ""
+            )
         )
     layers, encoder = record.get("layers"), record.get("encoder")
     if isinstance(layers, bool) or not isinstance(layers, int) or not isinstance(encoder, dict):
@@ -237,7 +249,8 @@ def fit_matcher(
         ids, segments, mask = matcher.pieces(question, [t for t, _ in read])
         right = torch.tensor([c >= 1 for _, c in read])
         weight = 1.0 if config.weights is None else config.weights[i]
-        cached.append((matcher.bottom(ids, segments, mask).to(torch.bfloat16), mask, right, weight))
+        hidden = matcher.bottom(ids, segments, mask).to(torch.bfloat16)
+        cached.append((hidden, mask, segments.bool(), right, weight))
         if progress and number % 500 == 0:
             progress(f"matcher: {number} of {len(kept)} questions through the frozen layers")
     optimiser = torch.optim.AdamW(
@@ -258,8 +271,8 @@ def fit_matcher(
             loss = torch.zeros(())
             mass = 0.0
             for j in order[start : start + config.batch]:
-                hidden, mask, right, weight = cached[j]
-                scores = matcher(hidden.float(), mask)
+                hidden, mask, pooled, right, weight = cached[j]
+                scores = matcher(hidden.float(), mask, pooled)
                 loss = loss + weight * (torch.logsumexp(scores, 0) - torch.logsumexp(scores[right], 0))
                 mass += weight
             if mass == 0:  # only problems weighing nothing: nothing to learn from this step

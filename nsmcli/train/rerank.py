@@ -161,11 +161,13 @@ def candidate_features(
     if entry.rerank is None:
         raise DataError(f"the {world} world has no rerank features")
     similarity = [0.0] * len(candidates)
-    if with_readings and entry.readings is not None:
-        question, readings = entry.readings(problem, env, [text for text, _, _ in candidates])
-        similarity = reading_similarity(question, readings)
+    readings = None
+    if (with_readings or matcher is not None) and entry.readings is not None:
+        readings = entry.readings(problem, env, [text for text, _, _ in candidates])
+    if with_readings and readings is not None:
+        similarity = reading_similarity(*readings)
     matched = [0.0] * len(candidates)
-    if matcher is not None and (texts := match_texts(world, problem, env, candidates)) is not None:
+    if matcher is not None and (texts := match_texts(world, problem, env, candidates, readings)) is not None:
         matched = matcher.scores(*texts)
     dense = [beam + [s, m] for beam, s, m in zip(beam_features(candidates), similarity, matched, strict=True)]
     sparse = entry.rerank(problem, env, candidates)
@@ -193,19 +195,28 @@ def answer_preview(answer: Sequence[Any]) -> str:
     return text if len(text) <= PREVIEW_CHARS else text[: PREVIEW_CHARS - 3] + "..."
 
 
-def match_texts(world: str, problem: Any, env: Any, candidates: Candidates) -> tuple[str, list[str]] | None:
-    """The question's text and, per candidate, what a matcher (`nsmcli.train.matcher`) reads beside it: the
-    program's reading (`World.readings`) and a preview of its answer ("" for a program that does not read).
-    None in a world that does not read its programs."""
+def match_texts(
+    world: str,
+    problem: Any,
+    env: Any,
+    candidates: Candidates,
+    readings: tuple[str, list[str]] | None = None,
+) -> tuple[str, list[str]] | None:
+    """What a matcher (`nsmcli.train.matcher`) reads: the question, with what the world describes of the
+    problem after it (`World.describe`: a table's column names), and per candidate its program's reading
+    (`World.readings`, or `readings` when the caller has them) with a preview of its answer ("" for a
+    program that does not read). None in a world that does not read its programs."""
     from nsmcli.worlds import get_world
 
     entry = get_world(world)
     if entry.readings is None:
         return None
-    question, readings = entry.readings(problem, env, [text for text, _, _ in candidates])
+    question, read = readings or entry.readings(problem, env, [text for text, _, _ in candidates])
+    if entry.describe is not None:
+        question = f"{question} | {entry.describe(problem, env)}"
     return question, [
         f"{reading} = {answer_preview(list(answer or []))}" if reading else ""
-        for reading, (_, _, answer) in zip(readings, candidates, strict=True)
+        for reading, (_, _, answer) in zip(read, candidates, strict=True)
     ]
 
 
@@ -230,11 +241,17 @@ class Reranker:
     matcher: Matcher | None = field(default=None, repr=False, compare=False)
 
     def scores(self, features: Features) -> list[float]:
-        return [
-            # features decoded by an earlier nsm lack the last dense ones: they read as 0
-            sum(w * x for w, x in zip(self.dense, d, strict=False)) + sum(self.sparse.get(n, 0.0) for n in s)
-            for d, s in features
-        ]
+        out = []
+        for dense, sparse in features:
+            # features decoded by an earlier nsm lack the last dense ones: they read as 0; more than the
+            # weights is a misalignment, never read quietly
+            if len(dense) > len(self.dense):
+                raise ValueError(f"{len(dense)} dense features against {len(self.dense)} weights")
+            out.append(
+                sum(w * x for w, x in zip(self.dense, dense, strict=False))
+                + sum(self.sparse.get(n, 0.0) for n in sparse)
+            )
+        return out
 
     def propose(
         self, problem: Any, env: Any, totals: dict[str, float], answers: dict[str, Any]
@@ -580,6 +597,20 @@ def model_matcher(model_dir: Path | str) -> Matcher | None:
     names them); on those it was, they look better than they are, and the refit weighs them too much."""
     shipped = load_reranker(model_dir)
     return shipped.matcher if shipped is not None else None
+
+
+def matcher_seen(matcher: Matcher | None, split: str | None, questions: Sequence[Path]) -> list[str]:
+    """Which of a refit's data (`split` of a dataset, by its full name; question files, by their bytes)
+    `matcher` was fitted on, by its record (`matcher.json`: `wtq_split`, `questions_sha256`). Its scores
+    there are in-sample: they look better than they are, and a refit on them weighs the matcher too much."""
+    if matcher is None:
+        return []
+    from nsmcli.fileio import file_sha256
+
+    record = matcher.fitted
+    seen = [f"split {split}"] if split is not None and split == record.get("wtq_split") else []
+    digests = set(record.get("questions_sha256") or [])
+    return seen + [str(path) for path in questions if digests and file_sha256(path) in digests]
 
 
 def decode_for_reranking(

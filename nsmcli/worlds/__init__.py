@@ -63,6 +63,10 @@ class World:
     readings: Callable[[Any, Environment, Sequence[str]], tuple[str, list[str]]] | None = None
     """A problem's question and its programs (texts) read in the same words, which the reranker compares
     (`nsmcli.train.rerank.reading_similarity`); "" for a program that does not read. None: no readings."""
+    describe: Callable[[Any, Environment], str] | None = None
+    """What a matcher (`nsmcli.train.matcher`) reads of a problem beside its question, so that a reading can
+    be weighed against what else the problem offers (a table's column names: "the biggest order" is its
+    `Total`, not its `Order ID`); None: the question alone."""
     propose: Callable[[Any, Environment, Sequence[str]], list[tuple[str, str]]] | None = None
     """Programs the world builds from a problem and its beam's program texts, each with its kind (a
     feature of its own), which a reranker fitted with them weighs beside the beam's

@@ -16,7 +16,7 @@ from nsmcli.worlds.tables.data.preprocess import (
 )
 from nsmcli.worlds.tables.lang.spec import get_language
 from nsmcli.worlds.tables.proposals import propose_programs
-from nsmcli.worlds.tables.rerank import program_readings, rerank_features
+from nsmcli.worlds.tables.rerank import program_readings, rerank_features, table_description
 
 #: Interpreter limits a run may record: beyond them a program memory or expression chain is no model's.
 LIMIT_BOUNDS = {"max_expressions": (1, 64), "max_variables": (1, 1024)}
@@ -63,6 +63,7 @@ WTQ = World(
     readers={"wtq": WTQ_FORMAT, "tables": TABLES_FORMAT},
     rerank=rerank_features,
     readings=program_readings,
+    describe=table_description,
     propose=propose_programs,
 )
 
@@ -95,4 +96,5 @@ WIKISQL = World(
     readers={"wikisql": WIKISQL_FORMAT},
     rerank=rerank_features,
     readings=program_readings,
+    describe=table_description,
 )

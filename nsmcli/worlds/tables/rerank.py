@@ -331,3 +331,13 @@ def program_readings(problem: Any, env: Any, programs: Sequence[str]) -> tuple[s
         except (GrammarError, ValueError):
             readings.append("")
     return problem.question.text, readings
+
+
+#: The most column names a matcher reads of a table (the first ones).
+DESCRIBED_COLUMNS = 16
+
+
+def table_description(problem: Any, env: Any) -> str:
+    """What a matcher reads of a table beside the question: its column names, as the file writes them
+    (their line breaks as spaces)."""
+    return "columns: " + "; ".join(" ".join(c.header.split()) for c in env.table.columns[:DESCRIBED_COLUMNS])
