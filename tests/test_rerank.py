@@ -722,8 +722,10 @@ def test_own_questions_are_decoded_as_parse_decodes_them_with_credit_by_the_answ
         found = parser.beam_search(question, MEDALS, 5)
         texts = list(found.totals)
         assert len(features) == len(credits) >= len(texts)  # the beam's programs, then any proposals
-        # what a matcher reads: the question, and each candidate's reading with its answer
-        assert matched[0] == question and len(matched[1]) == len(credits)
+        # what a matcher reads: the question with the table's column names, and each candidate's reading
+        # with its answer
+        assert matched[0] == f"{question} | columns: Rank; Nation; Gold; Silver; Bronze; Total"
+        assert len(matched[1]) == len(credits)
         assert matched[1][0].startswith(f"{gloss(texts[0], get_language('wtq'))} = ")
         for text, credit in zip(texts, credits, strict=False):
             result = parser.answer_of(found, text)
