@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import copy
 import functools
-import hashlib
 import importlib.metadata
 import importlib.util
 import json
@@ -37,6 +36,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from nsmcli.errors import CheckpointError
+from nsmcli.fileio import file_sha256
 from nsmcli.model.embeddings import _ALIASES
 from nsmcli.model.encoder import QuestionEncoder
 
@@ -77,11 +77,7 @@ class EncoderFiles:
 
 @functools.lru_cache(maxsize=4)
 def _sha256(path: str, size: int, mtime_ns: int) -> str:  # size and mtime key the cache: a replaced file
-    digest = hashlib.sha256()
-    with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 22), b""):
-            digest.update(block)
-    return digest.hexdigest()
+    return file_sha256(path)
 
 
 def locate_minilm() -> EncoderFiles:
