@@ -286,6 +286,19 @@ def test_substring_linking_is_mapo_s_own_for_clitics_and_pairs() -> None:
     assert [e.values for e in q.entities if e.kind == "string"] == [("margie",), ("travel",), ("fabrikam",)]
 
 
+def test_a_word_links_a_user_tables_cell_that_holds_it_in_its_other_number() -> None:
+    header = ["Date", "Conditions"]
+    rows = [["March 4, 2024", "Rain"], ["March 5, 2024", "Thunderstorms"], ["March 6, 2024", "Sunny spells"]]
+    user = Table.from_rows("t", header, rows, value_rules="user")
+    assert _strings("when was the first thunderstorm?", user) == [("thunderstorms", 4, 5)]
+    assert _strings("how many days had spell of sun?", user) == [("spells", 4, 5)]
+    # a word the cells hold as it is links as it is; a short word's other number is often another word
+    assert _strings("how many days of rain?", user) == [("rain", 4, 5)]
+    assert _strings("how many were sunny?", user) == [("sunny", 3, 4)]
+    # WTQ's tables keep MAPO's linking, and the models trained on it
+    assert _strings("when was the first thunderstorm?", Table.from_rows("t", header, rows)) == []
+
+
 def test_a_demonym_links_the_country_a_user_table_holds() -> None:
     header, rows = ["Store", "Country", "Revenue"], [["Berlin", "Germany", "5"], ["Lyon", "France", "7"]]
     user = Table.from_rows("t", header, rows, value_rules="user")

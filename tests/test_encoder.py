@@ -57,6 +57,19 @@ def test_vectors_of_a_fixed_question_equal_the_stored_reference(text):
     assert torch.allclose(got, torch.tensor(REFERENCE["rows"]), atol=1e-5, rtol=0)
 
 
+def test_the_weights_sha256_is_the_installers_record_of_the_file_or_else_the_files_own(tmp_path):
+    from nsmcli.fileio import file_sha256
+
+    # pip's record of the installed file says what hashing it says, without reading 90 MB
+    assert pre._installed_sha256(FILES.weights, FILES.weights.stat().st_size) == file_sha256(FILES.weights)
+    # a file the record does not name, or names with another size, is hashed
+    copy = tmp_path / "model.safetensors"
+    copy.write_bytes(b"other weights")
+    assert pre._installed_sha256(copy, copy.stat().st_size) is None
+    assert pre._installed_sha256(FILES.weights, 13) is None
+    assert pre.EncoderFiles(tmp_path, "x").sha256() == file_sha256(copy)
+
+
 def test_sentence_vectors_are_unit_vectors_that_do_not_depend_on_their_batch(text):
     sentences = [
         "how many units did harbor supply co. buy in total?",

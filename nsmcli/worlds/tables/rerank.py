@@ -14,7 +14,8 @@ thing or things asked for; which way each comparison goes beside which way the q
 over the column it compares (`_direction_features`); whether each filter keeps the side of a bound the
 question sets next to a value, and keeps the bound itself as the words do (`_bound_features`); whether the
 final column is the one named after "which" or "what" (`_asked_columns`); whether each comparison compares a
-column that the question's adjectives measure ("oldest": age); and each question word and word pair
+column that the question's adjectives measure ("oldest": age), and each sum, average or difference one that
+its verbs measure ("spent": amount); and each question word and word pair
 crossed with the functions, the last function, the answer's kind and size. `program_readings` gives the
 question and each program read as English (`lang.gloss`), which the generic reranker compares
 (`reading_similarity`).
@@ -74,6 +75,8 @@ def _asked_number(tokens: Sequence[str], tags: Sequence[str]) -> str:
 #: Functions that pick or keep the larger or the smaller values: what a program compares (each has a
 #: counterpart that compares the other way).
 _COMPARING = frozenset(MIRRORED)
+#: Functions that reduce a column's values to one ("how much did she spend": a sum of the amounts).
+_REDUCING = frozenset({"sum", "average", "diff"})
 
 
 def _slug(arg: Any) -> str | None:
@@ -303,7 +306,7 @@ def rerank_features(
                 sparse.append(f"final_asked={final_columns[-1].slug in asked_columns}|last={last}")
         if measured:
             for e in program.exprs:
-                compared_column = _compared_column(e) if e.function in _COMPARING else None
+                compared_column = _compared_column(e) if e.function in _COMPARING | _REDUCING else None
                 if compared_column is not None:
                     parts = set(compared_column.slug.split("_"))
                     sparse.append(f"measured={bool(parts & measured)}|f={e.function}")

@@ -290,6 +290,34 @@ def _demonym_entities(tokens: list[str], strings: list[Entity], index: _TableInd
     return out
 
 
+def inflections(word: str) -> list[str]:
+    """The other number of an English noun, most likely first: "thunderstorm" -> thunderstorms,
+    thunderstormes; "cities" -> city, citie; "boxes" -> boxe, box. Guesses, which a table's cells confirm
+    or not."""
+    if word.endswith("ies"):
+        return [word[:-3] + "y", word[:-1]]
+    if word.endswith("es"):
+        return [word[:-1], word[:-2]]
+    if word.endswith("s") and not word.endswith("ss"):
+        return [word[:-1]]
+    return [word[:-1] + "ies", word + "s"] if word.endswith("y") else [word + "s", word + "es"]
+
+
+def _inflected_entities(tokens: list[str], strings: list[Entity], index: _TableIndex) -> list[Entity]:
+    """A word that links to no cell as it is, but does in its other number, whole ("the first thunderstorm"
+    of a column of `Thunderstorms`): the cell's form. Words of four letters or more only: a short word's
+    other number is too often another word."""
+    linked = {k for e in strings for k in range(e.start, e.end)}
+    out = []
+    for i, token in enumerate(tokens):
+        if i in linked or token in STOP_WORDS or len(token) < 4 or not token.isalpha():
+            continue
+        form = next((f for f in inflections(token) if index.has_words(f)), None)
+        if form is not None:
+            out.append(Entity("string", (form,), i, i + 1))
+    return out
+
+
 _ARTICLES = frozenset({"the", "a", "an"})
 
 
@@ -546,6 +574,7 @@ def annotate_question(
         quantities += [Entity("number", q.values, q.start, q.end) for q in signs]
         strings += _yes_no_entities(tokens, table) + _result_code_entities(tokens, table)
         strings += _demonym_entities(tokens, strings, index)
+        strings += _inflected_entities(tokens, strings, index)
         quantities = _in_table_units(quantities, tokens, index.header_power)
     found = strings + quantities
     found.sort(key=lambda e: (e.start, ENTITY_KINDS.index(e.kind)))

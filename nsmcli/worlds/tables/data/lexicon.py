@@ -53,7 +53,7 @@ ATTRIBUTES: dict[str, tuple[str, ...]] = {
 }
 
 
-#: Verbs of measuring and the nouns a header names the measure by ("growing" -> `Growth`); exact forms
+#: Verbs of measuring (and "worth") and the nouns a header names the measure by ("growing" -> `Growth`); exact forms
 #: only, since a verb has no degrees ("liver" is no "live", "seller" no "sell").
 VERBS: dict[str, tuple[str, ...]] = {
     "grow": ("growth",),
@@ -73,6 +73,7 @@ VERBS: dict[str, tuple[str, ...]] = {
     "sold": ("sale",),
     "spend": ("spending", "amount", "cost"),
     "spent": ("spending", "amount", "cost"),
+    "worth": ("value", "price", "amount", "total"),
 }
 
 
