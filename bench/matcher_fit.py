@@ -6,7 +6,8 @@ matcher is fitted on the WTQ held-out questions and the user questions (`--quest
 `--user-weight`), `--folds` times on all but one fold (a fold holds whole user tables), and scores the fold
 it did not see; a last matcher fitted on all scores WTQ dev, which no fit sees. The reranker is then fitted
 as `bench/rerank_user_questions.py` fits it, with and without the matcher's score, and scored by the same
-rule, written before any figure: the most of WTQ held out + WTQ dev + user held out.
+rule, written before any figure: the most of WTQ held out + WTQ dev + user held out. `--variants` fits the
+reranker on the same scores with parts of the features or candidates left out (`rerank_user_questions.py`).
 
     python bench/matcher_fit.py --cache /tmp/beams.pkl --questions examples/fit/questions.tsv --out DIR
 """
@@ -22,7 +23,7 @@ import time
 from pathlib import Path
 
 from common import header, write_result
-from rerank_user_questions import fit_by_the_rule
+from rerank_user_questions import VARIANTS, fit_by_the_rule, without
 
 from nsmcli.fileio import file_sha256
 from nsmcli.train.matcher import MatcherFit, MatchProblem, fit_matcher
@@ -85,6 +86,13 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--scores", type=Path, help="a pickle of the matcher's scores: read when it exists")
     ap.add_argument("--out", type=Path, help="write the final matcher and the chosen reranker here")
+    ap.add_argument(
+        "--variants",
+        default="full",
+        help=f"comma-separated, of: {', '.join(VARIANTS)} (`rerank_user_questions.py`): each is fitted with "
+        "the matcher's score, on the same scores; the first is also fitted without it",
+    )
+    ap.add_argument("--ship", default="full", help="the variant whose fit `--out` writes")
     args = ap.parse_args()
 
     cache = pickle.loads(args.cache.read_bytes())  # our own file
@@ -153,15 +161,22 @@ def main() -> None:
         offset += len(b.problems)
     dev_scored = with_scores(dev, dev_scores)
     best = None
-    for variant in ("without", "with"):
-        fit_v = [s if variant == "with" else with_scores(s, [None] * len(s.problems)) for s in scored_sets]
-        dev_v = dev_scored if variant == "with" else with_scores(dev, [None] * len(dev.problems))
+    variants = args.variants.split(",")
+    if args.ship not in variants or any(v not in VARIANTS for v in variants):
+        raise SystemExit(f"--variants are of {', '.join(VARIANTS)}, and --ship is one of them")
+    # (the variant, with the matcher's score?): the first variant without it says what the matcher adds
+    for variant, matched in [(variants[0], False)] + [(v, True) for v in variants]:
+        fit_v = [s if matched else with_scores(s, [None] * len(s.problems)) for s in scored_sets]
+        dev_v = dev_scored if matched else with_scores(dev, [None] * len(dev.problems))
+        # candidates are left out after scoring, so that the scores stay beside their candidates
+        fit_v, dev_v = [without(s, variant) for s in fit_v], without(dev_v, variant)
         reranker, (l2, wtq_held, user_held, dev_right, total) = fit_by_the_rule(
             fit_v[0], fit_v[1:], dev_v, args.user_weight, "wtq"
         )
-        rows.append((variant, l2, reranker.dense[MATCH], wtq_held, user_held, dev_right, total))
+        name = f"{variant}, {'with' if matched else 'without'}"
+        rows.append((name, l2, reranker.dense[MATCH], wtq_held, user_held, dev_right, total))
         print(rows[-1], flush=True)
-        if variant == "with":
+        if matched and variant == args.ship:
             best = reranker
     oof_alone = alone(oof, problems)
     dev_alone = alone(dev_scores, dev_problems)
@@ -174,7 +189,7 @@ def main() -> None:
         f"{args.user_weight:g}, {args.folds} folds, seed {args.seed}\n"
         f"- the matcher alone, where the choice matters: out of fold {oof_alone[0]} of {oof_alone[1]}, "
         f"WTQ dev {dev_alone[0]} of {dev_alone[1]}\n\n"
-        "| matcher score | L2 | its weight | WTQ held out | user held out | WTQ dev | sum (the rule) |\n"
+        "| variant, matcher score | L2 | its weight | WTQ held out | user held out | WTQ dev | sum (the rule) |\n"
         "|---|---:|---:|---:|---:|---:|---:|\n"
     )
     text += "".join(

@@ -18,7 +18,8 @@ out. The real-world set (`examples/real`) is not read here; `bench/real_world.py
   measure;
 - `no_new_proposals`: also without the sign, range, mirror, strict and reshown proposals (the candidates
   they added, and the `proposed=<kind>` names): the features and proposals of the thirtieth session. The
-  dense beam features were read with those candidates present, which only their tiny probability touches.
+  dense beam features were read with those candidates present, which only their tiny probability touches;
+- `no_narrowed`: without the `narrowed` proposals of the thirty-fifth session (the candidates and names).
 
     python bench/rerank_user_questions.py --questions examples/fit/questions.tsv --cache /tmp/beams.pkl
 """
@@ -53,6 +54,7 @@ VARIANTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
         ("points=", "change=", "proposed="),
         ("proposed=sign", "proposed=range", "proposed=mirror", "proposed=strict", "proposed=reshown"),
     ),
+    "no_narrowed": ((), ("proposed=narrowed",)),
 }
 
 

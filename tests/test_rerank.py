@@ -522,6 +522,49 @@ def test_each_beam_program_is_proposed_compared_the_other_way_bounded_the_other_
     ]
 
 
+GAMES = (
+    [
+        ["2024-03-02", "Home", "Northgate United", "18204"],
+        ["2024-03-09", "Away", "Northgate United", "21332"],
+        ["2024-04-06", "Home", "Ashford Rovers", "16050"],
+        ["2024-04-13", "Away", "Millbrook Town", "9800"],
+    ],
+    ["Date", "Venue", "Opponent", "Attendance"],
+)
+
+
+def test_a_beam_program_that_drops_a_named_condition_is_proposed_on_the_rows_that_hold_it():
+    problem, env = _user_problem("how many home games had more than 17,000 fans?", *GAMES)
+    beam = [
+        "(filter_greater all_rows 17000 r.attendance-number) (count v0)",
+        '(filter_str_contain_any all_rows "home" r.venue-string) (count v0)',
+        "(hop all_rows r.attendance-number) (filter_ge all_rows v0 r.attendance-number) (count v1)",
+    ]
+    narrowed = [t for t, kind in get_world("wtq").propose(problem, env, beam) if kind == "narrowed"]
+    # all rows become the named thing's rows, and every reference moves one on; a program that uses the
+    # thing already, or has no room for one more expression, is left as it is
+    assert narrowed == [
+        '(filter_str_contain_any all_rows "home" r.venue-string) (filter_greater v0 17000 r.attendance-number)'
+        " (count v1)"
+    ]
+    added = add_proposals("wtq", problem, env, dict.fromkeys(beam, 0.3), {})
+    answer = env.answer(env.run(env.encode(narrowed[0])))
+    assert added[narrowed[0]] == "narrowed" and answer == [1.0]
+
+    # a date the question names keeps the rows of its dates; text sharing its words ("april") is the same
+    # thing, used once a date of it is
+    problem, env = _user_problem("in april, how many away games were there?", *GAMES)
+    beam = [
+        '(filter_str_contain_any all_rows "away" r.venue-string) (count v0)',
+        "(filter_eq all_rows xxxx-04-xx r.date-date) (count v0)",
+    ]
+    narrowed = [t for t, kind in get_world("wtq").propose(problem, env, beam) if kind == "narrowed"]
+    assert narrowed == [
+        '(filter_eq all_rows xxxx-04-xx r.date-date) (filter_str_contain_any v0 "away" r.venue-string) (count v1)',
+        '(filter_str_contain_any all_rows "away" r.venue-string) (filter_eq v0 xxxx-04-xx r.date-date) (count v1)',
+    ]
+
+
 def test_features_say_whether_a_comparison_goes_the_way_the_question_points():
     times = [["Ivy Chen", "1:31.2", "60"], ["Tom Ruiz", "1:29.8", "72"]]
     problem, env = _user_problem("who set the fastest lap?", times, ["Driver", "Best lap", "Weight"])
@@ -616,6 +659,19 @@ def test_features_say_whether_a_comparison_compares_what_the_questions_adjective
     ]
     features = get_world("wtq").rerank(problem, env, [(p, 0.5, []) for p in programs])
     assert "measured=True|f=argmax" in features[0] and "measured=False|f=argmax" in features[1]
+
+    # a sum, average or difference of a column that the question's verb measures ("worth": Total)
+    orders = [["1010", "3", "$2,469.00"], ["1013", "5", "$4,938.00"]]
+    problem, env = _user_problem(
+        "how much more was order 1013 worth than order 1010?", orders, ["Order ID", "Quantity", "Total"]
+    )
+    rows = (
+        '(filter_str_contain_any all_rows "1010" r.order_id-string) '
+        '(filter_str_contain_any all_rows "1013" r.order_id-string)'
+    )
+    programs = [f"{rows} (diff v1 v0 r.total-number)", f"{rows} (diff v1 v0 r.order_id-number)"]
+    features = get_world("wtq").rerank(problem, env, [(p, 0.5, []) for p in programs])
+    assert "measured=True|f=diff" in features[0] and "measured=False|f=diff" in features[1]
 
 
 def test_parse_weighs_the_worlds_proposals_only_with_a_reranker_fitted_with_them(glove_copy):
