@@ -251,6 +251,27 @@ def order(n: int) -> pd.Series:
 # --------------------------------------------------------------------------------------------------------
 # One recomputation per question (the question text is the key)
 
+# thirty-fifth session: a bank statement with signed amounts and ISO dates, apartment listings with blank
+# cells, and project tasks with day-first dates
+bank = read("bank_statement_may.csv")
+bank["amount"] = numbers(bank["Amount"])
+bank["date"] = dates(bank["Date"], "%Y-%m-%d")
+
+flats = read("apartment_listings.csv")
+flats["rent"] = numbers(flats["Rent"])
+flats["size"] = numbers(flats["Size (sq ft)"])
+flats["bedrooms"] = flats["Bedrooms"].astype(int)
+flats["available"] = pd.to_datetime(flats["Available"], format="%m/%d/%Y", errors="coerce")
+
+tasks = read("project_tasks.csv")
+tasks["due"] = dates(tasks["Due"], "%d/%m/%Y")
+tasks["hours"] = tasks["Estimate (h)"].astype(int)
+
+
+def named(df: pd.DataFrame, column: str, value: str) -> pd.Series:
+    return df[df[column] == value].iloc[0]
+
+
 ANSWERS: dict[str, Callable[[], object]] = {
     # sales export
     "What was the total on order 1010?": lambda: order(1010)["total"],
@@ -602,6 +623,77 @@ ANSWERS: dict[str, Callable[[], object]] = {
     "Which sample was measured last?": lambda: lab["Sample"].iloc[-1],
     "How many samples are longer than 0.15 metres?": lambda: (lab["Length"] / 100 > 0.15).sum(),
     "What is the total mass of Mei's samples?": lambda: lab.loc[lab["Operator"] == "Mei", "Mass"].sum(),
+    # bank statement
+    "What was the balance after the gym membership payment?": lambda: named(
+        bank, "Description", "Gym membership"
+    )["Balance"],
+    "What was the balance on May 15?": lambda: bank.loc[bank["date"] == "2024-05-15", "Balance"].iloc[0],
+    "How many grocery transactions were there?": lambda: (bank["Category"] == "Groceries").sum(),
+    "Which payment was the largest?": lambda: argmin(bank, "amount", "Description"),
+    "How many transactions added money to the account?": lambda: (bank["amount"] > 0).sum(),
+    "What is the total of the Groceries amounts?": lambda: bank.loc[
+        bank["Category"] == "Groceries", "amount"
+    ].sum(),
+    "How much was spent on fuel?": lambda: -bank.loc[bank["Description"] == "Fuel Stop", "amount"].sum(),
+    "What was the last transaction?": lambda: bank["Description"].iloc[-1],
+    "What came right after the cinema?": lambda: after(
+        bank, bank["Description"] == "Cinema Lux", "Description"
+    ),
+    "How many transactions were on or after May 20?": lambda: (bank["date"] >= "2024-05-20").sum(),
+    # more spent: the more negative amount
+    "Was more spent at Cinema Lux or on the mobile plan?": lambda: argmin(
+        bank[bank["Description"].isin(["Cinema Lux", "Mobile plan"])], "amount", "Description"
+    ),
+    "What was the average amount of the Income entries?": lambda: round(
+        bank.loc[bank["Category"] == "Income", "amount"].mean(), 2
+    ),
+    "How much more was the salary than the freelance invoice?": lambda: (
+        named(bank, "Description", "Salary Northwind Ltd")["amount"]
+        - named(bank, "Description", "Freelance invoice 0412")["amount"]
+    ),
+    # apartment listings
+    "What is the rent for B-202?": lambda: named(flats, "Listing", "B-202")["Rent"],
+    "How many listings are in Hillcrest?": lambda: (flats["Neighborhood"] == "Hillcrest").sum(),
+    "Which listing is the cheapest?": lambda: argmin(flats, "rent", "Listing"),
+    "Which listing is the largest?": lambda: argmax(flats, "size", "Listing"),
+    "How many apartments allow pets?": lambda: (flats["Pets"] == "Yes").sum(),
+    "How many listings have no pet policy listed?": lambda: (flats["Pets"] == "").sum(),
+    "Which listings rent for less than $1,500?": lambda: list(flats.loc[flats["rent"] < 1500, "Listing"]),
+    "What is the average rent of the 2-bedroom apartments?": lambda: flats.loc[
+        flats["bedrooms"] == 2, "rent"
+    ].mean(),
+    "Which is bigger, A-102 or C-311?": lambda: longer(
+        named(flats, "Listing", "A-102"), named(flats, "Listing", "C-311"), "size", "Listing"
+    ),
+    "How much more does D-404 cost than D-405?": lambda: (
+        named(flats, "Listing", "D-404")["rent"] - named(flats, "Listing", "D-405")["rent"]
+    ),
+    "How many listings become available in July?": lambda: (flats["available"].dt.month == 7).sum(),
+    "Which listing is available first?": lambda: argmin(flats, "available", "Listing"),
+    "What is the total rent of the Maple Park listings?": lambda: flats.loc[
+        flats["Neighborhood"] == "Maple Park", "rent"
+    ].sum(),
+    # project tasks (day-first dates)
+    "Who owns the security review?": lambda: named(tasks, "Task", "Security review")["Owner"],
+    "How many tasks are not started?": lambda: (tasks["Status"] == "Not started").sum(),
+    "How many hours are estimated for Chen's tasks in total?": lambda: tasks.loc[
+        tasks["Owner"] == "Chen", "hours"
+    ].sum(),
+    "Which task has the biggest estimate?": lambda: argmax(tasks, "hours", "Task"),
+    "Which tasks are due after July 15, 2024?": lambda: list(tasks.loc[tasks["due"] > "2024-07-15", "Task"]),
+    "What task comes after Build API?": lambda: after(tasks, tasks["Task"] == "Build API", "Task"),
+    "How many tasks are due in June?": lambda: (tasks["due"].dt.month == 6).sum(),
+    "What is the average estimate of the high priority tasks?": lambda: round(
+        tasks.loc[tasks["Priority"] == "High", "hours"].mean(), 2
+    ),
+    "How many more hours does Build UI need than Write tests?": lambda: (
+        named(tasks, "Task", "Build UI")["hours"] - named(tasks, "Task", "Write tests")["hours"]
+    ),
+    "Which is due sooner, User docs or Write tests?": lambda: argmin(
+        tasks[tasks["Task"].isin(["User docs", "Write tests"])], "due", "Task"
+    ),
+    "What is the last task?": lambda: tasks["Task"].iloc[-1],
+    "How many tasks have an estimate of at least 10 hours?": lambda: (tasks["hours"] >= 10).sum(),
 }
 
 
