@@ -299,6 +299,22 @@ def test_a_word_links_a_user_tables_cell_that_holds_it_in_its_other_number() -> 
     assert _strings("when was the first thunderstorm?", Table.from_rows("t", header, rows)) == []
 
 
+def test_a_user_tables_cell_that_opens_with_a_stop_word_links_whole() -> None:
+    header, rows = (
+        ["Task", "Status"],
+        [["Spec", "Not started"], ["API", "In progress"], ["UI", "Started late"]],
+    )
+    user = Table.from_rows("t", header, rows, value_rules="user")
+    assert _strings("how many tasks are not started?", user) == [("not started", 4, 6)]
+    assert _strings("which tasks are in progress?", user) == [("in progress", 3, 5)]
+    # a stop word before a word that is only part of a cell stays out
+    assert _strings("how many were not late?", user) == [("late", 4, 5)]
+    # WTQ's tables keep MAPO's linking
+    assert _strings("how many tasks are not started?", Table.from_rows("t", header, rows)) == [
+        ("started", 5, 6)
+    ]
+
+
 def test_a_demonym_links_the_country_a_user_table_holds() -> None:
     header, rows = ["Store", "Country", "Revenue"], [["Berlin", "Germany", "5"], ["Lyon", "France", "7"]]
     user = Table.from_rows("t", header, rows, value_rules="user")

@@ -32,6 +32,11 @@ def test_an_adjective_in_any_degree_names_what_it_measures():
     assert "mass" in attribute_nouns("heaviest") and "length" in attribute_nouns("longer")
     assert attribute_nouns("growing") == ("growth",)
     assert attribute_nouns("fastest") and attribute_nouns("team") == ()
+    # "the biggest order" is its amount; a train that leaves has a departure, "worth" a value
+    assert "amount" in attribute_nouns("biggest") and "total" in attribute_nouns("larger")
+    assert attribute_nouns("leaves") == ("departure",) == attribute_nouns("departing")
+    assert attribute_nouns("arrived") == ("arrival",) and "value" in attribute_nouns("worth")
+    assert attribute_nouns("left") == ()  # "how many are left" leaves nothing
 
 
 @pytest.mark.parametrize(

@@ -237,11 +237,12 @@ def _joinings(span: list[str], linking: str, ampersand: bool = False) -> Iterato
 
 
 def _string_entities(
-    tokens: list[str], index: _TableIndex, linking: str, ampersand: bool = False
+    tokens: list[str], index: _TableIndex, linking: str, user_readings: bool = False
 ) -> list[Entity]:
     """Non-stop-word tokens found in some string cell, expanded to the right while the joined text (with a
     space, a hyphen or nothing between; with word linking also as written, clitics joined, and "and" for
-    "&" with `ampersand`) is still found; trailing stop words are not kept. `linking` says what found means
+    "&" with `user_readings`) is still found; trailing stop words are not kept, and a leading one only with
+    `user_readings` where it opens a whole cell (`_cell_opening`). `linking` says what found means
     (`LINKING_MODES`); MAPO's substring linking is reproduced as it was."""
     out: list[Entity] = []
     i = 0
@@ -249,15 +250,18 @@ def _string_entities(
     while i < n:
         tok = tokens[i]
         value = normalize(tok)
-        if tok in STOP_WORDS or value in STOP_WORDS or not index.has_match(value, linking):
+        opening = _cell_opening(tokens[i : i + 2], index, linking) if user_readings else None
+        if opening is None and (
+            tok in STOP_WORDS or value in STOP_WORDS or not index.has_match(value, linking)
+        ):
             i += 1
             continue
-        end, best = i + 1, value
-        j = i + 1
+        end, best = (i + 1, value) if opening is None else (i + 2, opening)
+        j = end
         while j < n:
             grown = None
             span = tokens[i : j + 1]
-            for candidate in _joinings(span, linking, ampersand):
+            for candidate in _joinings(span, linking, ampersand=user_readings):
                 if index.has_match(candidate, linking):
                     grown = candidate
                     break
@@ -269,6 +273,15 @@ def _string_entities(
         out.append(Entity("string", (best,), i, end))
         i = end
     return out
+
+
+def _cell_opening(span: list[str], index: _TableIndex, linking: str) -> str | None:
+    """A stop word and the word after it where together they are a whole cell ("how many tasks are not
+    started?" of a column of `Not started`, "in progress"): the cell's text, or None. Alone, the stop word
+    links nothing, and the next word only part of the cell."""
+    if len(span) < 2 or span[0] not in STOP_WORDS or span[1] in STOP_WORDS:
+        return None
+    return next((c for c in _joinings(span, linking) if index.has_cell(c)), None)
 
 
 #: Words that make a demonym another country's: "North Korean" is not South Korea's, "East German" not
@@ -558,7 +571,7 @@ def annotate_question(
     index = table_index(table)
     number_kinds = table.rules.question_number_kinds
     # "&" for "and" on user tables only: WTQ's data, and the models trained on it, keep MAPO's linking
-    strings = _string_entities(tokens, index, linking, ampersand=table.rules.user_question_readings)
+    strings = _string_entities(tokens, index, linking, user_readings=table.rules.user_question_readings)
     if linking == "word":  # MAPO's substring linking, reproduced as it was, has no pairs
         strings += _either_or_entities(tokens, strings)
     quantities = _quantity_entities(tokens, ordinals=ordinals, number_kinds=number_kinds)

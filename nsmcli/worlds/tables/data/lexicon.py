@@ -28,9 +28,10 @@ ATTRIBUTES: dict[str, tuple[str, ...]] = {
     "expensive": ("price", "cost", "amount", "fee"),
     "cheap": ("price", "cost", "amount", "fee"),
     "costly": ("price", "cost", "amount", "fee"),
-    "big": ("size",),
-    "large": ("size",),
-    "small": ("size",),
+    # "the biggest order" is the one of the largest amount
+    "big": ("size", "amount", "total", "value"),
+    "large": ("size", "amount", "total", "value"),
+    "small": ("size", "amount", "total", "value"),
     "wide": ("width",),
     "narrow": ("width",),
     "deep": ("depth",),
@@ -74,6 +75,10 @@ VERBS: dict[str, tuple[str, ...]] = {
     "spend": ("spending", "amount", "cost"),
     "spent": ("spending", "amount", "cost"),
     "worth": ("value", "price", "amount", "total"),
+    **dict.fromkeys(
+        ("leave", "leaves", "leaving", "depart", "departs", "departed", "departing"), ("departure",)
+    ),
+    **dict.fromkeys(("arrive", "arrives", "arrived", "arriving"), ("arrival",)),
 }
 
 
