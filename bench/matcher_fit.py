@@ -32,6 +32,7 @@ from nsmcli.train.rerank import (
     MATCH,
     RERANKER_FILE,
     BeamProblems,
+    Reranker,
     choice_matters,
 )
 from nsmcli.worlds import get_world
@@ -85,14 +86,17 @@ def main() -> None:
     ap.add_argument("--lr", type=float, default=5e-5)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--scores", type=Path, help="a pickle of the matcher's scores: read when it exists")
-    ap.add_argument("--out", type=Path, help="write the final matcher and the chosen reranker here")
+    ap.add_argument(
+        "--out",
+        type=Path,
+        help="write the final matcher and each variant's reranker fitted with it here, in a folder per variant",
+    )
     ap.add_argument(
         "--variants",
         default="full",
         help=f"comma-separated, of: {', '.join(VARIANTS)} (`rerank_user_questions.py`): each is fitted with "
         "the matcher's score, on the same scores; the first is also fitted without it",
     )
-    ap.add_argument("--ship", default="full", help="the variant whose fit `--out` writes")
     args = ap.parse_args()
 
     cache = pickle.loads(args.cache.read_bytes())  # our own file
@@ -160,10 +164,10 @@ def main() -> None:
         scored_sets.append(with_scores(b, oof[offset : offset + len(b.problems)]))
         offset += len(b.problems)
     dev_scored = with_scores(dev, dev_scores)
-    best = None
+    fitted: dict[str, Reranker] = {}
     variants = args.variants.split(",")
-    if args.ship not in variants or any(v not in VARIANTS for v in variants):
-        raise SystemExit(f"--variants are of {', '.join(VARIANTS)}, and --ship is one of them")
+    if any(v not in VARIANTS for v in variants):
+        raise SystemExit(f"--variants are of {', '.join(VARIANTS)}")
     # (the variant, with the matcher's score?): the first variant without it says what the matcher adds
     for variant, matched in [(variants[0], False)] + [(v, True) for v in variants]:
         fit_v = [s if matched else with_scores(s, [None] * len(s.problems)) for s in scored_sets]
@@ -176,8 +180,8 @@ def main() -> None:
         name = f"{variant}, {'with' if matched else 'without'}"
         rows.append((name, l2, reranker.dense[MATCH], wtq_held, user_held, dev_right, total))
         print(rows[-1], flush=True)
-        if matched and variant == args.ship:
-            best = reranker
+        if matched:
+            fitted[variant] = reranker
     oof_alone = alone(oof, problems)
     dev_alone = alone(dev_scores, dev_problems)
     text = header(
@@ -197,7 +201,7 @@ def main() -> None:
     )
     print(text)
     print(f"written to {write_result('matcher-fit', text)}")
-    if args.out and final is not None and best is not None:
+    if args.out and final is not None:
         args.out.mkdir(parents=True, exist_ok=True)
         final.fitted = {
             **dataclasses.asdict(config),
@@ -207,9 +211,11 @@ def main() -> None:
             "wtq_split": fit_set.split,  # a refit on these questions gets in-sample scores
             "questions_sha256": [file_sha256(p) for p in args.questions],  # `rerank.matcher_seen`
         }
-        best.matcher = final
-        best.save(args.out / RERANKER_FILE)  # the matcher's files beside it
-        print(f"matcher and reranker -> {args.out}")
+        for variant, reranker in fitted.items():
+            (args.out / variant).mkdir(exist_ok=True)
+            reranker.matcher = final
+            reranker.save(args.out / variant / RERANKER_FILE)  # the matcher's files beside it
+            print(f"matcher and the {variant} reranker -> {args.out / variant}")
 
 
 if __name__ == "__main__":
