@@ -295,6 +295,9 @@ def test_a_word_links_a_user_tables_cell_that_holds_it_in_its_other_number() -> 
     # a word the cells hold as it is links as it is; a short word's other number is often another word
     assert _strings("how many days of rain?", user) == [("rain", 4, 5)]
     assert _strings("how many were sunny?", user) == [("sunny", 3, 4)]
+    # a word of a column's name, in either number, asks of the column, not of cells that hold it
+    race = Table.from_rows("t", ["Driver", "Laps", "Gap"], [["Ann", "20", "+1 lap"]], value_rules="user")
+    assert _strings("how many laps did ann complete?", race) == [("ann", 4, 5)]
     # WTQ's tables keep MAPO's linking, and the models trained on it
     assert _strings("when was the first thunderstorm?", Table.from_rows("t", header, rows)) == []
 

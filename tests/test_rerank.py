@@ -26,6 +26,7 @@ from nsmcli.train.rerank import (
     fit_beams,
     fit_cross_validated,
     load_reranker,
+    proposal_kinds,
     readings_available,
     right_choices,
 )
@@ -563,6 +564,33 @@ def test_a_beam_program_that_drops_a_named_condition_is_proposed_on_the_rows_tha
         '(filter_eq all_rows xxxx-04-xx r.date-date) (filter_str_contain_any v0 "away" r.venue-string) (count v1)',
         '(filter_str_contain_any all_rows "away" r.venue-string) (filter_eq v0 xxxx-04-xx r.date-date) (count v1)',
     ]
+
+
+def test_a_reranker_is_shown_only_the_kinds_of_proposal_it_was_fitted_with():
+    problem, env = _user_problem("how many home games had more than 17,000 fans?", *GAMES)
+    beam = ["(filter_greater all_rows 17000 r.attendance-number) (count v0)"]
+    every = add_proposals("wtq", problem, env, dict.fromkeys(beam, 1.0), {})
+    assert {"narrowed", "mirror", "strict"} <= set(every.values())
+    # a kind the fit never saw would be weighed by the `proposed` weight alone
+    fitted = Reranker("wtq", [0.0] * len(DENSE_FEATURES), {}, proposals=True, proposal_kinds=("mirror",))
+    shown = fitted.propose(problem, env, dict.fromkeys(beam, 1.0), {})
+    assert shown and set(shown.values()) == {"mirror"}
+    assert Reranker.from_json(fitted.to_json()).proposal_kinds == ("mirror",)
+    # the kinds a fit saw are those its candidates' features name
+    features = [
+        ([0.0], ["f=count"]),
+        ([0.0], [PROPOSED, f"{PROPOSED}=strict"]),
+        ([0.0], [f"{PROPOSED}=sign"]),
+    ]
+    assert proposal_kinds([(features, [1.0, 0.0, 0.0])]) == ("sign", "strict")
+    # a file of an earlier nsm: the kinds it has weights of; with none, every kind, as it was read then
+    record = {**fitted.to_json(), "sparse": {f"{PROPOSED}=range": 0.5, PROPOSED: 1.0}}
+    del record["proposal_kinds"]
+    assert Reranker.from_json(record).proposal_kinds == ("range",)
+    record["sparse"] = {PROPOSED: 1.0}
+    assert Reranker.from_json(record).proposal_kinds is None
+    with pytest.raises(CheckpointError, match="proposal_kinds"):
+        Reranker.from_json({**record, "proposal_kinds": "mirror"})
 
 
 def test_features_say_whether_a_comparison_goes_the_way_the_question_points():

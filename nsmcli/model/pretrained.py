@@ -14,7 +14,10 @@ original column (shared by its string/number/date views). The frozen layers run 
 (`encoder_train_layers`) run at every step.
 
 The weights are never copied into a run: the model config records the package, its version and the sha256
-of its weights file, and a run is refused when the installed package's weights differ.
+of its weights file, and a run is refused when the installed package's weights differ. That sha256 is the one
+pip recorded when it installed the package, where the record names the file as it is (`_installed_sha256`):
+other weights installed, another release, are told apart; a file changed in place is hashed again only when
+its size or time says so.
 """
 
 from __future__ import annotations
@@ -83,17 +86,22 @@ def _sha256(path: str, size: int, mtime_ns: int) -> str:  # size and mtime key t
 
 def _installed_sha256(path: Path, size: int) -> str | None:
     """The sha256 that pip recorded for `path` when it installed the package (its `RECORD`), where the
-    record names the file with its size: reading it costs milliseconds, hashing the weights about 85 ms of
-    every cold start. What the check guards against is other weights installed (another release), which
-    change the record too; None where the package has no such record, and the file is hashed."""
+    record names the file with its size and the file is no newer than the record: reading it costs
+    milliseconds, hashing the weights about 85 ms of every cold start. What the check guards against is
+    other weights installed (another release), which change the record too. None where there is no such
+    record, or it cannot be read, and the file is hashed."""
     try:
-        for entry in importlib.metadata.files(PACKAGE) or ():
+        files = importlib.metadata.files(PACKAGE) or []
+        record = next(f for f in files if f.name == "RECORD" and f.parent.name.endswith(".dist-info"))
+        if path.stat().st_mtime_ns > Path(str(record.locate())).stat().st_mtime_ns:  # changed since installed
+            return None
+        for entry in files:
             if entry.name != path.name or entry.hash is None or entry.hash.mode != "sha256":
                 continue
             if entry.size == size and Path(str(entry.locate())).resolve() == path.resolve():
                 return base64.urlsafe_b64decode(entry.hash.value + "==").hex()
-    except (importlib.metadata.PackageNotFoundError, OSError, ValueError):
-        pass
+    except Exception:  # only a shortcut: whatever keeps it from being read, the file is hashed
+        return None
     return None
 
 

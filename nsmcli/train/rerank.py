@@ -117,18 +117,23 @@ PROPOSED_PROBABILITY = 1e-4
 
 
 def add_proposals(
-    world: str, problem: Any, env: Any, totals: dict[str, float], answers: dict[str, Any]
+    world: str,
+    problem: Any,
+    env: Any,
+    totals: dict[str, float],
+    answers: dict[str, Any],
+    kinds: Collection[str] | None = None,
 ) -> dict[str, str]:
     """Add the world's proposals for `problem` (`World.propose`, given the beam's programs) to a beam's
     `totals` (program text -> probability) and `answers`, after the beam's programs, with
-    `PROPOSED_PROBABILITY`: those the beam lacks that finish without error. Their texts, in order, with
-    their kinds."""
+    `PROPOSED_PROBABILITY`: those the beam lacks that finish without error, of `kinds` only where given.
+    Their texts, in order, with their kinds."""
     from nsmcli.worlds import get_world
 
     propose = get_world(world).propose
     added: dict[str, str] = {}
     for text, kind in propose(problem, env, list(totals)) if propose is not None else ():
-        if text in totals:
+        if text in totals or (kinds is not None and kind not in kinds):
             continue
         try:
             state = env.run(env.encode(text))
@@ -237,6 +242,9 @@ class Reranker:
     fitted: dict[str, Any] = field(default_factory=dict)
     #: whether it was fitted with the world's proposals beside the beams (`add_proposals`), and so weighs them
     proposals: bool = False
+    #: the kinds of proposal it was fitted with (`proposal_kinds`), the only ones it is shown; None: all
+    #: that the world proposes
+    proposal_kinds: tuple[str, ...] | None = None
     #: the fine-tuned matcher whose score `dense[MATCH]` weighs (its own files beside the reranker's)
     matcher: Matcher | None = field(default=None, repr=False, compare=False)
 
@@ -256,9 +264,12 @@ class Reranker:
     def propose(
         self, problem: Any, env: Any, totals: dict[str, float], answers: dict[str, Any]
     ) -> dict[str, str]:
-        """`add_proposals` when this reranker was fitted with proposals, else nothing: the texts added, with
-        their kinds."""
-        return add_proposals(self.world, problem, env, totals, answers) if self.proposals else {}
+        """`add_proposals` of the kinds this reranker was fitted with, else nothing: the texts added, with
+        their kinds. A kind the world proposes that the fit never saw would be weighed by the `proposed`
+        weight alone."""
+        if not self.proposals:
+            return {}
+        return add_proposals(self.world, problem, env, totals, answers, self.proposal_kinds)
 
     def choose(
         self,
@@ -293,6 +304,7 @@ class Reranker:
             "sparse": {n: round(w, 4) for n, w in sorted(self.sparse.items()) if abs(w) >= MIN_WEIGHT},
             "fitted": self.fitted,
             "proposals": self.proposals,
+            **({"proposal_kinds": list(self.proposal_kinds)} if self.proposal_kinds is not None else {}),
         }
 
     def save(self, path: Path | str) -> None:
@@ -330,12 +342,19 @@ class Reranker:
         def weight(value: Any) -> float:
             return sparse_weights({"": value}, source)[""]
 
+        weights = sparse_weights(sparse, source)
+        kinds = record.get("proposal_kinds")
+        if kinds is None:  # a file of an earlier nsm: the kinds it has weights of, else all, as it was read
+            kinds = sorted({n.partition("=")[2] for n in weights if n.startswith(f"{PROPOSED}=")}) or None
+        elif not isinstance(kinds, list) or not all(isinstance(k, str) for k in kinds):
+            raise CheckpointError(f"{source}: 'proposal_kinds' must be a list of names")
         return cls(
             world,
             [weight(dense[n]) if n in dense else 0.0 for n in DENSE_FEATURES],
-            sparse_weights(sparse, source),
+            weights,
             record.get("fitted") if isinstance(record.get("fitted"), dict) else {},
             proposals=record.get("proposals") is True,  # a file of an earlier nsm has none
+            proposal_kinds=tuple(kinds) if kinds is not None else None,
         )
 
 
@@ -474,6 +493,22 @@ def fit(
     optimizer.step(objective)
     learned = sparse_w.detach().view(-1).tolist()
     return Reranker(world, dense_w.detach().tolist(), {n: learned[i] for n, i in names.items()})
+
+
+def proposal_kinds(problems: Sequence[tuple[Features, list[float]]]) -> tuple[str, ...]:
+    """The kinds of proposal among `problems`' candidates (their `PROPOSED=kind` names), sorted."""
+    prefix = f"{PROPOSED}="
+    return tuple(
+        sorted(
+            {
+                n[len(prefix) :]
+                for features, _ in problems
+                for _, sparse in features
+                for n in sparse
+                if n.startswith(prefix)
+            }
+        )
+    )
 
 
 def is_right_choice(reranker: Reranker, problem: tuple[Features, list[float]]) -> bool:
@@ -709,6 +744,8 @@ def fit_beams(
         prior=prior,
     )
     reranker.proposals = sets[0].proposals
+    if reranker.proposals:
+        reranker.proposal_kinds = proposal_kinds(problems)
     reranker.fitted = {
         "split": "+".join(b.split for b in sets),
         "questions": sum(b.questions for b in sets),

@@ -14,8 +14,8 @@ thing or things asked for; which way each comparison goes beside which way the q
 over the column it compares (`_direction_features`); whether each filter keeps the side of a bound the
 question sets next to a value, and keeps the bound itself as the words do (`_bound_features`); whether the
 final column is the one named after "which" or "what" (`_asked_columns`); whether each comparison compares a
-column that the question's adjectives measure ("oldest": age), and each sum, average or difference one that
-its verbs measure ("spent": amount); and each question word and word pair
+column that the question's adjectives and verbs measure ("oldest": age), and so each sum, average or
+difference ("spent": amount); and each question word and word pair
 crossed with the functions, the last function, the answer's kind and size. `program_readings` gives the
 question and each program read as English (`lang.gloss`), which the generic reranker compares
 (`reading_similarity`).
@@ -131,7 +131,8 @@ def _compared(column: Any, words: Sequence[str]) -> _Compared:
 
 
 def _compared_column(expr: P.Expr) -> P.Column | None:
-    """The column a comparing expression (`argmax`, `filter_less`, ...) compares: its column argument."""
+    """The column a comparing or reducing expression (`argmax`, `filter_less`, `sum`, ...) reads: its last
+    column argument."""
     return next((a for a in reversed(expr.args) if isinstance(a, P.Column)), None)
 
 

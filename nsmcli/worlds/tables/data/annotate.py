@@ -319,13 +319,19 @@ def inflections(word: str) -> list[str]:
 def _inflected_entities(tokens: list[str], strings: list[Entity], index: _TableIndex) -> list[Entity]:
     """A word that links to no cell as it is, but does in its other number, whole ("the first thunderstorm"
     of a column of `Thunderstorms`): the cell's form. Words of four letters or more only: a short word's
-    other number is too often another word."""
+    other number is too often another word; and not a word of a column's name in either number ("how many
+    laps" of a `Laps` column asks of the column, not of the cells `+1 lap`)."""
     linked = {k for e in strings for k in range(e.start, e.end)}
+    named = {piece for _, pieces in index.properties for piece in pieces}
     out = []
     for i, token in enumerate(tokens):
-        if i in linked or token in STOP_WORDS or len(token) < 4 or not token.isalpha():
+        word = normalize(token)
+        if i in linked or word in STOP_WORDS or len(word) < 4 or not word.isalpha():
             continue
-        form = next((f for f in inflections(token) if index.has_words(f)), None)
+        forms = inflections(word)
+        if word in named or named.intersection(forms):
+            continue
+        form = next((f for f in forms if index.has_words(f)), None)
         if form is not None:
             out.append(Entity("string", (form,), i, i + 1))
     return out
