@@ -16,10 +16,9 @@ out. The real-world set (`examples/real`) is not read here; `bench/real_world.py
 - `no_bounds_asked`: without the features of the thirty-second session (`bound_side=`, `bound=unused`,
   `final_asked=`, `measured=`): the bounds a question sets, the column it asks for, what its adjectives
   measure;
-- `no_new_proposals`: also without the sign, range, mirror, strict, reshown and narrowed proposals (the candidates
+- `no_new_proposals`: also without the sign, range, mirror, strict and reshown proposals (the candidates
   they added, and the `proposed=<kind>` names): the features and proposals of the thirtieth session. The
-  dense beam features were read with those candidates present, which only their tiny probability touches;
-- `no_narrowed`: without the `narrowed` proposals of the thirty-fifth session (the candidates and names).
+  dense beam features were read with those candidates present, which only their tiny probability touches.
 
     python bench/rerank_user_questions.py --questions examples/fit/questions.tsv --cache /tmp/beams.pkl
 """
@@ -52,16 +51,8 @@ VARIANTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "no_bounds_asked": (("bound", "final_asked=", "measured="), ()),
     "no_new_proposals": (
         ("points=", "change=", "proposed="),
-        (
-            "proposed=sign",
-            "proposed=range",
-            "proposed=mirror",
-            "proposed=strict",
-            "proposed=reshown",
-            "proposed=narrowed",
-        ),
+        ("proposed=sign", "proposed=range", "proposed=mirror", "proposed=strict", "proposed=reshown"),
     ),
-    "no_narrowed": ((), ("proposed=narrowed",)),
 }
 
 

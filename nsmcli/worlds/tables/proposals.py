@@ -13,10 +13,7 @@ beam reads the question's things right but gets the rest wrong, which a reranker
 - `strict`: each beam program that keeps rows by a bound, with the bound kept or left out the other way
   (`filter_greater` for `filter_ge`): "more than 20" is not "20 or more";
 - `reshown`: each beam program that ends showing a column, showing another of the table's first columns
-  instead: the beam often keeps the right rows and shows their category rather than their name;
-- `narrowed`: each beam program that leaves out a thing the question names, run on the rows that hold it:
-  "how many *home* games had more than 17,000 fans?" is often read as the games over 17,000, a second
-  condition dropped.
+  instead: the beam often keeps the right rows and shows their category rather than their name.
 """
 
 from __future__ import annotations
@@ -61,7 +58,6 @@ def propose_programs(problem: Any, env: Any, beam: Sequence[str]) -> list[tuple[
         + [(text, "mirror") for text in mirrored_programs(beam)]
         + [(text, "strict") for text in strictness_programs(beam)]
         + [(text, "reshown") for text in reshown_programs(env, beam)]
-        + [(text, "narrowed") for text in narrowed_programs(problem, env, beam)]
     )
 
 
@@ -114,66 +110,6 @@ def reshown_programs(env: Any, beam: Sequence[str]) -> list[str]:
                 other = str(P.Program((*program.exprs[:-1], shown)))
                 if other not in out:
                     out.append(other)
-    return out
-
-
-def _conditions(problem: Any, env: Any) -> list[tuple[tuple[int, int], P.Expr]]:
-    """Each thing the question names that can keep rows, as (its token span, a filter of all rows): a text
-    a text column holds (`_holding`), and a date over each date column. Not one side of an either-or ("which
-    won more, germany or canada?" asks of both)."""
-    entities = problem.question.entities
-    pairs = [(e.start, e.end) for e in entities if len(e.values) > 1]
-    out = []
-    for entity in entities:
-        if len(entity.values) != 1 or _overlaps((entity.start, entity.end), pairs):
-            continue
-        literal = P.Literal(entity.kind, tuple(entity.values))
-        if entity.kind == "string":
-            holding = _holding(env, str(entity.values[0]))
-            columns = [holding.property_name("string")] if holding is not None else []
-            keep = "filter_str_contain_any"
-        elif entity.kind == "date":
-            columns = [c.property_name("date") for c in env.table.columns if "date" in c.views]
-            keep = "filter_eq"
-        else:  # a number keeps rows only with a direction the question's words would have to give
-            continue
-        out += [
-            ((entity.start, entity.end), P.Expr(keep, (P.ALL_ROWS, literal, P.Column(c)))) for c in columns
-        ]
-    return out
-
-
-def _overlaps(span: tuple[int, int], spans: Sequence[tuple[int, int]]) -> bool:
-    return any(span[0] < end and start < span[1] for start, end in spans)
-
-
-def _after_one(arg: P.Arg) -> P.Arg:
-    """An argument of a program moved behind a first expression: all rows become that expression's rows,
-    and each reference moves one on."""
-    if isinstance(arg, P.AllRows):
-        return P.Ref(0)
-    return P.Ref(arg.index + 1) if isinstance(arg, P.Ref) else arg
-
-
-def narrowed_programs(problem: Any, env: Any, beam: Sequence[str]) -> list[str]:
-    """Each beam program run on the rows of a thing the question names that it leaves out (`_conditions`;
-    a thing is used when the program has a literal of its values, and what shares its words, such as
-    "april" read both as text and as a date, is then used too), within `Limits.max_expressions`."""
-    conditions = _conditions(problem, env)
-    entities = problem.question.entities
-    out = []
-    for program in _programs(beam) if conditions else ():
-        if len(program.exprs) >= env.limits.max_expressions:
-            continue
-        literals = {(a.kind, a.values) for e in program.exprs for a in e.args if isinstance(a, P.Literal)}
-        used = [(e.start, e.end) for e in entities if (e.kind, tuple(e.values)) in literals]
-        for (start, end), keep in conditions:
-            if _overlaps((start, end), used):
-                continue
-            moved = tuple(P.Expr(e.function, tuple(map(_after_one, e.args))) for e in program.exprs)
-            narrowed = str(P.Program((keep, *moved)))
-            if narrowed not in out:
-                out.append(narrowed)
     return out
 
 
