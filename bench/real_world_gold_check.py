@@ -62,6 +62,11 @@ def dates(series: pd.Series, fmt: str) -> pd.Series:
     return pd.to_datetime(series, format=fmt)
 
 
+def named(df: pd.DataFrame, column: str, value: str) -> pd.Series:
+    """The (first) row of `df` whose `column` is `value`."""
+    return df[df[column] == value].iloc[0]
+
+
 sales = read("sales_export.csv")
 sales["total"] = numbers(sales["Total"])
 sales["units"] = sales["Units"].astype(int)
@@ -97,7 +102,7 @@ UNEMP = "Unemployment, total (% of total labor force) (modeled ILO estimate)"
 
 
 def country(name: str) -> pd.Series:
-    return ind[ind["Country Name"] == name].iloc[0]
+    return named(ind, "Country Name", name)
 
 
 exp = read("expense_report_march.csv")
@@ -118,7 +123,7 @@ eu["opened"] = dates(eu["Opened"], "%d.%m.%Y")
 
 
 def store(name: str) -> pd.Series:
-    return eu[eu["Store"] == name].iloc[0]
+    return named(eu, "Store", name)
 
 
 inv = read("inventory.tsv")
@@ -130,7 +135,7 @@ inv["margin"] = numbers(inv["Margin"])
 
 
 def product(name: str) -> pd.Series:
-    return inv[inv["Product"] == name].iloc[0]
+    return named(inv, "Product", name)
 
 
 city = read("city_populations.json")
@@ -140,7 +145,7 @@ city["growth"] = numbers(city["Annual Growth"])
 
 
 def town(name: str) -> pd.Series:
-    return city[city["City"] == name].iloc[0]
+    return named(city, "City", name)
 
 
 tt = read("train_timetable.csv")
@@ -151,7 +156,7 @@ gr = read("term1_grades.xlsx")
 
 
 def student(name: str) -> pd.Series:
-    return gr[gr["Student"] == name].iloc[0]
+    return named(gr, "Student", name)
 
 
 sv = read("customer_survey.csv")
@@ -167,7 +172,7 @@ rc["laps"] = rc["Laps"].astype(int)
 
 
 def driver(name: str) -> pd.Series:
-    return rc[rc["Driver"] == name].iloc[0]
+    return named(rc, "Driver", name)
 
 
 # an API's response: the records under "data", nested objects flattened to `contact.city` and the like
@@ -176,7 +181,7 @@ club["joined_date"] = dates(club["joined"], "%Y-%m-%d")
 
 
 def member(name: str) -> pd.Series:
-    return club[club["name"] == name].iloc[0]
+    return named(club, "name", name)
 
 
 # `;`-separated, thousands grouped by spaces, decimal commas; two note lines below the six regions
@@ -187,7 +192,7 @@ en["change"] = en["Change"].map(lambda t: float(t.replace(" %", "").replace(",",
 
 
 def region(name: str) -> pd.Series:
-    return en[en["Region"] == name].iloc[0]
+    return named(en, "Region", name)
 
 
 # a timesheet whose durations are written "2h 30m", "45m", "3h"
@@ -207,7 +212,7 @@ ts["day"] = dates(ts["Date"], "%Y-%m-%d")
 
 
 def task(name: str) -> pd.Series:
-    return ts[ts["Task"] == name].iloc[0]
+    return named(ts, "Task", name)
 
 
 # lab samples: a row of units under the header and an empty row among the data
@@ -215,7 +220,7 @@ lab = pd.read_csv(REAL / "lab_samples.csv", skiprows=[1]).dropna(how="all").rese
 
 
 def sample(name: str) -> pd.Series:
-    return lab[lab["Sample"] == name].iloc[0]
+    return named(lab, "Sample", name)
 
 
 def after(df: pd.DataFrame, mask: pd.Series, column: str, offset: int = 1) -> object:
@@ -248,9 +253,6 @@ def order(n: int) -> pd.Series:
     return sales[sales["Order ID"] == str(n)].iloc[0]
 
 
-# --------------------------------------------------------------------------------------------------------
-# One recomputation per question (the question text is the key)
-
 # thirty-fifth session: a bank statement with signed amounts and ISO dates, apartment listings with blank
 # cells, and project tasks with day-first dates
 bank = read("bank_statement_may.csv")
@@ -268,9 +270,8 @@ tasks["due"] = dates(tasks["Due"], "%d/%m/%Y")
 tasks["hours"] = tasks["Estimate (h)"].astype(int)
 
 
-def named(df: pd.DataFrame, column: str, value: str) -> pd.Series:
-    return df[df[column] == value].iloc[0]
-
+# --------------------------------------------------------------------------------------------------------
+# One recomputation per question (the question text is the key)
 
 ANSWERS: dict[str, Callable[[], object]] = {
     # sales export

@@ -10,10 +10,11 @@ candidates, the probability of the right ones maximised, as the reranker's own o
 
 MiniLM's bottom layers stay as the package ships them (they run once per pair while fitting, and are never
 copied); the top `n_train` layers are copies fine-tuned here, with a linear head on their mean over the
-match text's pieces. The matcher's score is one more dense feature of the reranker (`rerank.DENSE_FEATURES`), so its
-weight is fitted with the rest. It is a tensor file `matcher.pt` (the top layers and the head, in half
-precision) with `matcher.json` beside it (the layer count, the MiniLM package and the sha256 of its
-weights, how it was fitted), beside the reranker's file. Loading it reads tensors only.
+match text's pieces. The matcher's score is one more dense feature of the reranker
+(`rerank.DENSE_FEATURES`), so its weight is fitted with the rest. It is a tensor file `matcher.pt` (the
+top layers and the head, in half precision) with `matcher.json` beside it (the layer count, the MiniLM
+package and the sha256 of its weights, how it was fitted), beside the reranker's file. Loading it reads
+tensors only.
 """
 
 from __future__ import annotations

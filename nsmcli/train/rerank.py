@@ -24,7 +24,7 @@ from __future__ import annotations
 import itertools
 import math
 import random
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 import torch
 
 from nsmcli.errors import CheckpointError, DataError, GrammarError
-from nsmcli.fileio import atomic_write_json
+from nsmcli.fileio import atomic_write_json, file_sha256
 
 if TYPE_CHECKING:
     from nsmcli.train.matcher import Matcher
@@ -345,7 +345,7 @@ class Reranker:
         weights = sparse_weights(sparse, source)
         kinds = record.get("proposal_kinds")
         if kinds is None:  # a file of an earlier nsm: the kinds it has weights of, else all, as it was read
-            kinds = sorted({n.partition("=")[2] for n in weights if n.startswith(f"{PROPOSED}=")}) or None
+            kinds = list(_kinds_named(weights)) or None
         elif not isinstance(kinds, list) or not all(isinstance(k, str) for k in kinds):
             raise CheckpointError(f"{source}: 'proposal_kinds' must be a list of names")
         return cls(
@@ -497,18 +497,13 @@ def fit(
 
 def proposal_kinds(problems: Sequence[tuple[Features, list[float]]]) -> tuple[str, ...]:
     """The kinds of proposal among `problems`' candidates (their `PROPOSED=kind` names), sorted."""
+    return _kinds_named(n for features, _ in problems for _, sparse in features for n in sparse)
+
+
+def _kinds_named(names: Iterable[str]) -> tuple[str, ...]:
+    """The proposal kinds that sparse feature names name (`PROPOSED=kind`), sorted."""
     prefix = f"{PROPOSED}="
-    return tuple(
-        sorted(
-            {
-                n[len(prefix) :]
-                for features, _ in problems
-                for _, sparse in features
-                for n in sparse
-                if n.startswith(prefix)
-            }
-        )
-    )
+    return tuple(sorted({n[len(prefix) :] for n in names if n.startswith(prefix)}))
 
 
 def is_right_choice(reranker: Reranker, problem: tuple[Features, list[float]]) -> bool:
@@ -640,8 +635,6 @@ def matcher_seen(matcher: Matcher | None, split: str | None, questions: Sequence
     there are in-sample: they look better than they are, and a refit on them weighs the matcher too much."""
     if matcher is None:
         return []
-    from nsmcli.fileio import file_sha256
-
     record = matcher.fitted
     seen = [f"split {split}"] if split is not None and split == record.get("wtq_split") else []
     digests = set(record.get("questions_sha256") or [])

@@ -77,6 +77,8 @@ def _asked_number(tokens: Sequence[str], tags: Sequence[str]) -> str:
 _COMPARING = frozenset(MIRRORED)
 #: Functions that reduce a column's values to one ("how much did she spend": a sum of the amounts).
 _REDUCING = frozenset({"sum", "average", "diff"})
+#: Functions whose column the `measured=` features check against what the question's words measure.
+_MEASURING = _COMPARING | _REDUCING
 
 
 def _slug(arg: Any) -> str | None:
@@ -307,7 +309,7 @@ def rerank_features(
                 sparse.append(f"final_asked={final_columns[-1].slug in asked_columns}|last={last}")
         if measured:
             for e in program.exprs:
-                compared_column = _compared_column(e) if e.function in _COMPARING | _REDUCING else None
+                compared_column = _compared_column(e) if e.function in _MEASURING else None
                 if compared_column is not None:
                     parts = set(compared_column.slug.split("_"))
                     sparse.append(f"measured={bool(parts & measured)}|f={e.function}")

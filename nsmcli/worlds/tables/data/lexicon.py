@@ -54,8 +54,8 @@ ATTRIBUTES: dict[str, tuple[str, ...]] = {
 }
 
 
-#: Verbs of measuring (and "worth") and the nouns a header names the measure by ("growing" -> `Growth`); exact forms
-#: only, since a verb has no degrees ("liver" is no "live", "seller" no "sell").
+#: Verbs of measuring (and "worth") and the nouns a header names the measure by ("growing" -> `Growth`);
+#: exact forms only, since a verb has no degrees ("liver" is no "live", "seller" no "sell").
 VERBS: dict[str, tuple[str, ...]] = {
     "grow": ("growth",),
     "grew": ("growth",),
