@@ -49,6 +49,9 @@ VARIANTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "full": ((), ()),
     "no_direction": (("points=", "change="), ()),
     "no_bounds_asked": (("bound", "final_asked=", "measured="), ()),
+    "no_blank": ((), ("proposed=blank",)),
+    "no_summed": ((), ("proposed=summed",)),
+    "no_blank_summed": ((), ("proposed=blank", "proposed=summed")),
     "no_new_proposals": (
         ("points=", "change=", "proposed="),
         ("proposed=sign", "proposed=range", "proposed=mirror", "proposed=strict", "proposed=reshown"),

@@ -492,6 +492,62 @@ def test_a_question_of_a_span_between_two_dates_gets_the_rows_from_one_to_the_ot
         assert not [t for t, kind in get_world("wtq").propose(problem, env, []) if kind == "range"]
 
 
+ORDERS_WITH_TIPS = (
+    [
+        ["1001", "Harbor Supply", "Dine-in", "$120.00", "$12.00"],
+        ["1002", "Oakmont School", "Takeaway", "$80.50", ""],
+        ["1003", "Harbor Supply", "Takeaway", "$40.00", ""],
+        ["1004", "Gulf Coast", "Dine-in", "$10.00", "$1.50"],
+    ],
+    ["Order", "Customer", "Kind", "Total", "Tip"],
+)
+
+
+def test_a_question_asking_for_blank_cells_gets_the_rows_whose_cell_is_empty():
+    problem, env = _user_problem("how many orders have no tip recorded?", *ORDERS_WITH_TIPS)
+    assert ("string", ("",)) in [(e.kind, e.values) for e in problem.question.entities]
+    totals: dict = {}
+    answers: dict = {}
+    added = add_proposals("wtq", problem, env, totals, answers)
+    blank = '(filter_str_contain_any all_rows "" r.tip-string)'
+    assert added[f"{blank} (count v0)"] == "blank"
+    assert answers[f"{blank} (count v0)"] == [2.0]
+    assert answers[f"{blank} (hop v0 r.customer-string)"] == ["oakmont school", "harbor supply"]
+    assert gloss(f"{blank} (count v0)", get_language("wtq")) == "the number of all rows whose tip is blank"
+    # and over the rows of the thing the question names: "harbor supply orders without a tip"
+    problem, env = _user_problem("which harbor supply orders came without a tip?", *ORDERS_WITH_TIPS)
+    assert any(
+        t.startswith(
+            '(filter_str_contain_any all_rows "harbor supply" r.customer-string) (filter_str_contain_any v0 ""'
+        )
+        for t, kind in get_world("wtq").propose(problem, env, [])
+        if kind == "blank"
+    )
+    # "don't have" asks for blanks too; "not billable" does not, nor does a table without blanks
+    problem, env = _user_problem("how many orders don't have a tip?", *ORDERS_WITH_TIPS)
+    assert "blank" in {kind for _, kind in get_world("wtq").propose(problem, env, [])}
+    problem, env = _user_problem("how many orders are not dine-in?", *ORDERS_WITH_TIPS)
+    assert "blank" not in {kind for _, kind in get_world("wtq").propose(problem, env, [])}
+    full = [row[:4] + ["$1.00"] for row in ORDERS_WITH_TIPS[0]]
+    problem, env = _user_problem("how many orders have no tip recorded?", full, ORDERS_WITH_TIPS[1])
+    assert ("string", ("",)) not in [(e.kind, e.values) for e in problem.question.entities]
+
+
+def test_a_question_asking_for_a_total_gets_each_counting_beam_program_summed_instead():
+    problem, env = _user_problem("what is the total of the takeaway orders?", *ORDERS_WITH_TIPS)
+    counted = '(filter_str_contain_any all_rows "takeaway" r.kind-string) (count v0)'
+    shown = '(filter_str_contain_any all_rows "takeaway" r.kind-string) (hop v0 r.customer-string)'
+    totals, answers = {counted: 0.6, shown: 0.3}, {counted: [2.0], shown: ["oakmont school", "harbor supply"]}
+    added = add_proposals("wtq", problem, env, totals, answers)
+    summed = '(filter_str_contain_any all_rows "takeaway" r.kind-string) (sum v0 r.total-number)'
+    assert added[summed] == "summed"
+    assert answers[summed] == [120.5]
+    assert not [t for t in added if "(sum v0 r.kind" in t]  # text columns are never summed
+    # no word of a total: none
+    problem, env = _user_problem("how many takeaway orders were there?", *ORDERS_WITH_TIPS)
+    assert not [t for t, kind in get_world("wtq").propose(problem, env, [counted]) if kind == "summed"]
+
+
 def test_each_beam_program_is_proposed_compared_the_other_way_bounded_the_other_way_and_showing_more():
     problem, env = _user_problem("which stock is the lightest?", *STOCKS)
     beam = [
@@ -750,7 +806,7 @@ def _own_questions(tmp_path: Path) -> Path:
         ("which won more silver medals, germany or canada?", "Germany"),
         ("which nation is listed first?", "Norway"),
         ("how many nations won more than 10 gold medals?", "3"),
-        ("what is the total of bronze medals?", "0"),  # a wrong gold answer: no candidate earns credit
+        ("what is the total of bronze medals?", "-7"),  # a wrong gold answer: no candidate earns credit
     ]
     path.write_text(
         "table\tquestion\tanswer\n" + "".join(f"{MEDALS}\t{q}\t{a}\n" for q, a in rows), encoding="utf-8"

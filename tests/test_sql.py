@@ -722,6 +722,34 @@ def test_exact_renderings_answer_like_the_program_on_wtq_tables(data_dir: Path) 
     assert answered >= 200 and exact > 0.2 * answered, (exact, answered)
 
 
+def test_blank_cell_filters_render_exactly_and_answer_like_the_program() -> None:
+    """The empty text a question asking for blank cells links (`annotate`) keeps the empty cells of a user
+    table; sqlite keeps the same rows, whether the reader stored a blank as NULL or as ''."""
+    blank = Literal("string", ("",))
+
+    def messy() -> Table:
+        wtq = _messy_table()
+        return Table.from_rows("sales", wtq.header, wtq.rows, value_rules="user")
+
+    for table in (messy(), _other_reader(messy()), load_table(EXAMPLE_TABLES[0])):
+        env = bind("wtq", table, [("string", ("",))])
+        programs = []
+        for _, column, kind in table.properties():
+            if kind != "string":
+                continue
+            prop = Column(column.property_name("string"))
+            for function in ("filter_str_contain_any", "filter_str_contain_not_any"):
+                kept = Expr(function, (ALL_ROWS, blank, prop))
+                programs.append(Program((kept, Expr("count", (Ref(0),)))))
+        exact, answered = _exact_renderings_agree(table, env, programs, "wtq")
+        assert exact == answered == len(programs), (table.id, exact, answered)
+    table = messy()
+    env = bind("wtq", table, [("string", ("",))])
+    share = Column("r.share-string")
+    kept = Program((Expr("filter_str_contain_any", (ALL_ROWS, blank, share)), Expr("count", (Ref(0),))))
+    assert env.execute(kept).answer == [1.0]  # "n/a" is written, not blank
+
+
 def test_currency_cells_compare_as_numbers_in_sqlite() -> None:
     """The SQL once shown here, CAST(REPLACE("Total", ',', '') AS REAL) > 1000, selects no row in sqlite
     ('$8,641.50' reads as 0 there: a `<` would select them all); the verified reading drops the sign too."""

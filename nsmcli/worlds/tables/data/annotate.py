@@ -400,6 +400,33 @@ def _yes_no_entities(tokens: list[str], table: Table) -> list[Entity]:
     return out
 
 
+#: Words that ask for a cell with nothing in it ("how many orders have no tip", "missing data").
+_ABSENCE_WORDS = frozenset({"no", "without", "missing", "blank", "empty", "unassigned", "lacking", "lacks"})
+#: After "not" or "n't", the words that make it ask for a blank cell ("don't have a trainer", "not listed").
+_ABSENT_AFTER_NOT = frozenset(
+    "have has had listed recorded given entered assigned filled specified provided set yet".split()
+)
+
+
+def blank_cells(column: Column) -> bool:
+    """Whether a text column has both blank cells and cells with text: a question may ask for its blanks."""
+    cells = column.views.get("string", ())
+    return any(c == "" for c in cells) and any(c for c in cells)
+
+
+def _blank_entities(tokens: list[str], table: Table) -> list[Entity]:
+    """The empty text, which on user tables matches a blank cell (`Prop.containing`), at the word asking for
+    one ("no", "missing", "don't have ... yet"), where a text column has blanks. No question writes it."""
+    if not any(blank_cells(c) for c in table.columns):
+        return []
+    for at, word in enumerate(tokens):
+        if word in _ABSENCE_WORDS or (
+            word in ("not", "n't") and _ABSENT_AFTER_NOT & set(tokens[at + 1 : at + 1 + _NEGATION_REACH])
+        ):
+            return [Entity("string", ("",), at, at + 1)]
+    return []
+
+
 #: The words that mean each one-letter result code of a results column (`W`, `D`, `L`, `T`).
 _DRAW_WORDS = frozenset({"draw", "draws", "drew", "drawn", "tie", "ties", "tied"})
 _RESULT_WORDS = {
@@ -592,6 +619,7 @@ def annotate_question(
         signs = textnum.find_sign_words(tokens, signed_column=index.signed_column)
         quantities += [Entity("number", q.values, q.start, q.end) for q in signs]
         strings += _yes_no_entities(tokens, table) + _result_code_entities(tokens, table)
+        strings += _blank_entities(tokens, table)
         strings += _demonym_entities(tokens, strings, index)
         strings += _inflected_entities(tokens, strings, index)
         quantities = _in_table_units(quantities, tokens, index.header_power)

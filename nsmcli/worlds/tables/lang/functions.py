@@ -131,7 +131,8 @@ class Prop:
     _rows: dict = field(default_factory=dict)  # value -> its row indices, ascending
     #: User tables (`user_matching`): `containing` matches whole words (`values.word_pattern`), not any
     #: substring, so "april 1" does not find "april 10, 2024"; and `equal_to` takes a date's unknown fields
-    #: as any, so "november" (xxxx-11-xx) equals 2024-11-02. WTQ and WikiSQL keep MAPO's exact tests.
+    #: as any, so "november" (xxxx-11-xx) equals 2024-11-02; the empty text is in a blank cell only.
+    #: WTQ and WikiSQL keep MAPO's exact tests.
     user_matching: bool = False
     _partial_dates: dict = field(default_factory=dict)  # a date with unknown fields -> row mask
 
@@ -191,10 +192,16 @@ class Prop:
     def containing(self, text: str) -> int:
         mask = self._contains.get(text)
         if mask is None:
-            found = contains_words if self.user_matching else contains_substring
+            found = _contains_user if self.user_matching else contains_substring
             mask = mask_of([r for value, rows in self._rows.items() if found(text, value) for r in rows])
             self._contains[text] = mask
         return mask
+
+
+def _contains_user(text: str, value: Any) -> bool:
+    """How user tables' filters find `text` in a cell: as whole words, and the empty text (a question asking
+    for a blank cell, `annotate`) in an empty cell only."""
+    return contains_words(text, value) if text else value == ""
 
 
 def _beyond(value: Date, bound: Date, greater: bool, strict: bool) -> bool:

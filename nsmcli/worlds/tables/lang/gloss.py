@@ -33,7 +33,7 @@ def _value_words(kind: str, value: object) -> str:
         return _date_words(value)
     if kind == "number" and isinstance(value, int | float) and not isinstance(value, bool):
         return format_number(float(value))
-    return str(value)
+    return str(value) if value != "" else "blank"  # the empty text asks for a blank cell
 
 
 def _column_words(column: P.Column) -> str:

@@ -750,6 +750,10 @@ class _Renderer:
             likes = []
             whole_words = user_matching(self.table)
             for value in literal.values:
+                if whole_words and str(value) == "":  # a blank cell (`Prop.containing`), stored as NULL or ''
+                    blank = exp.func("COALESCE", column.copy(), exp.Literal.string(""))
+                    likes.append(exp.EQ(this=blank, expression=exp.Literal.string("")))
+                    continue
                 self._note(j, contains_note(self.table.columns[j], str(value), whole_words))
                 likes.append(_like(column.copy(), str(value)))
             test = likes[0] if len(likes) == 1 else exp.Paren(this=exp.or_(*likes))
