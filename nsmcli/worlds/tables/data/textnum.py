@@ -558,12 +558,14 @@ def find_times(tokens: list[str]) -> list[Quantity]:
 #: Words that compare with zero: "negative growth" is growth below 0.
 _SIGN_WORDS = frozenset({"negative", "positive"})
 #: Words of falling and of rising, which compare with zero where a column holds both signs: "which cities
-#: are shrinking?" of a growth column of -0.4 and 1.2 is growth below 0; "lost" a change below 0.
+#: are shrinking?" of a growth column of -0.4 and 1.2 is growth below 0; "lost" a change below 0; "early" a
+#: delay below 0, "refunds" amounts below 0.
 FALLING_WORDS = frozenset(
     {
         "shrinking", "shrank", "shrunk", "shrinks", "shrink", "declined", "declining", "declines", "decline",
         "decreased", "decreasing", "decreases", "fell", "falling", "falls", "fall", "dropped", "dropping",
-        "drops", "drop", "lost", "lose", "loses", "losing",
+        "drops", "drop", "lost", "lose", "loses", "losing", "cut", "cuts", "reduced", "loss-making", "early",
+        "refund", "refunds", "refunded",
     }
 )  # fmt: skip
 RISING_WORDS = frozenset(
