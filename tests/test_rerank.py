@@ -548,6 +548,24 @@ def test_a_question_asking_for_a_total_gets_each_counting_beam_program_summed_in
     assert not [t for t, kind in get_world("wtq").propose(problem, env, [counted]) if kind == "summed"]
 
 
+def test_a_beam_program_of_the_first_or_last_row_is_proposed_by_the_earliest_or_latest_date():
+    members = [["Ana Lopez", "03/02/2021"], ["Chloe Dubois", "11/05/2019"], ["Ben Ode", "07/30/2022"]]
+    problem, env = _user_problem("who joined first?", members, ["Name", "Joined"])
+    first = "(first all_rows) (hop v0 r.name-string)"
+    totals, answers = {first: 0.8}, {first: ["ana lopez"]}
+    added = add_proposals("wtq", problem, env, totals, answers)
+    earliest = "(argmin all_rows r.joined-date) (hop v0 r.name-string)"
+    assert added[earliest] == "dated"
+    assert answers[earliest] == ["chloe dubois"]
+    last = "(last all_rows) (hop v0 r.name-string)"
+    assert "(argmax all_rows r.joined-date) (hop v0 r.name-string)" in [
+        t for t, kind in get_world("wtq").propose(problem, env, [last]) if kind == "dated"
+    ]
+    # a table without dates: none
+    problem, env = _user_problem("who is listed first?", [r[:1] for r in members], ["Name"])
+    assert not [t for t, kind in get_world("wtq").propose(problem, env, [first]) if kind == "dated"]
+
+
 def test_each_beam_program_is_proposed_compared_the_other_way_bounded_the_other_way_and_showing_more():
     problem, env = _user_problem("which stock is the lightest?", *STOCKS)
     beam = [

@@ -17,7 +17,10 @@ beam reads the question's things right but gets the rest wrong, which a reranker
 - `blank`: a question asking for blank cells ("how many orders have no tip recorded?"), which the models
   were never trained to ask for: keep the rows whose cell of a column with blanks is empty;
 - `summed`: a question asking for a total ("total downloads of the May episodes") where the beam counts
-  or shows the rows: each such beam program summing a number column of its rows instead.
+  or shows the rows: each such beam program summing a number column of its rows instead;
+- `dated`: each beam program that takes the first or last row in the table's order, taking the earliest
+  or latest by each date column instead: "who joined first?" means by the date joined, and users' tables
+  are often not in date order.
 """
 
 from __future__ import annotations
@@ -64,6 +67,7 @@ def propose_programs(problem: Any, env: Any, beam: Sequence[str]) -> list[tuple[
         + [(text, "reshown") for text in reshown_programs(env, beam)]
         + [(text, "blank") for text in blank_programs(problem, env)]
         + [(text, "summed") for text in summed_programs(problem, env, beam)]
+        + [(text, "dated") for text in dated_programs(env, beam)]
     )
 
 
@@ -294,4 +298,27 @@ def summed_programs(problem: Any, env: Any, beam: Sequence[str]) -> list[str]:
             summed = str(P.Program((*program.exprs[:-1], P.Expr("sum", (last.args[0], column)))))
             if summed not in out:
                 out.append(summed)
+    return out
+
+
+#: Each function of table order and the function of date order it often stands for.
+BY_DATE = {"first": "argmin", "last": "argmax"}
+
+
+def dated_programs(env: Any, beam: Sequence[str]) -> list[str]:
+    """Each beam program with `first` or `last`, taking the row of the earliest or latest date of each date
+    column instead (every such expression turned, by the same column)."""
+    dates = [P.Column(c.property_name("date")) for c in env.table.columns if "date" in c.views]
+    out = []
+    for program in _programs(beam) if dates else ():
+        if not any(e.function in BY_DATE for e in program.exprs):
+            continue
+        for column in dates:
+            exprs = tuple(
+                P.Expr(BY_DATE[e.function], (*e.args, column)) if e.function in BY_DATE else e
+                for e in program.exprs
+            )
+            dated = str(P.Program(exprs))
+            if dated not in out:
+                out.append(dated)
     return out
