@@ -49,10 +49,6 @@ VARIANTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "full": ((), ()),
     "no_direction": (("points=", "change="), ()),
     "no_bounds_asked": (("bound", "final_asked=", "measured="), ()),
-    "no_blank": ((), ("proposed=blank",)),
-    "no_summed": ((), ("proposed=summed",)),
-    "no_dated": ((), ("proposed=dated",)),
-    "no_blank_summed_dated": ((), ("proposed=blank", "proposed=summed", "proposed=dated")),
     "no_new_proposals": (
         ("points=", "change=", "proposed="),
         ("proposed=sign", "proposed=range", "proposed=mirror", "proposed=strict", "proposed=reshown"),

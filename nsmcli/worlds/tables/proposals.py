@@ -13,14 +13,7 @@ beam reads the question's things right but gets the rest wrong, which a reranker
 - `strict`: each beam program that keeps rows by a bound, with the bound kept or left out the other way
   (`filter_greater` for `filter_ge`): "more than 20" is not "20 or more";
 - `reshown`: each beam program that ends showing a column, showing another of the table's first columns
-  instead: the beam often keeps the right rows and shows their category rather than their name;
-- `blank`: a question asking for blank cells ("how many orders have no tip recorded?"), which the models
-  were never trained to ask for: keep the rows whose cell of a column with blanks is empty;
-- `summed`: a question asking for a total ("total downloads of the May episodes") where the beam counts
-  or shows the rows: each such beam program summing a number column of its rows instead;
-- `dated`: each beam program that takes the first or last row in the table's order, taking the earliest
-  or latest by each date column instead: "who joined first?" means by the date joined, and users' tables
-  are often not in date order.
+  instead: the beam often keeps the right rows and shows their category rather than their name.
 """
 
 from __future__ import annotations
@@ -29,7 +22,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from nsmcli.errors import GrammarError
-from nsmcli.worlds.tables.data.annotate import blank_cells, is_signed
+from nsmcli.worlds.tables.data.annotate import is_signed
 from nsmcli.worlds.tables.data.values import Date
 from nsmcli.worlds.tables.lang import program as P
 
@@ -65,9 +58,6 @@ def propose_programs(problem: Any, env: Any, beam: Sequence[str]) -> list[tuple[
         + [(text, "mirror") for text in mirrored_programs(beam)]
         + [(text, "strict") for text in strictness_programs(beam)]
         + [(text, "reshown") for text in reshown_programs(env, beam)]
-        + [(text, "blank") for text in blank_programs(problem, env)]
-        + [(text, "summed") for text in summed_programs(problem, env, beam)]
-        + [(text, "dated") for text in dated_programs(env, beam)]
     )
 
 
@@ -142,7 +132,7 @@ def _starts(problem: Any, env: Any) -> list[tuple[str, str, int]]:
     starts = [("", "all_rows", 0)]
     for entity in problem.question.entities:
         if entity.kind != "string" or len(entity.values) != 1 or entity.values[0] == "":
-            continue  # a pair, or the empty text of a blank cell (`blank_programs`), names no rows
+            continue  # a pair, or the empty text of a blank cell (`annotate`), names no rows
         value = str(entity.values[0])
         holding = _holding(env, value)
         if holding is not None:
@@ -260,65 +250,3 @@ def pick_of_two_programs(problem: Any, env: Any) -> list[str]:
             for pick in ("argmax", "argmin")
         ]
     return programs
-
-
-def blank_programs(problem: Any, env: Any) -> list[str]:
-    """For a question with the empty text among its entities (`annotate`: it asks for a blank cell), over
-    each text column with blanks: the rows whose cell there is blank, counted or shown by the columns of
-    `_shown`. From each of `_starts`."""
-    if not any(e.kind == "string" and tuple(e.values) == ("",) for e in problem.question.entities):
-        return []
-    blank = P.Literal("string", ("",))
-    programs = []
-    for prefix, rows, n in _starts(problem, env):
-        for column in (c for c in env.table.columns if blank_cells(c)):
-            kept = f"{prefix}(filter_str_contain_any {rows} {blank} {column.property_name('string')})"
-            programs.append(f"{kept} (count v{n})")
-            programs += [f"{kept} (hop v{n} {text})" for text in _shown(env, but=column.slug)]
-    return programs
-
-
-#: Words that ask for a total.
-_TOTAL_WORDS = frozenset({"total", "totals", "altogether", "sum", "combined", "add", "overall"})
-
-
-def summed_programs(problem: Any, env: Any, beam: Sequence[str]) -> list[str]:
-    """For a question with a word of totals, each beam program that ends counting rows (`count`) or showing
-    a column of them (`hop`): the sum of each number column over those rows instead ("total downloads for
-    the May episodes" counted the episodes)."""
-    if not _TOTAL_WORDS & set(problem.question.tokens):
-        return []
-    numbers = [P.Column(c.property_name("number")) for c in env.table.columns if "number" in c.views]
-    out = []
-    for program in _programs(beam):
-        last = program.exprs[-1]
-        if last.function not in ("count", "hop"):
-            continue
-        for column in numbers:
-            summed = str(P.Program((*program.exprs[:-1], P.Expr("sum", (last.args[0], column)))))
-            if summed not in out:
-                out.append(summed)
-    return out
-
-
-#: Each function of table order and the function of date order it often stands for.
-BY_DATE = {"first": "argmin", "last": "argmax"}
-
-
-def dated_programs(env: Any, beam: Sequence[str]) -> list[str]:
-    """Each beam program with `first` or `last`, taking the row of the earliest or latest date of each date
-    column instead (every such expression turned, by the same column)."""
-    dates = [P.Column(c.property_name("date")) for c in env.table.columns if "date" in c.views]
-    out = []
-    for program in _programs(beam) if dates else ():
-        if not any(e.function in BY_DATE for e in program.exprs):
-            continue
-        for column in dates:
-            exprs = tuple(
-                P.Expr(BY_DATE[e.function], (*e.args, column)) if e.function in BY_DATE else e
-                for e in program.exprs
-            )
-            dated = str(P.Program(exprs))
-            if dated not in out:
-                out.append(dated)
-    return out
