@@ -152,6 +152,8 @@ class _TableIndex:
     header_power: int | None = None
     #: the units the table's columns of quantities are stated in (`valuerules.ValueRules.quantity_unit`)
     units: tuple[Unit, ...] = ()
+    #: whether a text column has blank cells beside cells with text (`blank_cells`)
+    blanks: bool = False
 
     def has_substring(self, text: str) -> bool:
         return bool(text) and text in self.joined
@@ -209,6 +211,7 @@ def table_index(table: Table) -> _TableIndex:
         signed,
         _header_power(table),
         tuple(dict.fromkeys(u for u in column_units if u is not None)),
+        any(blank_cells(c) for c in table.columns),
     )
     _INDEX_CACHE[key] = (weakref.ref(table, lambda _ref, k=key: _INDEX_CACHE.pop(k, None)), index)
     return index
@@ -414,10 +417,10 @@ def blank_cells(column: Column) -> bool:
     return any(c == "" for c in cells) and any(c for c in cells)
 
 
-def _blank_entities(tokens: list[str], table: Table) -> list[Entity]:
+def _blank_entities(tokens: list[str], index: _TableIndex) -> list[Entity]:
     """The empty text, which on user tables matches a blank cell (`Prop.containing`), at the word asking for
     one ("no", "missing", "don't have ... yet"), where a text column has blanks. No question writes it."""
-    if not any(blank_cells(c) for c in table.columns):
+    if not index.blanks:
         return []
     for at, word in enumerate(tokens):
         if word in _ABSENCE_WORDS or (
@@ -619,7 +622,7 @@ def annotate_question(
         signs = textnum.find_sign_words(tokens, signed_column=index.signed_column)
         quantities += [Entity("number", q.values, q.start, q.end) for q in signs]
         strings += _yes_no_entities(tokens, table) + _result_code_entities(tokens, table)
-        strings += _blank_entities(tokens, table)
+        strings += _blank_entities(tokens, index)
         strings += _demonym_entities(tokens, strings, index)
         strings += _inflected_entities(tokens, strings, index)
         quantities = _in_table_units(quantities, tokens, index.header_power)
