@@ -130,9 +130,9 @@ def matched_cell(column: Any, entities: Sequence) -> str | None:
     cells = column.views.get("string", ())
     best: tuple[int, int] | None = None  # (entity length, row)
     for e in entities:
-        if e.kind != "string" or not e.values:
+        value = str(e.values[0]) if e.kind == "string" and e.values else ""
+        if not value:  # a number or date, or the empty text of a blank cell, which names no cell
             continue
-        value = str(e.values[0])
         if best is not None and len(value) <= best[0]:
             continue
         row = next((i for i, cell in enumerate(cells) if value in str(cell)), None)

@@ -62,6 +62,7 @@ from nsmcli.worlds.tables.lang.functions import REGISTRY, SqlForm, user_matching
 from nsmcli.worlds.tables.lang.spec import get_language
 from nsmcli.worlds.tables.lang.sqlviews import (
     PLACEHOLDER,
+    blank_note,
     column_storage,
     contains_note,
     date_key,
@@ -751,8 +752,10 @@ class _Renderer:
             whole_words = user_matching(self.table)
             for value in literal.values:
                 if whole_words and str(value) == "":  # a blank cell (`Prop.containing`), stored as NULL or ''
-                    blank = exp.func("COALESCE", column.copy(), exp.Literal.string(""))
-                    likes.append(exp.EQ(this=blank, expression=exp.Literal.string("")))
+                    self._note(j, blank_note(self.table.columns[j]))
+                    empty = exp.EQ(this=column.copy(), expression=exp.Literal.string(""))
+                    null = exp.Is(this=column.copy(), expression=exp.Null())
+                    likes.append(exp.Paren(this=exp.or_(empty, null)))
                     continue
                 self._note(j, contains_note(self.table.columns[j], str(value), whole_words))
                 likes.append(_like(column.copy(), str(value)))

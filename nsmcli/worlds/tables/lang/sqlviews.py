@@ -415,6 +415,19 @@ def contains_note(column: Column, text: str, whole_words: bool = False) -> str |
     return _contains_note(storage, tuple(cells), tuple(column.views["string"]), text, whole_words)
 
 
+def blank_note(column: Column) -> str | None:
+    """None when sqlite's `(col = '' OR col IS NULL)` selects exactly the cells that are blank to the
+    program (an empty string view: `Prop.containing` of the empty text on user tables); else where they
+    differ (a cell of only spaces or a footnote mark, which the string view normalises away)."""
+    _, cells = column_storage(column)
+    for cell, value in zip(cells, column.views["string"], strict=True):
+        if (value == "") != (cell is None or cell == ""):
+            return (
+                f"the cell {cell!r} is {'blank' if value == '' else 'not blank'} to the program, not to SQL"
+            )
+    return None
+
+
 def projection_note(
     column: Column, kind: str, distinct: bool, agree: Callable[[list, list], bool]
 ) -> str | None:
