@@ -37,6 +37,7 @@ from nsmcli.worlds.tables.data.readers import load_table
 from nsmcli.worlds.tables.lang.gloss import gloss
 from nsmcli.worlds.tables.lang.interpreter import bind
 from nsmcli.worlds.tables.lang.spec import GLOSS_PLACE, get_language
+from nsmcli.worlds.tables.proposals import USER_KINDS
 from tests.fuzzing import run_cli
 from tests.test_train import TABLES, preprocessed_wtq, tiny  # noqa: F401  (the tiny WTQ-style dataset)
 
@@ -573,11 +574,113 @@ GAMES = (
 )
 
 
+def test_a_beam_program_that_drops_a_named_condition_is_proposed_on_the_rows_that_hold_it():
+    problem, env = _user_problem("how many home games had more than 17,000 fans?", *GAMES)
+    beam = [
+        "(filter_greater all_rows 17000 r.attendance-number) (count v0)",
+        '(filter_str_contain_any all_rows "home" r.venue-string) (count v0)',
+        "(hop all_rows r.attendance-number) (filter_ge all_rows v0 r.attendance-number) (count v1)",
+    ]
+    narrowed = [t for t, kind in get_world("wtq").propose(problem, env, beam) if kind == "narrowed"]
+    # all rows become the named thing's rows, and every reference moves one on; a program that uses the
+    # thing already, or has no room for one more expression, is left as it is
+    assert narrowed == [
+        '(filter_str_contain_any all_rows "home" r.venue-string) (filter_greater v0 17000 r.attendance-number)'
+        " (count v1)"
+    ]
+    added = add_proposals("wtq", problem, env, dict.fromkeys(beam, 0.3), {})
+    answer = env.answer(env.run(env.encode(narrowed[0])))
+    assert added[narrowed[0]] == "narrowed" and answer == [1.0]
+
+    # a date the question names keeps the rows of its dates; text sharing its words ("april") is the same
+    # thing, used once a date of it is
+    problem, env = _user_problem("in april, how many away games were there?", *GAMES)
+    beam = [
+        '(filter_str_contain_any all_rows "away" r.venue-string) (count v0)',
+        "(filter_eq all_rows xxxx-04-xx r.date-date) (count v0)",
+    ]
+    narrowed = [t for t, kind in get_world("wtq").propose(problem, env, beam) if kind == "narrowed"]
+    assert narrowed == [
+        '(filter_eq all_rows xxxx-04-xx r.date-date) (filter_str_contain_any v0 "away" r.venue-string) (count v1)',
+        '(filter_str_contain_any all_rows "away" r.venue-string) (filter_eq v0 xxxx-04-xx r.date-date) (count v1)',
+    ]
+
+
+def test_a_question_asking_for_blank_cells_gets_the_rows_whose_cell_is_empty():
+    problem, env = _user_problem("how many orders have no tip recorded?", *ORDERS_WITH_TIPS)
+    blank = '(filter_str_contain_any all_rows "" r.tip-string)'
+    answers: dict = {}
+    added = add_proposals("wtq", problem, env, {}, answers)
+    assert added[f"{blank} (count v0)"] == "blank"
+    assert answers[f"{blank} (count v0)"] == [2.0]
+    assert answers[f"{blank} (hop v0 r.customer-string)"] == ["oakmont school", "harbor supply"]
+    # and over the rows of the thing the question names: "harbor supply orders without a tip"
+    problem, env = _user_problem("which harbor supply orders came without a tip?", *ORDERS_WITH_TIPS)
+    assert any(
+        t.startswith(
+            '(filter_str_contain_any all_rows "harbor supply" r.customer-string) (filter_str_contain_any v0 ""'
+        )
+        for t, kind in get_world("wtq").propose(problem, env, [])
+        if kind == "blank"
+    )
+    problem, env = _user_problem("how many orders are not dine-in?", *ORDERS_WITH_TIPS)
+    assert "blank" not in {kind for _, kind in get_world("wtq").propose(problem, env, [])}
+
+
+def test_a_question_asking_for_a_total_gets_each_counting_beam_program_summed_instead():
+    problem, env = _user_problem("what is the total of the takeaway orders?", *ORDERS_WITH_TIPS)
+    counted = '(filter_str_contain_any all_rows "takeaway" r.kind-string) (count v0)'
+    shown = '(filter_str_contain_any all_rows "takeaway" r.kind-string) (hop v0 r.customer-string)'
+    totals, answers = {counted: 0.6, shown: 0.3}, {counted: [2.0], shown: ["oakmont school", "harbor supply"]}
+    added = add_proposals("wtq", problem, env, totals, answers)
+    summed = '(filter_str_contain_any all_rows "takeaway" r.kind-string) (sum v0 r.total-number)'
+    assert added[summed] == "summed"
+    assert answers[summed] == [120.5]
+    assert not [t for t in added if "(sum v0 r.kind" in t]  # text columns are never summed
+    # no word of a total: none
+    problem, env = _user_problem("how many takeaway orders were there?", *ORDERS_WITH_TIPS)
+    assert not [t for t, kind in get_world("wtq").propose(problem, env, [counted]) if kind == "summed"]
+
+
+def test_a_beam_program_of_the_first_or_last_row_is_proposed_by_the_earliest_or_latest_date():
+    members = [["Ana Lopez", "03/02/2021"], ["Chloe Dubois", "11/05/2019"], ["Ben Ode", "07/30/2022"]]
+    problem, env = _user_problem("who joined first?", members, ["Name", "Joined"])
+    first = "(first all_rows) (hop v0 r.name-string)"
+    totals, answers = {first: 0.8}, {first: ["ana lopez"]}
+    added = add_proposals("wtq", problem, env, totals, answers)
+    earliest = "(argmin all_rows r.joined-date) (hop v0 r.name-string)"
+    assert added[earliest] == "dated"
+    assert answers[earliest] == ["chloe dubois"]
+    last = "(last all_rows) (hop v0 r.name-string)"
+    assert "(argmax all_rows r.joined-date) (hop v0 r.name-string)" in [
+        t for t, kind in get_world("wtq").propose(problem, env, [last]) if kind == "dated"
+    ]
+    # a table without dates: none
+    problem, env = _user_problem("who is listed first?", [r[:1] for r in members], ["Name"])
+    assert not [t for t, kind in get_world("wtq").propose(problem, env, [first]) if kind == "dated"]
+
+
+def test_the_kinds_for_users_tables_are_not_proposed_on_a_table_read_by_the_wtq_rules():
+    from nsmcli.worlds.tables.data.table import Table
+
+    beam = ["(filter_greater all_rows 17000 r.attendance-number) (count v0)", "(first all_rows) (count v0)"]
+    for value_rules, expected in (("user", set(USER_KINDS)), ("wtq", set())):
+        table = Table.from_rows("t", GAMES[1], GAMES[0], value_rules=value_rules)
+        kinds = set()
+        for question in ("how many home games had more than 17,000 fans?", "what was the total attendance?"):
+            annotated = annotate_question(question, table)
+            env = bind(get_language("wtq"), table, annotated.entities)
+            problem = Example("q", table.id, annotated, [])
+            kinds |= {kind for _, kind in get_world("wtq").propose(problem, env, beam)}
+        assert kinds & set(USER_KINDS) == expected - {"blank"}, value_rules
+        assert {"mirror", "strict"} <= kinds  # the other kinds are proposed on both
+
+
 def test_a_reranker_is_shown_only_the_kinds_of_proposal_it_was_fitted_with():
     problem, env = _user_problem("how many home games had more than 17,000 fans?", *GAMES)
     beam = ["(filter_greater all_rows 17000 r.attendance-number) (count v0)"]
     every = add_proposals("wtq", problem, env, dict.fromkeys(beam, 1.0), {})
-    assert {"mirror", "strict"} <= set(every.values())
+    assert {"narrowed", "mirror", "strict"} <= set(every.values())
     # a kind the fit never saw would be weighed by the `proposed` weight alone
     fitted = Reranker("wtq", [0.0] * len(DENSE_FEATURES), {}, proposals=True, proposal_kinds=("mirror",))
     shown = fitted.propose(problem, env, dict.fromkeys(beam, 1.0), {})

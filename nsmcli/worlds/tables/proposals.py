@@ -14,17 +14,30 @@ beam reads the question's things right but gets the rest wrong, which a reranker
   (`filter_greater` for `filter_ge`): "more than 20" is not "20 or more";
 - `reshown`: each beam program that ends showing a column, showing another of the table's first columns
   instead: the beam often keeps the right rows and shows their category rather than their name.
+
+On a user's table only (`USER_KINDS`), where the models trained on WTQ read people's questions less well:
+
+- `narrowed`: each beam program that leaves out a thing the question names, run on the rows that hold it:
+  "how many *home* games had more than 17,000 fans?" is often read as the games over 17,000;
+- `blank`: a question asking for blank cells ("how many orders have no tip recorded?"), which the models
+  were never trained to ask for: keep the rows whose cell of a column with blanks is empty;
+- `summed`: a question asking for a total ("total downloads of the May episodes") where the beam counts
+  or shows the rows: each such beam program summing a number column of its rows instead;
+- `dated`: each beam program that takes the first or last row in the table's order, taking the earliest
+  or latest by each date column instead: "who joined first?" means by the date joined, and users' tables
+  are often not in date order.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from nsmcli.errors import GrammarError
-from nsmcli.worlds.tables.data.annotate import is_signed
+from nsmcli.worlds.tables.data.annotate import has_blank_cells, is_signed
 from nsmcli.worlds.tables.data.values import Date
 from nsmcli.worlds.tables.lang import program as P
+from nsmcli.worlds.tables.lang.functions import user_matching
 
 #: Each comparing function and the one that compares the other way.
 MIRRORED = {
@@ -50,8 +63,9 @@ SHOWN_COLUMNS = 4
 
 def propose_programs(problem: Any, env: Any, beam: Sequence[str]) -> list[tuple[str, str]]:
     """(program text, kind) of every proposal for `problem` over the table `env` is bound to, given the
-    beam's program texts; the caller drops those the beam holds or that fail."""
-    return (
+    beam's program texts; the caller drops those the beam holds or that fail. The kinds of `USER_KINDS`
+    only on a user's table (`user_matching`)."""
+    proposals = (
         [(text, "pick_of_two") for text in pick_of_two_programs(problem, env)]
         + [(text, "sign") for text in sign_programs(problem, env)]
         + [(text, "range") for text in range_programs(problem, env)]
@@ -59,6 +73,11 @@ def propose_programs(problem: Any, env: Any, beam: Sequence[str]) -> list[tuple[
         + [(text, "strict") for text in strictness_programs(beam)]
         + [(text, "reshown") for text in reshown_programs(env, beam)]
     )
+    if user_matching(env.table):
+        proposals += [
+            (text, kind) for kind, programs in USER_KINDS.items() for text in programs(problem, env, beam)
+        ]
+    return proposals
 
 
 def _programs(beam: Sequence[str]) -> list[P.Program]:
@@ -113,6 +132,66 @@ def reshown_programs(env: Any, beam: Sequence[str]) -> list[str]:
     return out
 
 
+def _conditions(problem: Any, env: Any) -> list[tuple[tuple[int, int], P.Expr]]:
+    """Each thing the question names that can keep rows, as (its token span, a filter of all rows): a text
+    a text column holds (`_holding`), and a date over each date column. Not one side of an either-or ("which
+    won more, germany or canada?" asks of both)."""
+    entities = problem.question.entities
+    pairs = [(e.start, e.end) for e in entities if len(e.values) > 1]
+    out = []
+    for entity in entities:
+        if len(entity.values) != 1 or _overlaps((entity.start, entity.end), pairs):
+            continue
+        literal = P.Literal(entity.kind, tuple(entity.values))
+        if entity.kind == "string":
+            holding = _holding(env, str(entity.values[0]))
+            columns = [holding.property_name("string")] if holding is not None else []
+            keep = "filter_str_contain_any"
+        elif entity.kind == "date":
+            columns = [c.property_name("date") for c in env.table.columns if "date" in c.views]
+            keep = "filter_eq"
+        else:  # a number keeps rows only with a direction the question's words would have to give
+            continue
+        out += [
+            ((entity.start, entity.end), P.Expr(keep, (P.ALL_ROWS, literal, P.Column(c)))) for c in columns
+        ]
+    return out
+
+
+def _overlaps(span: tuple[int, int], spans: Sequence[tuple[int, int]]) -> bool:
+    return any(span[0] < end and start < span[1] for start, end in spans)
+
+
+def _after_one(arg: P.Arg) -> P.Arg:
+    """An argument of a program moved behind a first expression: all rows become that expression's rows,
+    and each reference moves one on."""
+    if isinstance(arg, P.AllRows):
+        return P.Ref(0)
+    return P.Ref(arg.index + 1) if isinstance(arg, P.Ref) else arg
+
+
+def narrowed_programs(problem: Any, env: Any, beam: Sequence[str]) -> list[str]:
+    """Each beam program run on the rows of a thing the question names that it leaves out (`_conditions`;
+    a thing is used when the program has a literal of its values, and what shares its words, such as
+    "april" read both as text and as a date, is then used too), within `Limits.max_expressions`."""
+    conditions = _conditions(problem, env)
+    entities = problem.question.entities
+    out = []
+    for program in _programs(beam) if conditions else ():
+        if len(program.exprs) >= env.limits.max_expressions:
+            continue
+        literals = {(a.kind, a.values) for e in program.exprs for a in e.args if isinstance(a, P.Literal)}
+        used = [(e.start, e.end) for e in entities if (e.kind, tuple(e.values)) in literals]
+        for (start, end), keep in conditions:
+            if _overlaps((start, end), used):
+                continue
+            moved = tuple(P.Expr(e.function, tuple(map(_after_one, e.args))) for e in program.exprs)
+            narrowed = str(P.Program((keep, *moved)))
+            if narrowed not in out:
+                out.append(narrowed)
+    return out
+
+
 def _holding(env: Any, value: str) -> Any | None:
     """The first text column (not a date column) with a cell that holds `value`, or None."""
     return next(
@@ -132,7 +211,7 @@ def _starts(problem: Any, env: Any) -> list[tuple[str, str, int]]:
     starts = [("", "all_rows", 0)]
     for entity in problem.question.entities:
         if entity.kind != "string" or len(entity.values) != 1 or entity.values[0] == "":
-            continue  # a pair, or the empty text of a blank cell (`annotate`), names no rows
+            continue  # a pair, or the empty text of a blank cell (`blank_programs`), names no rows
         value = str(entity.values[0])
         holding = _holding(env, value)
         if holding is not None:
@@ -250,3 +329,76 @@ def pick_of_two_programs(problem: Any, env: Any) -> list[str]:
             for pick in ("argmax", "argmin")
         ]
     return programs
+
+
+def blank_programs(problem: Any, env: Any) -> list[str]:
+    """For a question with the empty text among its entities (`annotate`: it asks for a blank cell), over
+    each text column with blanks: the rows whose cell there is blank, counted or shown by the columns of
+    `_shown`. From each of `_starts`."""
+    if not any(e.kind == "string" and tuple(e.values) == ("",) for e in problem.question.entities):
+        return []
+    blank = P.Literal("string", ("",))
+    programs = []
+    for prefix, rows, n in _starts(problem, env):
+        for column in (c for c in env.table.columns if has_blank_cells(c)):
+            kept = f"{prefix}(filter_str_contain_any {rows} {blank} {column.property_name('string')})"
+            programs.append(f"{kept} (count v{n})")
+            programs += [f"{kept} (hop v{n} {text})" for text in _shown(env, but=column.slug)]
+    return programs
+
+
+#: Words that ask for a total.
+_TOTAL_WORDS = frozenset({"total", "totals", "altogether", "sum", "combined", "add", "overall"})
+
+
+def summed_programs(problem: Any, env: Any, beam: Sequence[str]) -> list[str]:
+    """For a question with a word of totals, each beam program that ends counting rows (`count`) or showing
+    a column of them (`hop`): the sum of each number column over those rows instead ("total downloads for
+    the May episodes" counted the episodes)."""
+    if not _TOTAL_WORDS & set(problem.question.tokens):
+        return []
+    numbers = [P.Column(c.property_name("number")) for c in env.table.columns if "number" in c.views]
+    out = []
+    for program in _programs(beam):
+        last = program.exprs[-1]
+        if last.function not in ("count", "hop"):
+            continue
+        for column in numbers:
+            summed = str(P.Program((*program.exprs[:-1], P.Expr("sum", (last.args[0], column)))))
+            if summed not in out:
+                out.append(summed)
+    return out
+
+
+#: Each function of table order and the function of date order it often stands for.
+BY_DATE = {"first": "argmin", "last": "argmax"}
+
+
+def dated_programs(env: Any, beam: Sequence[str]) -> list[str]:
+    """Each beam program with `first` or `last`, taking the row of the earliest or latest date of each date
+    column instead (every such expression turned, by the same column)."""
+    dates = [P.Column(c.property_name("date")) for c in env.table.columns if "date" in c.views]
+    out = []
+    for program in _programs(beam) if dates else ():
+        if not any(e.function in BY_DATE for e in program.exprs):
+            continue
+        for column in dates:
+            exprs = tuple(
+                P.Expr(BY_DATE[e.function], (*e.args, column)) if e.function in BY_DATE else e
+                for e in program.exprs
+            )
+            dated = str(P.Program(exprs))
+            if dated not in out:
+                out.append(dated)
+    return out
+
+
+#: The kinds proposed on users' tables only: each widens the candidates where the models, trained on WTQ,
+#: miss how people ask about their own tables (a second condition, a total, a date order, a blank cell);
+#: on WTQ tables the beam is in the models' own distribution and these cost more than they add there.
+USER_KINDS: dict[str, Callable[[Any, Any, Sequence[str]], list[str]]] = {
+    "narrowed": narrowed_programs,
+    "summed": summed_programs,
+    "dated": lambda problem, env, beam: dated_programs(env, beam),
+    "blank": lambda problem, env, beam: blank_programs(problem, env),
+}
