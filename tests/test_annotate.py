@@ -338,3 +338,72 @@ def test_a_demonym_links_the_country_a_user_table_holds() -> None:
     assert (
         _strings("what was the total revenue of the german stores?", Table.from_rows("t", header, rows)) == []
     )
+
+
+def _user_entities(question: str, header: list[str], rows: list[list[str]]) -> list[tuple[str, tuple]]:
+    table = Table.from_rows("t", header, rows, value_rules="user")
+    return [(e.kind, e.values) for e in annotate_question(question, table).entities]
+
+
+def test_a_flag_column_or_a_yes_no_column_named_by_a_verb_links_the_cell_it_means() -> None:
+    swims = [["Ann", "Q"], ["Bo", ""], ["Cy", "Q"]]
+    assert ("string", ("q",)) in _user_entities(
+        "how many swimmers qualified?", ["Swimmer", "Qualified"], swims
+    )
+    assert ("string", ("",)) in _user_entities("who was not qualified?", ["Swimmer", "Qualified"], swims)
+    trails = [["Ridge", "Yes"], ["Lake", "No"]]
+    assert ("string", ("yes",)) in _user_entities(
+        "which trails allow dogs?", ["Trail", "Dogs Allowed"], trails
+    )
+    # a column of one long text and blanks is no flag
+    notes = [["Ann", "see file"], ["Bo", ""]]
+    assert _user_entities("how many notes?", ["Name", "Notes"], notes) == []
+
+
+def test_result_codes_link_beside_other_short_codes() -> None:
+    games = [["a", "W"], ["b", "L"], ["c", "OTL"]]
+    assert ("string", ("w",)) in _user_entities("how many games did we win?", ["Opponent", "Result"], games)
+
+
+def test_a_stop_word_that_completes_a_cell_or_follows_a_columns_name_links() -> None:
+    exams = [["Bio", "Hall A", "A"], ["Chem", "Hall B", "B+"]]
+    header = ["Course", "Room", "Letter Grade"]
+    assert ("string", ("hall a",)) in _user_entities("how many exams are in Hall A?", header, exams)
+    assert ("string", ("a",)) in _user_entities("who has a letter grade of A?", header, exams)
+    assert ("string", ("a",)) not in _user_entities("who has a room?", header, exams)
+
+
+def test_hyphenated_plurals_and_adjectives_in_y_link_their_cells() -> None:
+    rides = [["1", "E-bike", "Fog"], ["2", "Classic", "Rain"]]
+    header = ["Ride", "Bike Type", "Weather"]
+    assert ("string", ("e-bike",)) in _user_entities("how many rentals were on e-bikes?", header, rides)
+    assert ("string", ("fog",)) in _user_entities("which rides were foggy?", header, rides)
+
+
+def test_an_ordinal_is_a_number_only_where_a_column_ranks() -> None:
+    runners = [["1", "Ann"], ["2", "Bo"]]
+    assert ("number", (2.0,)) in _user_entities("who finished 2nd?", ["Place", "Runner"], runners)
+    assert ("number", (2.0,)) not in _user_entities("who came 2nd?", ["Bib", "Runner"], runners)
+
+
+def test_a_word_that_is_a_columns_whole_name_is_not_read_as_a_cell() -> None:
+    cars = [["Tesla", "Model 3", "$40,000"], ["Kia", "Niro", "$30,000"]]
+    header = ["make", "model", "price"]
+    assert ("string", ("model",)) not in _user_entities("which model is the cheapest?", header, cars)
+    assert ("string", ("model 3",)) in _user_entities("what does the model 3 cost?", header, cars)
+
+
+def test_a_question_number_over_european_decimals_reads_as_the_cells_do() -> None:
+    sales = [["Toaster", "1.987,50"], ["Mixer", "12.450,75"]]
+    header = ["Produkt", "Umsatz"]
+    assert ("number", (10000.0,)) in _user_entities("which sold over 10.000?", header, sales)
+    assert ("number", (2.5,)) in _user_entities("which sold over 2,5?", header, sales)
+
+
+def test_measuring_words_name_runtime_distance_and_rating_columns() -> None:
+    table = Table.from_rows(
+        "t", ["Title", "Runtime", "Distance", "Rating"], [["A", "90", "5", "4.5"]], value_rules="user"
+    )
+    match = annotate_question("what's the longest movie?", table).column_match
+    assert match.get("r.runtime-number") and match.get("r.distance-number")
+    assert annotate_question("highest rated title", table).column_match.get("r.rating-number")

@@ -154,6 +154,8 @@ class _TableIndex:
     units: tuple[Unit, ...] = ()
     #: whether a text column has blank cells beside cells with text (`has_blank_cells`)
     blanks: bool = False
+    #: each column's name, as the words of `column_name_pieces`
+    names: frozenset[tuple[str, ...]] = frozenset()
 
     def has_substring(self, text: str) -> bool:
         return bool(text) and text in self.joined
@@ -212,6 +214,7 @@ def table_index(table: Table) -> _TableIndex:
         _header_power(table),
         tuple(dict.fromkeys(u for u in column_units if u is not None)),
         any(has_blank_cells(c) for c in table.columns),
+        frozenset(column_name_pieces(c.slug) for c in table.columns),
     )
     _INDEX_CACHE[key] = (weakref.ref(table, lambda _ref, k=key: _INDEX_CACHE.pop(k, None)), index)
     return index
@@ -245,7 +248,9 @@ def _string_entities(
     """Non-stop-word tokens found in some string cell, expanded to the right while the joined text (with a
     space, a hyphen or nothing between; with word linking also as written, clitics joined, and "and" for
     "&" with `user_readings`) is still found; trailing stop words are not kept, and a leading one only with
-    `user_readings` where it opens a whole cell (`_cell_opening`). `linking` says what found means
+    `user_readings` where it opens a whole cell (`_cell_opening`); with `user_readings` a trailing one is
+    kept where the span is a whole cell ("hall a"); and a single word that is a column's whole name
+    ("which model is the cheapest?" of a `model` column) is not read as a cell that holds it. `linking` says what found means
     (`LINKING_MODES`); MAPO's substring linking is reproduced as it was."""
     out: list[Entity] = []
     i = 0
@@ -271,9 +276,11 @@ def _string_entities(
             if grown is None:
                 break
             j += 1
-            if tokens[j - 1] not in STOP_WORDS:
+            # "in hall a" of a cell `Hall A`: a stop word at the end is kept where the span is a whole cell
+            if tokens[j - 1] not in STOP_WORDS or (user_readings and index.has_cell(grown)):
                 end, best = j, grown
-        out.append(Entity("string", (best,), i, end))
+        if not (user_readings and end == i + 1 and (best,) in index.names and not index.has_cell(best)):
+            out.append(Entity("string", (best,), i, end))
         i = end
     return out
 
@@ -321,7 +328,8 @@ def inflections(word: str) -> list[str]:
 
 def _inflected_entities(tokens: list[str], strings: list[Entity], index: _TableIndex) -> list[Entity]:
     """A word that links to no cell as it is, but does in its other number, whole ("the first thunderstorm"
-    of a column of `Thunderstorms`): the cell's form. Words of four letters or more only: a short word's
+    of a column of `Thunderstorms`, "e-bikes" of `E-bike`), or as the noun of its adjective ("foggy" of
+    `Fog`, `_adjective_bases`): the cell's form. Words of four letters or more only: a short word's
     other number is too often another word; and not a word of a column's name in either number ("how many
     laps" of a `Laps` column asks of the column, not of the cells `+1 lap`)."""
     linked = {k for e in strings for k in range(e.start, e.end)}
@@ -329,15 +337,66 @@ def _inflected_entities(tokens: list[str], strings: list[Entity], index: _TableI
     out = []
     for i, token in enumerate(tokens):
         word = normalize(token)
-        if i in linked or word in STOP_WORDS or len(word) < 4 or not word.isalpha():
+        if i in linked or word in STOP_WORDS or len(word) < 4 or not word.replace("-", "").isalpha():
             continue
-        forms = inflections(word)
+        forms = inflections(word) + _adjective_bases(word)
         if word in named or named.intersection(forms):
             continue
         form = next((f for f in forms if index.has_words(f)), None)
         if form is not None:
             out.append(Entity("string", (form,), i, i + 1))
     return out
+
+
+def _adjective_bases(word: str) -> list[str]:
+    """The nouns an adjective in -y may come from: "cloudy" -> cloud, "foggy" -> fogg, fog. Guesses, as
+    `inflections`."""
+    if len(word) < 5 or not word.endswith("y"):
+        return []
+    base = word[:-1]
+    return [base, base[:-1]] if base[-1] == base[-2] else [base]
+
+
+#: Words that may stand between a column's name and its cell ("a letter grade of A", "group is B").
+_NAME_TO_CELL = frozenset({"of", "is", "was", "=", ":", "equal", "equals"})
+
+
+def _named_cell_entities(tokens: list[str], strings: list[Entity], table: Table) -> list[Entity]:
+    """A word just after a column's name that is a whole cell of that column, a stop word or not ("how many
+    students have a letter grade of A?", "in group b"): "a" alone links nothing elsewhere."""
+    linked = {k for e in strings for k in range(e.start, e.end)}
+    out = []
+    for column in table.columns:
+        pieces = column_name_pieces(column.slug)
+        cells = set(column.views.get("string", ())) - {""}
+        if not pieces or not cells:
+            continue
+        for at in (k for k, token in enumerate(tokens) if token == pieces[-1]):
+            k = at + 1
+            while k < len(tokens) and k - at <= 2 and tokens[k] in _NAME_TO_CELL:
+                k += 1
+            if k < len(tokens) and k not in linked and normalize(tokens[k]) in cells:
+                out.append(Entity("string", (normalize(tokens[k]),), k, k + 1))
+    return out
+
+
+#: Words of a column of places in an order ("who finished 10th?" of `Place`): there an ordinal is a number.
+_RANK_WORDS = frozenset({"place", "rank", "ranking", "position", "pos", "standing", "finish", "placing"})
+
+
+def _ordinal_entities(tokens: list[str], table: Table) -> list[Entity]:
+    """The numbers of the question's ordinals ("10th": 10) where a number column is a rank (`_RANK_WORDS`);
+    elsewhere "the 2nd highest" names no cell, and MAPO's preprocessing drops them."""
+    ranked = any("number" in c.views and _RANK_WORDS & set(c.slug.split("_")) for c in table.columns)
+    if not ranked:
+        return []
+    return [
+        Entity("number", (float(v),), q.start, q.end)
+        for q in textnum.find_quantities(tokens)
+        if q.kind == "ORDINAL"
+        for v in q.values
+        if math.isfinite(v)
+    ]
 
 
 _ARTICLES = frozenset({"the", "a", "an"})
@@ -385,17 +444,27 @@ _NEGATION_REACH = 3
 
 def _yes_no_entities(tokens: list[str], table: Table) -> list[Entity]:
     """For each yes/no column whose name's last word the question holds ("recommend" of `Would
-    Recommend`): the cell the question means there, "yes", or "no" when a negation stands just before
-    (a word of the name itself, the "no" of `No Show`, is none). No question writes the cell, so no
-    n-gram links it."""
+    Recommend`; "allow" of `Dogs Allowed`, by `HeaderWords.stem`): the cell the question means there,
+    "yes", or "no" when a negation stands just before (a word of the name itself, the "no" of `No Show`, is
+    none). A flag column (one mark, such as `Q` or `x`, and blanks) is read the same way: the mark, or the
+    blank when negated ("how many swimmers qualified?" of a `Qualified` column of `Q`s). No question writes
+    the cell, so no n-gram links it."""
+    words = table.rules.header_words
+    stems = [words.stem(t) if words is not None else t for t in tokens]
     out = []
     for column in table.columns:
-        values = set(column.views.get("string", ())) - {""}
+        cells = set(column.views.get("string", ()))
+        values = cells - {""}
         pair = next((pair for pair in _YES_NO if values == set(pair)), None)
+        if pair is None and len(values) == 1 and "" in cells and len(next(iter(values))) <= 3:
+            pair = (next(iter(values)), "")
         pieces = column_name_pieces(column.slug)
-        if pair is None or not pieces or pieces[-1] not in tokens:
+        if pair is None or not pieces:
             continue
-        at = tokens.index(pieces[-1])
+        last = words.stem(pieces[-1]) if words is not None else pieces[-1]
+        at = next((k for k, t in enumerate(tokens) if t == pieces[-1] or stems[k] == last), None)
+        if at is None:
+            continue
         own = set(column.slug.split("_"))
         before = tokens[max(0, at - _NEGATION_REACH - len(pieces) + 1) : at]
         negated = any(word in _NEGATIONS and word not in own for word in before)
@@ -441,14 +510,16 @@ _RESULT_WORDS = {
 
 
 def _result_code_entities(tokens: list[str], table: Table) -> list[Entity]:
-    """For each results column (every cell one of `W`, `D`, `L`, `T`, at least two of them): the code that a
+    """For each results column (at least two of `W`, `D`, `L`, `T`, every cell a short code): the code that a
     word of the question means ("won" for `W`, "draws" for `D`), at that word. No question writes the
     letter, so no n-gram links it."""
     out = []
     for column in table.columns:
         codes = set(column.views.get("string", ())) - {""}
-        if len(codes) < 2 or not codes <= _RESULT_WORDS.keys():
+        # other short codes may stand beside (`OTL`, an overtime loss), which no word here means
+        if len(codes & _RESULT_WORDS.keys()) < 2 or any(len(c) > 3 for c in codes):
             continue
+        codes &= _RESULT_WORDS.keys()
         for code in sorted(codes):
             at = next((k for k, word in enumerate(tokens) if word in _RESULT_WORDS[code]), None)
             if at is not None:
@@ -625,6 +696,8 @@ def annotate_question(
         strings += _blank_entities(tokens, index)
         strings += _demonym_entities(tokens, strings, index)
         strings += _inflected_entities(tokens, strings, index)
+        strings += _named_cell_entities(tokens, strings, table)
+        quantities += _ordinal_entities(tokens, table)
         quantities = _in_table_units(quantities, tokens, index.header_power)
     found = strings + quantities
     found.sort(key=lambda e: (e.start, ENTITY_KINDS.index(e.kind)))

@@ -12,8 +12,8 @@ from collections.abc import Callable, Container, Sequence
 ATTRIBUTES: dict[str, tuple[str, ...]] = {
     "old": ("age",),
     "young": ("age",),
-    "long": ("length", "duration"),
-    "short": ("length", "duration", "height"),
+    "long": ("length", "duration", "runtime", "distance"),
+    "short": ("length", "duration", "height", "runtime", "distance"),
     "tall": ("height",),
     "high": ("height",),
     "heavy": ("weight", "mass"),
@@ -75,6 +75,7 @@ VERBS: dict[str, tuple[str, ...]] = {
     "spend": ("spending", "amount", "cost"),
     "spent": ("spending", "amount", "cost"),
     "worth": ("value", "price", "amount", "total"),
+    **dict.fromkeys(("rate", "rated", "rates"), ("rating",)),
     **dict.fromkeys(
         ("leave", "leaves", "leaving", "depart", "departs", "departed", "departing"), ("departure",)
     ),

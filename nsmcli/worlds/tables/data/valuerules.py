@@ -559,8 +559,9 @@ class UserRules(ValueRules):
         return value if value is not None else _digits_value(digits, not self.european_default, power)
 
     def question_values(self, tokens: Sequence[str]) -> list[textnum.Quantity]:
-        """Numbers with a magnitude suffix ("18k", "1.5M", "2bn"; the cells' suffixes, in their case) and
-        numeric dates, day first when a field says so ("15/03/2024") or the table's dates do."""
+        """Numbers with a magnitude suffix ("18k", "1.5M", "2bn"; the cells' suffixes, in their case),
+        numbers with a point or comma on a table of European decimals as its cells read them ("10.000" is ten
+        thousand), and numeric dates, day first when a field says so ("15/03/2024") or the table's dates do."""
         out = []
         skip_to = 0
         for i, token in enumerate(tokens):
@@ -590,6 +591,13 @@ class UserRules(ValueRules):
                     out.append(textnum.Quantity("NUMBER", i, end, (value,)))
                 skip_to = end
                 continue
+            if numeral and self.european_default and ("," in token or "." in token):
+                # "over 10.000 EUR" of a table that writes `1.234,50`: ten thousand, as its cells read
+                value = self._question_digits(numeral["digits"], 0)
+                if value is not None:
+                    value = -value if numeral["sign"] in ("-", "−") else value
+                    out.append(textnum.Quantity("NUMBER", i, i + 1, (value,)))
+                    continue
             one_of = self._one_of(tokens, i)
             if one_of is not None:  # "a thousand", "half a million"
                 end, value = one_of
