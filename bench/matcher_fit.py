@@ -34,6 +34,7 @@ from nsmcli.train.rerank import (
     BeamProblems,
     Reranker,
     choice_matters,
+    load_reranker,
 )
 from nsmcli.worlds import get_world
 
@@ -87,6 +88,12 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--scores", type=Path, help="a pickle of the matcher's scores: read when it exists")
     ap.add_argument(
+        "--matcher-from",
+        type=Path,
+        help="with --scores read and --out: a reranker folder of the run that wrote the scores, whose matcher"
+        " the rerankers of this run are saved with",
+    )
+    ap.add_argument(
         "--out",
         type=Path,
         help="write the final matcher and each variant's reranker fitted with it here, in a folder per variant",
@@ -122,12 +129,15 @@ def main() -> None:
     config = MatcherFit(layers=args.layers, epochs=args.epochs, lr=args.lr, seed=args.seed)
     dev_problems = match_problems(dev)
     start = time.time()
-    if args.out and args.scores and args.scores.is_file():
+    if args.out and args.scores and args.scores.is_file() and not args.matcher_from:
         raise SystemExit(
-            "--out needs the matchers fitted in this run: give a --scores file that is not there"
+            "--out needs the matchers fitted in this run (give a --scores file that is not there) or the"
+            " run's last matcher (--matcher-from)"
         )
     if args.scores and args.scores.is_file():
-        oof, dev_scores, final = (*pickle.loads(args.scores.read_bytes()), None)  # our own file
+        oof, dev_scores = pickle.loads(args.scores.read_bytes())  # our own file
+        # the last matcher of the run that wrote the scores, saved beside a reranker of that run
+        final = load_reranker(args.matcher_from).matcher if args.matcher_from else None
     else:
         oof: list = [None] * len(problems)
         for k in range(args.folds):

@@ -53,12 +53,10 @@ VARIANTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
         ("points=", "change=", "proposed="),
         ("proposed=sign", "proposed=range", "proposed=mirror", "proposed=strict", "proposed=reshown"),
     ),
-    # the kinds proposed on user tables only (`proposals.USER_KINDS`), one at a time and all four
+    # the kinds proposed on user tables only (`proposals.USER_KINDS`), one at a time and both
     "no_narrowed": ((), ("proposed=narrowed",)),
     "no_summed": ((), ("proposed=summed",)),
-    "no_dated": ((), ("proposed=dated",)),
-    "no_blank": ((), ("proposed=blank",)),
-    "no_user_kinds": ((), ("proposed=narrowed", "proposed=summed", "proposed=dated", "proposed=blank")),
+    "no_user_kinds": ((), ("proposed=narrowed", "proposed=summed")),
 }
 
 

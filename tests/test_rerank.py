@@ -606,27 +606,6 @@ def test_a_beam_program_that_drops_a_named_condition_is_proposed_on_the_rows_tha
     ]
 
 
-def test_a_question_asking_for_blank_cells_gets_the_rows_whose_cell_is_empty():
-    problem, env = _user_problem("how many orders have no tip recorded?", *ORDERS_WITH_TIPS)
-    blank = '(filter_str_contain_any all_rows "" r.tip-string)'
-    answers: dict = {}
-    added = add_proposals("wtq", problem, env, {}, answers)
-    assert added[f"{blank} (count v0)"] == "blank"
-    assert answers[f"{blank} (count v0)"] == [2.0]
-    assert answers[f"{blank} (hop v0 r.customer-string)"] == ["oakmont school", "harbor supply"]
-    # and over the rows of the thing the question names: "harbor supply orders without a tip"
-    problem, env = _user_problem("which harbor supply orders came without a tip?", *ORDERS_WITH_TIPS)
-    assert any(
-        t.startswith(
-            '(filter_str_contain_any all_rows "harbor supply" r.customer-string) (filter_str_contain_any v0 ""'
-        )
-        for t, kind in get_world("wtq").propose(problem, env, [])
-        if kind == "blank"
-    )
-    problem, env = _user_problem("how many orders are not dine-in?", *ORDERS_WITH_TIPS)
-    assert "blank" not in {kind for _, kind in get_world("wtq").propose(problem, env, [])}
-
-
 def test_a_question_asking_for_a_total_gets_each_counting_beam_program_summed_instead():
     problem, env = _user_problem("what is the total of the takeaway orders?", *ORDERS_WITH_TIPS)
     counted = '(filter_str_contain_any all_rows "takeaway" r.kind-string) (count v0)'
@@ -642,28 +621,10 @@ def test_a_question_asking_for_a_total_gets_each_counting_beam_program_summed_in
     assert not [t for t, kind in get_world("wtq").propose(problem, env, [counted]) if kind == "summed"]
 
 
-def test_a_beam_program_of_the_first_or_last_row_is_proposed_by_the_earliest_or_latest_date():
-    members = [["Ana Lopez", "03/02/2021"], ["Chloe Dubois", "11/05/2019"], ["Ben Ode", "07/30/2022"]]
-    problem, env = _user_problem("who joined first?", members, ["Name", "Joined"])
-    first = "(first all_rows) (hop v0 r.name-string)"
-    totals, answers = {first: 0.8}, {first: ["ana lopez"]}
-    added = add_proposals("wtq", problem, env, totals, answers)
-    earliest = "(argmin all_rows r.joined-date) (hop v0 r.name-string)"
-    assert added[earliest] == "dated"
-    assert answers[earliest] == ["chloe dubois"]
-    last = "(last all_rows) (hop v0 r.name-string)"
-    assert "(argmax all_rows r.joined-date) (hop v0 r.name-string)" in [
-        t for t, kind in get_world("wtq").propose(problem, env, [last]) if kind == "dated"
-    ]
-    # a table without dates: none
-    problem, env = _user_problem("who is listed first?", [r[:1] for r in members], ["Name"])
-    assert not [t for t, kind in get_world("wtq").propose(problem, env, [first]) if kind == "dated"]
-
-
 def test_the_kinds_for_users_tables_are_not_proposed_on_a_table_read_by_the_wtq_rules():
     from nsmcli.worlds.tables.data.table import Table
 
-    beam = ["(filter_greater all_rows 17000 r.attendance-number) (count v0)", "(first all_rows) (count v0)"]
+    beam = ["(filter_greater all_rows 17000 r.attendance-number) (count v0)"]
     for value_rules, expected in (("user", set(USER_KINDS)), ("wtq", set())):
         table = Table.from_rows("t", GAMES[1], GAMES[0], value_rules=value_rules)
         kinds = set()
@@ -672,7 +633,7 @@ def test_the_kinds_for_users_tables_are_not_proposed_on_a_table_read_by_the_wtq_
             env = bind(get_language("wtq"), table, annotated.entities)
             problem = Example("q", table.id, annotated, [])
             kinds |= {kind for _, kind in get_world("wtq").propose(problem, env, beam)}
-        assert kinds & set(USER_KINDS) == expected - {"blank"}, value_rules
+        assert kinds & set(USER_KINDS) == expected, value_rules
         assert {"mirror", "strict"} <= kinds  # the other kinds are proposed on both
 
 

@@ -19,13 +19,8 @@ On a user's table only (`USER_KINDS`), where the models trained on WTQ read peop
 
 - `narrowed`: each beam program that leaves out a thing the question names, run on the rows that hold it:
   "how many *home* games had more than 17,000 fans?" is often read as the games over 17,000;
-- `blank`: a question asking for blank cells ("how many orders have no tip recorded?"), which the models
-  were never trained to ask for: keep the rows whose cell of a column with blanks is empty;
 - `summed`: a question asking for a total ("total downloads of the May episodes") where the beam counts
-  or shows the rows: each such beam program summing a number column of its rows instead;
-- `dated`: each beam program that takes the first or last row in the table's order, taking the earliest
-  or latest by each date column instead: "who joined first?" means by the date joined, and users' tables
-  are often not in date order.
+  or shows the rows: each such beam program summing a number column of its rows instead.
 """
 
 from __future__ import annotations
@@ -34,7 +29,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from nsmcli.errors import GrammarError
-from nsmcli.worlds.tables.data.annotate import has_blank_cells, is_signed
+from nsmcli.worlds.tables.data.annotate import is_signed
 from nsmcli.worlds.tables.data.values import Date
 from nsmcli.worlds.tables.lang import program as P
 from nsmcli.worlds.tables.lang.functions import user_matching
@@ -211,7 +206,7 @@ def _starts(problem: Any, env: Any) -> list[tuple[str, str, int]]:
     starts = [("", "all_rows", 0)]
     for entity in problem.question.entities:
         if entity.kind != "string" or len(entity.values) != 1 or entity.values[0] == "":
-            continue  # a pair, or the empty text of a blank cell (`blank_programs`), names no rows
+            continue  # a pair, or the empty text of a blank cell (`annotate`), names no rows
         value = str(entity.values[0])
         holding = _holding(env, value)
         if holding is not None:
@@ -331,22 +326,6 @@ def pick_of_two_programs(problem: Any, env: Any) -> list[str]:
     return programs
 
 
-def blank_programs(problem: Any, env: Any) -> list[str]:
-    """For a question with the empty text among its entities (`annotate`: it asks for a blank cell), over
-    each text column with blanks: the rows whose cell there is blank, counted or shown by the columns of
-    `_shown`. From each of `_starts`."""
-    if not any(e.kind == "string" and tuple(e.values) == ("",) for e in problem.question.entities):
-        return []
-    blank = P.Literal("string", ("",))
-    programs = []
-    for prefix, rows, n in _starts(problem, env):
-        for column in (c for c in env.table.columns if has_blank_cells(c)):
-            kept = f"{prefix}(filter_str_contain_any {rows} {blank} {column.property_name('string')})"
-            programs.append(f"{kept} (count v{n})")
-            programs += [f"{kept} (hop v{n} {text})" for text in _shown(env, but=column.slug)]
-    return programs
-
-
 #: Words that ask for a total.
 _TOTAL_WORDS = frozenset({"total", "totals", "altogether", "sum", "combined", "add", "overall"})
 
@@ -370,35 +349,10 @@ def summed_programs(problem: Any, env: Any, beam: Sequence[str]) -> list[str]:
     return out
 
 
-#: Each function of table order and the function of date order it often stands for.
-BY_DATE = {"first": "argmin", "last": "argmax"}
-
-
-def dated_programs(env: Any, beam: Sequence[str]) -> list[str]:
-    """Each beam program with `first` or `last`, taking the row of the earliest or latest date of each date
-    column instead (every such expression turned, by the same column)."""
-    dates = [P.Column(c.property_name("date")) for c in env.table.columns if "date" in c.views]
-    out = []
-    for program in _programs(beam) if dates else ():
-        if not any(e.function in BY_DATE for e in program.exprs):
-            continue
-        for column in dates:
-            exprs = tuple(
-                P.Expr(BY_DATE[e.function], (*e.args, column)) if e.function in BY_DATE else e
-                for e in program.exprs
-            )
-            dated = str(P.Program(exprs))
-            if dated not in out:
-                out.append(dated)
-    return out
-
-
 #: The kinds proposed on users' tables only: each widens the candidates where the models, trained on WTQ,
-#: miss how people ask about their own tables (a second condition, a total, a date order, a blank cell);
+#: miss how people ask about their own tables (a second condition the beam drops, a total it counts);
 #: on WTQ tables the beam is in the models' own distribution and these cost more than they add there.
 USER_KINDS: dict[str, Callable[[Any, Any, Sequence[str]], list[str]]] = {
     "narrowed": narrowed_programs,
     "summed": summed_programs,
-    "dated": lambda problem, env, beam: dated_programs(env, beam),
-    "blank": lambda problem, env, beam: blank_programs(problem, env),
 }

@@ -152,7 +152,7 @@ class _TableIndex:
     header_power: int | None = None
     #: the units the table's columns of quantities are stated in (`valuerules.ValueRules.quantity_unit`)
     units: tuple[Unit, ...] = ()
-    #: whether a text column has blank cells beside cells with text (`has_blank_cells`)
+    #: whether a text column has blank cells beside cells with text (`_has_blank_cells`)
     blanks: bool = False
     #: each column's name, as the words of `column_name_pieces`
     names: frozenset[tuple[str, ...]] = frozenset()
@@ -213,7 +213,7 @@ def table_index(table: Table) -> _TableIndex:
         signed,
         _header_power(table),
         tuple(dict.fromkeys(u for u in column_units if u is not None)),
-        any(has_blank_cells(c) for c in table.columns),
+        any(_has_blank_cells(c) for c in table.columns),
         frozenset(column_name_pieces(c.slug) for c in table.columns),
     )
     _INDEX_CACHE[key] = (weakref.ref(table, lambda _ref, k=key: _INDEX_CACHE.pop(k, None)), index)
@@ -480,7 +480,7 @@ _ABSENT_AFTER_NOT = frozenset(
 )
 
 
-def has_blank_cells(column: Column) -> bool:
+def _has_blank_cells(column: Column) -> bool:
     """Whether a text column has both blank cells and cells with text: a question may ask for its blanks."""
     cells = column.views.get("string", ())
     return any(c == "" for c in cells) and any(c for c in cells)
