@@ -398,6 +398,9 @@ def test_a_question_number_over_european_decimals_reads_as_the_cells_do() -> Non
     header = ["Produkt", "Umsatz"]
     assert ("number", (10000.0,)) in _user_entities("which sold over 10.000?", header, sales)
     assert ("number", (2.5,)) in _user_entities("which sold over 2,5?", header, sales)
+    # groups of three digits are thousands in either convention: an English question over the same table
+    assert ("number", (3000.0,)) in _user_entities("which sold more than 3,000?", header, sales)
+    assert ("number", (30000.0,)) in _user_entities("which sold under €30,000?", header, sales)
 
 
 def test_measuring_words_name_runtime_distance_and_rating_columns() -> None:

@@ -196,6 +196,9 @@ _MONEY_TOKEN = re.compile(_CURRENCY)
 #: A question's number token ("1.5", "-2", "1,200").
 _QUESTION_NUMERAL = re.compile(r"(?P<sign>[-+−]?)(?P<digits>\d[\d.,]*|[.,]\d+)")
 _MINUS = "-−"
+#: A numeral of thousands groups with one separator throughout ("3,000", "10.000"): thousands in either
+#: convention, since a question seldom writes three decimals.
+_GROUPED_THOUSANDS = re.compile(r"\d{1,3}(?:\.\d{3})+|\d{1,3}(?:,\d{3})+")
 #: Magnitude words a question writes apart from its number ("1.5 mn", "2 bn"); "m" and "b" only after money.
 _QUESTION_MAGNITUDE_WORDS = frozenset({"k", "K", "M", "MM", "mn", "mln", "bn", "tn"})
 #: Of those, the ones that say a magnitude wherever they stand.
@@ -561,7 +564,7 @@ class UserRules(ValueRules):
     def question_values(self, tokens: Sequence[str]) -> list[textnum.Quantity]:
         """Numbers with a magnitude suffix ("18k", "1.5M", "2bn"; the cells' suffixes, in their case),
         numbers with a point or comma on a table of European decimals as its cells read them ("10.000" is ten
-        thousand), and numeric dates, day first when a field says so ("15/03/2024") or the table's dates do."""
+        thousand, and so is "10,000"; "2,5" is 2.5), and numeric dates, day first when a field says so ("15/03/2024") or the table's dates do."""
         out = []
         skip_to = 0
         for i, token in enumerate(tokens):
@@ -592,8 +595,11 @@ class UserRules(ValueRules):
                 skip_to = end
                 continue
             if numeral and self.european_default and ("," in token or "." in token):
-                # "over 10.000 EUR" of a table that writes `1.234,50`: ten thousand, as its cells read
-                value = self._question_digits(numeral["digits"], 0)
+                # "over 10.000 EUR" of a table that writes `1.234,50`: ten thousand, as its cells read; groups
+                # of three digits are thousands either way ("more than 3,000 customers" is no 3.0)
+                digits = numeral["digits"]
+                grouped = _GROUPED_THOUSANDS.fullmatch(digits)
+                value = float(re.sub("[.,]", "", digits)) if grouped else self._question_digits(digits, 0)
                 if value is not None:
                     value = -value if numeral["sign"] in ("-", "−") else value
                     out.append(textnum.Quantity("NUMBER", i, i + 1, (value,)))
