@@ -355,7 +355,9 @@ def test_a_flag_column_or_a_yes_no_column_named_by_a_verb_links_the_cell_it_mean
     assert ("string", ("yes",)) in _user_entities(
         "which trails allow dogs?", ["Trail", "Dogs Allowed"], trails
     )
-    # a column of one long text and blanks is no flag
+    # a sparse number column is no flag, nor is a column of one long text and blanks
+    goals = [["Ann", "1"], ["Bo", ""], ["Cy", "1"]]
+    assert ("string", ("1",)) not in _user_entities("who scored the most goals?", ["Player", "Goals"], goals)
     notes = [["Ann", "see file"], ["Bo", ""]]
     assert _user_entities("how many notes?", ["Name", "Notes"], notes) == []
 
@@ -401,6 +403,9 @@ def test_a_question_number_over_european_decimals_reads_as_the_cells_do() -> Non
     # groups of three digits are thousands in either convention: an English question over the same table
     assert ("number", (3000.0,)) in _user_entities("which sold more than 3,000?", header, sales)
     assert ("number", (30000.0,)) in _user_entities("which sold under €30,000?", header, sales)
+    # a leading zero is a decimal, and a magnitude word after the number stays the shared reading's
+    assert ("number", (0.125,)) in _user_entities("which sold over 0,125?", header, sales)
+    assert ("number", (1.5e6,)) in _user_entities("which sold over 1.5 million?", header, sales)
 
 
 def test_measuring_words_name_runtime_distance_and_rating_columns() -> None:

@@ -594,6 +594,13 @@ def test_a_beam_program_that_drops_a_named_condition_is_proposed_on_the_rows_tha
 
     # a date the question names keeps the rows of its dates; text sharing its words ("april") is the same
     # thing, used once a date of it is
+    # the empty text of a blank cell names no rows to narrow to (`_holding` would find it in any column)
+    problem, env = _user_problem("how many orders came without a tip?", *ORDERS_WITH_TIPS)
+    beam = ['(filter_str_contain_any all_rows "takeaway" r.kind-string) (count v0)']
+    assert not [
+        t for t, kind in get_world("wtq").propose(problem, env, beam) if kind == "narrowed" and '""' in t
+    ]
+
     problem, env = _user_problem("in april, how many away games were there?", *GAMES)
     beam = [
         '(filter_str_contain_any all_rows "away" r.venue-string) (count v0)',

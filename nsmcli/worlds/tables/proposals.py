@@ -135,8 +135,8 @@ def _conditions(problem: Any, env: Any) -> list[tuple[tuple[int, int], P.Expr]]:
     pairs = [(e.start, e.end) for e in entities if len(e.values) > 1]
     out = []
     for entity in entities:
-        if len(entity.values) != 1 or _overlaps((entity.start, entity.end), pairs):
-            continue
+        if len(entity.values) != 1 or entity.values[0] == "" or _overlaps((entity.start, entity.end), pairs):
+            continue  # a pair's side, or the empty text of a blank cell (`annotate`), which `_holding` misplaces
         literal = P.Literal(entity.kind, tuple(entity.values))
         if entity.kind == "string":
             holding = _holding(env, str(entity.values[0]))

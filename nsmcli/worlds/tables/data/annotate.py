@@ -456,7 +456,8 @@ def _yes_no_entities(tokens: list[str], table: Table) -> list[Entity]:
         cells = set(column.views.get("string", ()))
         values = cells - {""}
         pair = next((pair for pair in _YES_NO if values == set(pair)), None)
-        if pair is None and len(values) == 1 and "" in cells and len(next(iter(values))) <= 3:
+        flag = "number" not in column.views and len(values) == 1 and "" in cells  # not a sparse `1`
+        if pair is None and flag and len(next(iter(values))) <= 3:
             pair = (next(iter(values)), "")
         pieces = column_name_pieces(column.slug)
         if pair is None or not pieces:

@@ -198,7 +198,7 @@ _QUESTION_NUMERAL = re.compile(r"(?P<sign>[-+−]?)(?P<digits>\d[\d.,]*|[.,]\d+)
 _MINUS = "-−"
 #: A numeral of thousands groups with one separator throughout ("3,000", "10.000"): thousands in either
 #: convention, since a question seldom writes three decimals.
-_GROUPED_THOUSANDS = re.compile(r"\d{1,3}(?:\.\d{3})+|\d{1,3}(?:,\d{3})+")
+_GROUPED_THOUSANDS = re.compile(r"[1-9]\d{0,2}(?:\.\d{3})+|[1-9]\d{0,2}(?:,\d{3})+")
 #: Magnitude words a question writes apart from its number ("1.5 mn", "2 bn"); "m" and "b" only after money.
 _QUESTION_MAGNITUDE_WORDS = frozenset({"k", "K", "M", "MM", "mn", "mln", "bn", "tn"})
 #: Of those, the ones that say a magnitude wherever they stand.
@@ -594,7 +594,15 @@ class UserRules(ValueRules):
                     out.append(textnum.Quantity("NUMBER", i, end, (value,)))
                 skip_to = end
                 continue
-            if numeral and self.european_default and ("," in token or "." in token):
+            if (
+                numeral
+                and self.european_default
+                and ("," in token or "." in token)
+                # a magnitude word, an era or a unit of time after it: the shared reading's, a wider span
+                and after.lower() not in _WORD_POWERS
+                and after.lower() not in textnum._DURATION_UNITS
+                and not _QUESTION_BC.fullmatch(after)
+            ):
                 # "over 10.000 EUR" of a table that writes `1.234,50`: ten thousand, as its cells read; groups
                 # of three digits are thousands either way ("more than 3,000 customers" is no 3.0)
                 digits = numeral["digits"]
