@@ -249,9 +249,9 @@ def _string_entities(
     space, a hyphen or nothing between; with word linking also as written, clitics joined, and "and" for
     "&" with `user_readings`) is still found; trailing stop words are not kept, and a leading one only with
     `user_readings` where it opens a whole cell (`_cell_opening`); with `user_readings` a trailing one is
-    kept where the span is a whole cell ("hall a"); and a single word that is a column's whole name
-    ("which model is the cheapest?" of a `model` column) is not read as a cell that holds it. `linking` says what found means
-    (`LINKING_MODES`); MAPO's substring linking is reproduced as it was."""
+    kept where the span is a whole cell ("hall a"), and a single word that is a column's whole name
+    ("which model is the cheapest?" of a `model` column) is not read as a cell that holds it. `linking`
+    says what found means (`LINKING_MODES`); MAPO's substring linking is reproduced as it was."""
     out: list[Entity] = []
     i = 0
     n = len(tokens)
@@ -368,10 +368,10 @@ def _named_cell_entities(tokens: list[str], strings: list[Entity], table: Table)
     out = []
     for column in table.columns:
         pieces = column_name_pieces(column.slug)
-        cells = set(column.views.get("string", ())) - {""}
-        if not pieces or not cells:
-            continue
-        for at in (k for k, token in enumerate(tokens) if token == pieces[-1]):
+        named_at = [k for k, token in enumerate(tokens) if pieces and token == pieces[-1]]
+        # the cells only of a column the question names: a question's annotation stays cheap on a big table
+        cells = set(column.views.get("string", ())) - {""} if named_at else set()
+        for at in named_at if cells else ():
             k = at + 1
             while k < len(tokens) and k - at <= 2 and tokens[k] in _NAME_TO_CELL:
                 k += 1
@@ -384,19 +384,10 @@ def _named_cell_entities(tokens: list[str], strings: list[Entity], table: Table)
 _RANK_WORDS = frozenset({"place", "rank", "ranking", "position", "pos", "standing", "finish", "placing"})
 
 
-def _ordinal_entities(tokens: list[str], table: Table) -> list[Entity]:
-    """The numbers of the question's ordinals ("10th": 10) where a number column is a rank (`_RANK_WORDS`);
+def _ranks(table: Table) -> bool:
+    """Whether a number column is a rank (`_RANK_WORDS`): there an ordinal is a number ("10th": 10);
     elsewhere "the 2nd highest" names no cell, and MAPO's preprocessing drops them."""
-    ranked = any("number" in c.views and _RANK_WORDS & set(c.slug.split("_")) for c in table.columns)
-    if not ranked:
-        return []
-    return [
-        Entity("number", (float(v),), q.start, q.end)
-        for q in textnum.find_quantities(tokens)
-        if q.kind == "ORDINAL"
-        for v in q.values
-        if math.isfinite(v)
-    ]
+    return any("number" in c.views and _RANK_WORDS & set(c.slug.split("_")) for c in table.columns)
 
 
 _ARTICLES = frozenset({"the", "a", "an"})
@@ -682,6 +673,8 @@ def annotate_question(
     strings = _string_entities(tokens, index, linking, user_readings=table.rules.user_question_readings)
     if linking == "word":  # MAPO's substring linking, reproduced as it was, has no pairs
         strings += _either_or_entities(tokens, strings)
+    # on user tables an ordinal is a number where a column ranks ("who finished 10th?" of `Place`)
+    ordinals = ordinals or (table.rules.user_question_readings and _ranks(table))
     quantities = _quantity_entities(tokens, ordinals=ordinals, number_kinds=number_kinds)
     if table.rules.user_question_readings:
         cased = textnum.ptb_tokenize(text)
@@ -698,7 +691,6 @@ def annotate_question(
         strings += _demonym_entities(tokens, strings, index)
         strings += _inflected_entities(tokens, strings, index)
         strings += _named_cell_entities(tokens, strings, table)
-        quantities += _ordinal_entities(tokens, table)
         quantities = _in_table_units(quantities, tokens, index.header_power)
     found = strings + quantities
     found.sort(key=lambda e: (e.start, ENTITY_KINDS.index(e.kind)))

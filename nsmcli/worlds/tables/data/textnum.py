@@ -317,7 +317,7 @@ _ORDINAL_TENS = {
         "twentieth thirtieth fortieth fiftieth sixtieth seventieth eightieth ninetieth".split(), start=2
     )
 }
-_DURATION_UNITS = frozenset(
+DURATION_UNITS = frozenset(
     "year years yr yrs month months week weeks day days hour hours hr hrs minute minutes min mins second "
     "seconds sec secs decade decades century centuries".split()
 )
@@ -643,7 +643,7 @@ def find_quantities(tokens: list[str], *, slash_years: bool = False) -> list[Qua
                 i += 1
                 continue
         year = _is_year(w)
-        if year is not None and not (i + 1 < n and (low[i + 1] in _DURATION_UNITS or low[i + 1] == "%")):
+        if year is not None and not (i + 1 < n and (low[i + 1] in DURATION_UNITS or low[i + 1] == "%")):
             out.append(Quantity("DATE", i, i + 1, (Date(year, -1, -1),)))
             i += 1
             continue
@@ -693,9 +693,9 @@ def find_quantities(tokens: list[str], *, slash_years: bool = False) -> list[Qua
                 kind, end = "PERCENT", end + 1
             elif end < n and low[end] in _CURRENCY_WORDS:
                 kind, end = "MONEY", end + 1
-            elif end < n and low[end] in _DURATION_UNITS:
+            elif end < n and low[end] in DURATION_UNITS:
                 kind = "DURATION"
-            elif end + 1 < n and low[end + 1] in _DURATION_UNITS and low[end] in ("-",):
+            elif end + 1 < n and low[end + 1] in DURATION_UNITS and low[end] in ("-",):
                 kind = "DURATION"
             out.append(Quantity(kind, i, end, (value,)))
             i = end

@@ -564,7 +564,8 @@ class UserRules(ValueRules):
     def question_values(self, tokens: Sequence[str]) -> list[textnum.Quantity]:
         """Numbers with a magnitude suffix ("18k", "1.5M", "2bn"; the cells' suffixes, in their case),
         numbers with a point or comma on a table of European decimals as its cells read them ("10.000" is ten
-        thousand, and so is "10,000"; "2,5" is 2.5), and numeric dates, day first when a field says so ("15/03/2024") or the table's dates do."""
+        thousand, and so is "10,000"; "2,5" is 2.5), and numeric dates, day first when a field says so
+        ("15/03/2024") or the table's dates do."""
         out = []
         skip_to = 0
         for i, token in enumerate(tokens):
@@ -600,7 +601,7 @@ class UserRules(ValueRules):
                 and ("," in token or "." in token)
                 # a magnitude word, an era or a unit of time after it: the shared reading's, a wider span
                 and after.lower() not in _WORD_POWERS
-                and after.lower() not in textnum._DURATION_UNITS
+                and after.lower() not in textnum.DURATION_UNITS
                 and not _QUESTION_BC.fullmatch(after)
             ):
                 # "over 10.000 EUR" of a table that writes `1.234,50`: ten thousand, as its cells read; groups
