@@ -175,6 +175,7 @@ def main() -> None:
         offset += len(b.problems)
     dev_scored = with_scores(dev, dev_scores)
     fitted: dict[str, Reranker] = {}
+    by_file: list[tuple[str, list[int]]] = []  # user held out per question file, when there are several
     variants = args.variants.split(",")
     if any(v not in VARIANTS for v in variants):
         raise SystemExit(f"--variants are of {', '.join(VARIANTS)}")
@@ -189,6 +190,8 @@ def main() -> None:
         )
         name = f"{variant}, {'with' if matched else 'without'}"
         rows.append((name, l2, reranker.dense[MATCH], wtq_held, user_held, dev_right, total))
+        by_source = reranker.fitted["held_out_right_by_source"][l2]
+        by_file.append((name, [by_source[s.split] for s in fit_v[1:]]))
         print(rows[-1], flush=True)
         if matched:
             fitted[variant] = reranker
@@ -209,6 +212,15 @@ def main() -> None:
     text += "".join(
         f"| {v} | {l2} | {w:.3f} | {a:,} | {u:,} | {d:,} | {s:,} |\n" for v, l2, w, a, u, d, s in rows
     )
+    if len(user) > 1:
+        text += (
+            "\nUser held out by question file ("
+            + ", ".join(
+                f"{p}: {len(b.problems)} questions" for p, b in zip(args.questions, user, strict=True)
+            )
+            + "):\n\n"
+        )
+        text += "".join(f"- {v}: {', '.join(f'{n:,}' for n in counts)}\n" for v, counts in by_file)
     print(text)
     print(f"written to {write_result('matcher-fit', text)}")
     if args.out and final is not None:

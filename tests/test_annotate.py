@@ -355,6 +355,7 @@ def test_a_flag_column_or_a_yes_no_column_named_by_a_verb_links_the_cell_it_mean
     assert ("string", ("yes",)) in _user_entities(
         "which trails allow dogs?", ["Trail", "Dogs Allowed"], trails
     )
+    assert ("string", ("q",)) in _user_entities("how many swimmers qualify?", ["Swimmer", "Qualified"], swims)
     # a sparse number column is no flag, nor is a column of one long text and blanks
     goals = [["Ann", "1"], ["Bo", ""], ["Cy", "1"]]
     assert ("string", ("1",)) not in _user_entities("who scored the most goals?", ["Player", "Goals"], goals)
@@ -365,6 +366,9 @@ def test_a_flag_column_or_a_yes_no_column_named_by_a_verb_links_the_cell_it_mean
 def test_result_codes_link_beside_other_short_codes() -> None:
     games = [["a", "W"], ["b", "L"], ["c", "OTL"]]
     assert ("string", ("w",)) in _user_entities("how many games did we win?", ["Opponent", "Result"], games)
+    # a column of weekdays holds a `W` and a `T`, but no results
+    classes = [["Yoga", "M"], ["Spin", "T"], ["Pilates", "W"], ["Boxing", "F"]]
+    assert _user_entities("which classes did we win?", ["Class", "Day"], classes) == []
 
 
 def test_a_stop_word_that_completes_a_cell_or_follows_a_columns_name_links() -> None:
@@ -386,6 +390,9 @@ def test_an_ordinal_is_a_number_only_where_a_column_ranks() -> None:
     runners = [["1", "Ann"], ["2", "Bo"]]
     assert ("number", (2.0,)) in _user_entities("who finished 2nd?", ["Place", "Runner"], runners)
     assert ("number", (2.0,)) not in _user_entities("who came 2nd?", ["Bib", "Runner"], runners)
+    # a finish time is named like a place but holds none
+    times = [["Ann", "151.5"], ["Bo", "165.2"]]
+    assert _user_entities("who was the 2nd fastest?", ["Runner", "Finish Time"], times) == []
 
 
 def test_a_word_that_is_a_columns_whole_name_is_not_read_as_a_cell() -> None:

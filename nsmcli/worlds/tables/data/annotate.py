@@ -385,9 +385,16 @@ _RANK_WORDS = frozenset({"place", "rank", "ranking", "position", "pos", "standin
 
 
 def _ranks(table: Table) -> bool:
-    """Whether a number column is a rank (`_RANK_WORDS`): there an ordinal is a number ("10th": 10);
-    elsewhere "the 2nd highest" names no cell, and MAPO's preprocessing drops them."""
-    return any("number" in c.views and _RANK_WORDS & set(c.slug.split("_")) for c in table.columns)
+    """Whether a column of whole numbers from 1 is a rank (`_RANK_WORDS`): there an ordinal is a number
+    ("10th": 10); elsewhere "the 2nd highest" names no cell, and MAPO's preprocessing drops them. A
+    `Finish Time` is named like a rank but holds no places."""
+    return any(_RANK_WORDS & set(c.slug.split("_")) and _places(c) for c in table.columns)
+
+
+def _places(column: Column) -> bool:
+    """Whether a column's numbers are all places: whole, from 1 (blanks aside: a runner who did not finish)."""
+    numbers = [v for v in column.views.get("number", ()) if v is not None]
+    return bool(numbers) and all(v >= 1 and v == int(v) for v in numbers)
 
 
 _ARTICLES = frozenset({"the", "a", "an"})
@@ -502,14 +509,15 @@ _RESULT_WORDS = {
 
 
 def _result_code_entities(tokens: list[str], table: Table) -> list[Entity]:
-    """For each results column (at least two of `W`, `D`, `L`, `T`, every cell a short code): the code that a
+    """For each results column (`W` and `L`, perhaps `D` or `T`, every cell a short code): the code that a
     word of the question means ("won" for `W`, "draws" for `D`), at that word. No question writes the
     letter, so no n-gram links it."""
     out = []
     for column in table.columns:
         codes = set(column.views.get("string", ())) - {""}
-        # other short codes may stand beside (`OTL`, an overtime loss), which no word here means
-        if len(codes & _RESULT_WORDS.keys()) < 2 or any(len(c) > 3 for c in codes):
+        # other short codes may stand beside (`OTL`, an overtime loss), which no word here means; a season
+        # of results has wins and losses, which a column of weekdays (`M`, `T`, `W`, `F`) has not
+        if not {"w", "l"} <= codes or any(len(c) > 3 for c in codes):
             continue
         codes &= _RESULT_WORDS.keys()
         for code in sorted(codes):

@@ -499,8 +499,10 @@ class HeaderWords:
         word = self.word(word)
         for ending in self.DERIVED_ENDINGS:
             if word.endswith(ending) and len(word) - len(ending) >= 4:
-                return word[: -len(ending)]
-        return word
+                word = word[: -len(ending)]
+                break
+        # a verb in -y keeps it: "qualified" and "qualifying" meet "qualify"
+        return word[:-1] + "y" if word.endswith("i") and len(word) > 4 else word
 
 
 #: A space between digits that is no thousands separator: what follows is not exactly three digits.
