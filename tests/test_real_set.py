@@ -55,12 +55,14 @@ def test_the_fitting_set_is_well_formed_readable_and_apart_from_the_real_world_s
     answer and a declared type, and it shares no table and no question with the real-world test set."""
     from nsmcli.worlds.tables.data.readers import load_table
 
-    lines = (FIT / "questions.tsv").read_text(encoding="utf-8").splitlines()
-    assert lines[0].split("\t") == ["table", "question", "answer", "type"]
-    records = [line.split("\t") for line in lines[1:]]
+    records, cases = [], []
+    for name in ("questions.tsv", "questions-round3.tsv"):
+        lines = (FIT / name).read_text(encoding="utf-8").splitlines()
+        assert lines[0].split("\t") == ["table", "question", "answer", "type"]
+        records += [line.split("\t") for line in lines[1:]]
+        cases += read_question_file(FIT / name)
     assert all(len(fields) == 4 and fields[3] in _declared_types() for fields in records)
-    cases = read_question_file(FIT / "questions.tsv")
-    assert len(cases) == len(records) >= 400 and all(case.answer for case in cases)
+    assert len(cases) == len(records) >= 1200 and all(case.answer for case in cases)
     for table in {case.table for case in cases}:
         assert load_table(table).rows, table
     real = _records()

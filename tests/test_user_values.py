@@ -700,6 +700,9 @@ def test_abbreviated_and_plural_header_words_match_the_question() -> None:
     assert annotate_question("what quantity", table).column_match["r.qty-number"] == 1.0
     assert annotate_question("which customers", table).column_match["r.customer-string"] == 1.0
     assert "r.qty-number" not in annotate_question("who has no store", table).column_match
+    # a box score's `+/-` is the plus-minus, however the question writes it
+    for question in ("who had the worst plus/minus", "best +/-", "her plus minus"):
+        assert "r.plus_minus" in _matched_columns(question, ["Player", "PTS", "+/-"], ["a", "1", "-3"])
     # a word in -ies or -ied meets its header in -y or -ie: "calories" / `Calorie`, "qualify" / `Qualified`
     assert "r.calorie" in _matched_columns("the lowest calories", ["Food", "Calorie"], ["a", "1"])
     assert "r.qualified" in _matched_columns("who will qualify", ["Name", "Qualified"], ["a", "x"])

@@ -717,10 +717,16 @@ def annotate_question(
     token_set = set(tokens)
     # a header's symbol is a word of its slug ("% Change": percent, change), so the question's symbol is too
     token_set |= {word for symbol, word in table.rules.header_symbols.items() if symbol in token_set}
+    # and a header named by its symbols alone names its words ("+/-" of a `+/-` column: plus, minus)
+    token_set |= {
+        w for name, words in table.rules.header_names.items() if name in token_set for w in words.split()
+    }
     # only matching properties are listed; consumers read `column_match.get(name, 0.0)`
     column_match = {}
     words = table.rules.header_words
     if words is not None:  # the user rules: "avg" is "average" and "sales" is "sale" on both sides
+        # "plus/minus" and "w/l" are two words each
+        token_set |= {part for t in token_set if "/" in t for part in t.split("/") if part}
         token_set |= {words.word(t) for t in token_set if t not in STOP_WORDS}  # "no" is no "number"
     stems = {words.stem(t) for t in token_set if t not in STOP_WORDS} if words is not None else set()
     # what the question's adjectives and verbs measure names a column of amounts or dates, not of text

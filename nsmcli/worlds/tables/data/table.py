@@ -133,7 +133,7 @@ class Table:
         for i, row in enumerate(rows):
             if len(row) != width:
                 raise DataError(f"table {table_id}: row {i + 1} has {len(row)} cells, the header has {width}")
-        slugs = _unique_slugs(header, rules.header_symbols)
+        slugs = _unique_slugs(header, rules.header_symbols, rules.header_names)
         columns = []
         with gc_paused():
             raws = [
@@ -176,13 +176,17 @@ def _plain_number(text: str) -> float | None:
         return number
 
 
-def _unique_slugs(header: Sequence[str], symbols: Mapping[str, str] | None = None) -> list[str]:
+def _unique_slugs(
+    header: Sequence[str], symbols: Mapping[str, str] | None = None, names: Mapping[str, str] | None = None
+) -> list[str]:
     """Lower-case, underscore-joined column slugs (WTQ's `fb:row.row.year_built` style), made unique; each of
-    `symbols` in a header becomes its word ("% Change" -> `percent_change`)."""
+    `symbols` in a header becomes its word ("% Change" -> `percent_change`), and a whole header of `names`
+    its words (`+/-` -> `plus_minus`)."""
     slugs: list[str] = []
     seen: set[str] = set()
     for j, head in enumerate(header):
         text = str(head)
+        text = (names or {}).get(text.strip(), text)
         if re.search(r"[^\W_]", text):  # a header of symbols alone ("#") keeps the plain name
             for symbol, word in (symbols or {}).items():
                 text = text.replace(symbol, f" {word} ")

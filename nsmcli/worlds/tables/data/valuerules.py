@@ -81,6 +81,9 @@ class ValueRules:
     #: Header symbols that name a word in column slugs, and so in programs and in the column-question match
     #: ("% Change" is `percent_change`, not a second `change`); the WTQ rules drop them, as WTQ's own data.
     header_symbols: ClassVar[dict[str, str]] = {}
+    #: Headers of symbols alone that name words (a box score's `+/-` is the plus-minus); another header
+    #: of symbols alone keeps a plain name (`column_9`).
+    header_names: ClassVar[dict[str, str]] = {}
     #: How a header's words and a question's words meet in the column-question match beyond equality
     #: (None: only equal words match, as in WTQ's data).
     header_words: ClassVar[HeaderWords | None] = None
@@ -522,6 +525,7 @@ class UserRules(ValueRules):
     question_number_kinds = ("NUMBER", "PERCENT", "MONEY")
     user_question_readings = True
     header_symbols = {"%": "percent", "#": "number"}
+    header_names = {"+/-": "plus minus", "±": "plus minus"}
     header_words = HeaderWords()
 
     def __init__(self, european_default: bool = False, day_first: bool = False) -> None:
