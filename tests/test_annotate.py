@@ -356,6 +356,13 @@ def test_a_flag_column_or_a_yes_no_column_named_by_a_verb_links_the_cell_it_mean
         "which trails allow dogs?", ["Trail", "Dogs Allowed"], trails
     )
     assert ("string", ("q",)) in _user_entities("how many swimmers qualify?", ["Swimmer", "Qualified"], swims)
+    # "no ... listed" asks for the blanks of a yes/no column, not for its "no"
+    pets = [["a", "Yes"], ["b", "No"], ["c", ""]]
+    listed = _user_entities("how many listings have no pet policy listed?", ["Listing", "Pets"], pets)
+    assert ("string", ("",)) in listed and ("string", ("no",)) not in listed
+    assert ("string", ("no",)) in _user_entities(
+        "which listings do not allow pets?", ["Listing", "Pets"], pets
+    )
     # a sparse number column is no flag, nor is a column of one long text and blanks
     goals = [["Ann", "1"], ["Bo", ""], ["Cy", "1"]]
     assert ("string", ("1",)) not in _user_entities("who scored the most goals?", ["Player", "Goals"], goals)

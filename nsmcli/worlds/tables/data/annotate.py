@@ -467,6 +467,8 @@ def _yes_no_entities(tokens: list[str], table: Table) -> list[Entity]:
         own = set(column.slug.split("_"))
         before = tokens[max(0, at - _NEGATION_REACH - len(pieces) + 1) : at]
         negated = any(word in _NEGATIONS and word not in own for word in before)
+        if negated and "" in cells and _ABSENT_AFTER_NOT & set(tokens[at + 1 : at + 1 + _NEGATION_REACH]):
+            continue  # "no pet policy listed" asks for the blank cells (`_blank_entities`), not for "no"
         out.append(Entity("string", (pair[negated],), at, at + 1))
     return out
 
