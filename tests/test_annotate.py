@@ -363,6 +363,14 @@ def test_a_flag_column_or_a_yes_no_column_named_by_a_verb_links_the_cell_it_mean
     assert ("string", ("no",)) in _user_entities(
         "which listings do not allow pets?", ["Listing", "Pets"], pets
     )
+    with_balcony = [["a", "Yes", "Yes"], ["b", "No", "No"], ["c", "", "Yes"]]
+    clause = _user_entities(
+        "how many listings with no pets have a balcony?", ["Listing", "Pets", "Balcony"], with_balcony
+    )
+    assert ("string", ("no",)) in clause
+    assert ("string", ("",)) in _user_entities(
+        "which listings never had a pet policy listed?", ["Listing", "Pets"], pets
+    )
     # a sparse number column is no flag, nor is a column of one long text and blanks
     goals = [["Ann", "1"], ["Bo", ""], ["Cy", "1"]]
     assert ("string", ("1",)) not in _user_entities("who scored the most goals?", ["Player", "Goals"], goals)
@@ -400,6 +408,10 @@ def test_an_ordinal_is_a_number_only_where_a_column_ranks() -> None:
     # a finish time is named like a place but holds none
     times = [["Ann", "151.5"], ["Bo", "165.2"]]
     assert _user_entities("who was the 2nd fastest?", ["Runner", "Finish Time"], times) == []
+    # a number too large for any place is none, and no crash
+    assert ("number", (2.0,)) not in _user_entities(
+        "who was 2nd?", ["Place", "Runner"], [["9" * 400, "Ann"], ["3", "Bo"]]
+    )
 
 
 def test_a_word_that_is_a_columns_whole_name_is_not_read_as_a_cell() -> None:

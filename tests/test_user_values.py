@@ -706,6 +706,11 @@ def test_abbreviated_and_plural_header_words_match_the_question() -> None:
     # a word in -ies or -ied meets its header in -y or -ie: "calories" / `Calorie`, "qualify" / `Qualified`
     assert "r.calorie" in _matched_columns("the lowest calories", ["Food", "Calorie"], ["a", "1"])
     assert "r.qualified" in _matched_columns("who will qualify", ["Name", "Qualified"], ["a", "x"])
+    # but "special" is no "species", and a date's or a fraction's numbers are no words
+    assert "r.species" not in _matched_columns(
+        "special needs?", ["Name", "Species", "Special Needs"], ["a", "b", "c"]
+    )
+    assert _matched_columns("what sold on 03/15?", ["Item", "Week 15"], ["a", "1"]) == set()
     # WTQ's rules match equal words only, as its data were made
     wtq = Table.from_rows("t", ["Store", "Avg. Basket"], [["a", "1"]])
     assert annotate_question("the larger average basket?", wtq).column_match["r.avg_basket-number"] == 1.0

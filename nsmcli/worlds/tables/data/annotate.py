@@ -380,6 +380,9 @@ def _named_cell_entities(tokens: list[str], strings: list[Entity], table: Table)
     return out
 
 
+#: A token of words joined by slashes ("plus/minus", "w/l"), not of numbers ("03/15", "1/2").
+_WORDS_BY_SLASH = re.compile(r"[^\W\d_]+(?:/[^\W\d_]+)+")
+
 #: Words of a column of places in an order ("who finished 10th?" of `Place`): there an ordinal is a number.
 _RANK_WORDS = frozenset({"place", "rank", "ranking", "position", "pos", "standing", "finish", "placing"})
 
@@ -394,7 +397,7 @@ def _ranks(table: Table) -> bool:
 def _places(column: Column) -> bool:
     """Whether a column's numbers are all places: whole, from 1 (blanks aside: a runner who did not finish)."""
     numbers = [v for v in column.views.get("number", ()) if v is not None]
-    return bool(numbers) and all(v >= 1 and v == int(v) for v in numbers)
+    return bool(numbers) and all(v >= 1 and float(v).is_integer() for v in numbers)
 
 
 _ARTICLES = frozenset({"the", "a", "an"})
@@ -467,9 +470,13 @@ def _yes_no_entities(tokens: list[str], table: Table) -> list[Entity]:
         own = set(column.slug.split("_"))
         before = tokens[max(0, at - _NEGATION_REACH - len(pieces) + 1) : at]
         negated = any(word in _NEGATIONS and word not in own for word in before)
-        if negated and "" in cells and _ABSENT_AFTER_NOT & set(tokens[at + 1 : at + 1 + _NEGATION_REACH]):
-            continue  # "no pet policy listed" asks for the blank cells (`_blank_entities`), not for "no"
-        out.append(Entity("string", (pair[negated],), at, at + 1))
+        # "no pet policy listed" asks for the blank cells, not for "no"
+        blank = (
+            negated
+            and "" in cells
+            and bool(_UNSTATED_AFTER_NAME & set(tokens[at + 1 : at + 1 + _NEGATION_REACH]))
+        )
+        out.append(Entity("string", ("" if blank else pair[negated],), at, at + 1))
     return out
 
 
@@ -479,6 +486,11 @@ _ABSENCE_WORDS = frozenset({"no", "without", "missing", "blank", "empty", "unass
 _ABSENT_AFTER_NOT = frozenset(
     "have has had listed recorded given entered assigned filled specified provided set yet".split()
 )
+
+
+#: After a negated column's name, the words that make it ask for a blank cell ("no pet policy listed");
+#: not "have": "listings with no pets have a balcony" starts another clause.
+_UNSTATED_AFTER_NAME = _ABSENT_AFTER_NOT - {"have", "has", "had"}
 
 
 def _has_blank_cells(column: Column) -> bool:
@@ -727,8 +739,8 @@ def annotate_question(
     column_match = {}
     words = table.rules.header_words
     if words is not None:  # the user rules: "avg" is "average" and "sales" is "sale" on both sides
-        # "plus/minus" and "w/l" are two words each
-        token_set |= {part for t in token_set if "/" in t for part in t.split("/") if part}
+        # "plus/minus" and "w/l" are two words each; "03/15" and "1/2" are no words
+        token_set |= {part for t in token_set if _WORDS_BY_SLASH.fullmatch(t) for part in t.split("/")}
         token_set |= {words.word(t) for t in token_set if t not in STOP_WORDS}  # "no" is no "number"
     stems = {words.stem(t) for t in token_set if t not in STOP_WORDS} if words is not None else set()
     # what the question's adjectives and verbs measure names a column of amounts or dates, not of text

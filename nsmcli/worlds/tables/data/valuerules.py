@@ -503,9 +503,10 @@ class HeaderWords:
         for ending in self.DERIVED_ENDINGS:
             if word.endswith(ending) and len(word) - len(ending) >= 4:
                 word = word[: -len(ending)]
-                break
-        # a verb in -y keeps it: "qualified" and "qualifying" meet "qualify"
-        return word[:-1] + "y" if word.endswith("i") and len(word) > 4 else word
+                # a verb in -y keeps it: "qualified" meets "qualify", "calorie" "calories" (-ies is -y);
+                # only here: "special" is not "species", nor "memorial" "memory"
+                return word[:-1] + "y" if ending in ("ed", "e") and word.endswith("i") else word
+        return word
 
 
 #: A space between digits that is no thousands separator: what follows is not exactly three digits.
