@@ -441,3 +441,27 @@ def test_measuring_words_name_runtime_distance_and_rating_columns() -> None:
     match = annotate_question("what's the longest movie?", table).column_match
     assert match.get("r.runtime-number") and match.get("r.distance-number")
     assert annotate_question("highest rated title", table).column_match.get("r.rating-number")
+
+
+def test_number_noun_compounds_verbs_and_stat_abbreviations_link_on_user_tables() -> None:
+    courses = [["BIO101", "4", "Yes"], ["ART200", "3", "No"]]
+    header = ["Course", "Credits", "Lab"]
+    assert ("number", (4.0,)) in _user_entities("how many 4-credit courses are there?", header, courses)
+    table = Table.from_rows("t", header, courses, value_rules="user")
+    assert "r.credits-number" in annotate_question("how many 4-credit courses?", table).column_match
+    inspections = [["Cafe A", "Pass"], ["Cafe B", "Fail"]]
+    assert ("string", ("fail",)) in _user_entities(
+        "how many inspections failed?", ["Name", "Result"], inspections
+    )
+    box = Table.from_rows("t", ["Player", "PTS", "AST"], [["a", "10", "3"]], value_rules="user")
+    assert "r.ast-number" in annotate_question("who had the most assists?", box).column_match
+    rent = Table.from_rows(
+        "t", ["Tenant", "Balance Due"], [["a", "(20.00)"], ["b", "35.00"]], value_rules="user"
+    )
+    assert "r.balance_due-number" in annotate_question("who owes the most?", rent).column_match
+    # "behind" falls only after a word of how far or of being, not in "right behind"
+    sites = [["S1", "+8"], ["S2", "-10"]]
+    header = ["Site", "Variance vs Target"]
+    assert ("number", (0.0,)) in _user_entities("which site is furthest behind its target?", header, sites)
+    assert ("number", (0.0,)) not in _user_entities("which site is right behind S1?", header, sites)
+    assert ("number", (0.0,)) in _user_entities("how many sites lowered their variance?", header, sites)

@@ -24,7 +24,7 @@ from nsmcli.errors import DataError
 from nsmcli.worlds.tables.data import lexicon, textnum, units
 from nsmcli.worlds.tables.data.table import Column, Table
 from nsmcli.worlds.tables.data.units import Unit
-from nsmcli.worlds.tables.data.valuerules import header_magnitude, said_power
+from nsmcli.worlds.tables.data.valuerules import NUMBER_NOUN, header_magnitude, said_power
 from nsmcli.worlds.tables.data.values import Date, contains_words, normalize
 
 #: NLTK's English stop words, contraction pieces, the empty string and punctuation (MAPO's stop_words.json).
@@ -328,8 +328,8 @@ def inflections(word: str) -> list[str]:
 
 def _inflected_entities(tokens: list[str], strings: list[Entity], index: _TableIndex) -> list[Entity]:
     """A word that links to no cell as it is, but does in its other number, whole ("the first thunderstorm"
-    of a column of `Thunderstorms`, "e-bikes" of `E-bike`), or as the noun of its adjective ("foggy" of
-    `Fog`, `_adjective_bases`): the cell's form. Words of four letters or more only: a short word's
+    of a column of `Thunderstorms`, "e-bikes" of `E-bike`), as the noun of its adjective ("foggy" of
+    `Fog`, `_adjective_bases`) or as its verb's base ("failed" of `Fail`, `_verb_bases`): the cell's form. Words of four letters or more only: a short word's
     other number is too often another word; and not a word of a column's name in either number ("how many
     laps" of a `Laps` column asks of the column, not of the cells `+1 lap`)."""
     linked = {k for e in strings for k in range(e.start, e.end)}
@@ -339,13 +339,24 @@ def _inflected_entities(tokens: list[str], strings: list[Entity], index: _TableI
         word = normalize(token)
         if i in linked or word in STOP_WORDS or len(word) < 4 or not word.replace("-", "").isalpha():
             continue
-        forms = inflections(word) + _adjective_bases(word)
+        forms = inflections(word) + _adjective_bases(word) + _verb_bases(word)
         if word in named or named.intersection(forms):
             continue
         form = next((f for f in forms if index.has_words(f)), None)
         if form is not None:
             out.append(Entity("string", (form,), i, i + 1))
     return out
+
+
+def _verb_bases(word: str) -> list[str]:
+    """The base forms a verb in -ed may come from: "failed" -> fail, "closed" -> close, "stopped" -> stop,
+    "carried" -> carry (a cell `Fail` of "how many inspections failed?"). Guesses, as `inflections`."""
+    if len(word) < 5 or not word.endswith("ed"):
+        return []
+    if word.endswith("ied"):
+        return [word[:-3] + "y"]
+    stem = word[:-2]
+    return [stem, stem + "e", stem[:-1]] if stem[-1] == stem[-2] else [stem, stem + "e"]
 
 
 def _adjective_bases(word: str) -> list[str]:
@@ -741,6 +752,8 @@ def annotate_question(
     if words is not None:  # the user rules: "avg" is "average" and "sales" is "sale" on both sides
         # "plus/minus" and "w/l" are two words each; "03/15" and "1/2" are no words
         token_set |= {part for t in token_set if _WORDS_BY_SLASH.fullmatch(t) for part in t.split("/")}
+        # "4-credit courses" names the `Credits` column (its number is `UserRules.question_values`')
+        token_set |= {m["noun"] for m in map(NUMBER_NOUN.fullmatch, list(token_set)) if m is not None}
         token_set |= {words.word(t) for t in token_set if t not in STOP_WORDS}  # "no" is no "number"
     stems = {words.stem(t) for t in token_set if t not in STOP_WORDS} if words is not None else set()
     # what the question's adjectives and verbs measure names a column of amounts or dates, not of text

@@ -565,7 +565,7 @@ FALLING_WORDS = frozenset(
         "shrinking", "shrank", "shrunk", "shrinks", "shrink", "declined", "declining", "declines", "decline",
         "decreased", "decreasing", "decreases", "fell", "falling", "falls", "fall", "dropped", "dropping",
         "drops", "drop", "lost", "lose", "loses", "losing", "cut", "cuts", "reduced", "loss-making", "early",
-        "refund", "refunds", "refunded",
+        "refund", "refunds", "refunded", "lowered", "lowering",
     }
 )  # fmt: skip
 RISING_WORDS = frozenset(
@@ -576,12 +576,30 @@ RISING_WORDS = frozenset(
 )  # fmt: skip
 #: "down" and "up" only after a verb of ending or going ("closed down", "went up", "is down"), "lower" and
 #: "higher" only after one of ending or trading ("closed lower"; "which is higher, a or b?" compares two).
-_DIRECTION_VERBS = {
+_DIRECTION_VERBS: dict[str, frozenset[str]] = {
     "down": frozenset({"closed", "close", "closes", "closing", "ended", "ends", "finished", "went", "go",
                        "goes", "is", "was", "are", "were", "trading", "traded"}),
     "lower": frozenset({"closed", "close", "closes", "closing", "ended", "ends", "finished", "trading", "traded"}),
 }  # fmt: skip
 _DIRECTION_VERBS |= {"up": _DIRECTION_VERBS["down"], "higher": _DIRECTION_VERBS["lower"]}
+#: "behind" only after a word of how far or of being ("furthest behind its target", "sites that are behind"):
+#: "who finished right behind Ann" is the next row.
+_DIRECTION_VERBS["behind"] = frozenset(
+    {
+        "furthest",
+        "farthest",
+        "further",
+        "farther",
+        "most",
+        "far",
+        "is",
+        "was",
+        "are",
+        "were",
+        "fell",
+        "fallen",
+    }
+)
 
 
 def change_direction(tokens: Sequence[str], i: int) -> str | None:
@@ -589,7 +607,7 @@ def change_direction(tokens: Sequence[str], i: int) -> str | None:
     ("rise": "grew", "went up"), else None."""
     word = tokens[i]
     after_verb = i > 0 and tokens[i - 1] in _DIRECTION_VERBS.get(word, ())
-    if word in FALLING_WORDS or (after_verb and word in ("down", "lower")):
+    if word in FALLING_WORDS or (after_verb and word in ("down", "lower", "behind")):
         return "fall"
     if word in RISING_WORDS or (after_verb and word in ("up", "higher")):
         return "rise"

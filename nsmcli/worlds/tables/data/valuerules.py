@@ -197,6 +197,8 @@ _SUFFIXED_NUMBER = re.compile(rf"(?P<sign>[-+−]?)(?P<digits>\d[\d.,]*)(?P<mag>
 _MONEY_SUFFIXED_NUMBER = re.compile(r"(?P<sign>[-+−]?)(?P<digits>\d[\d.,]*)(?P<mag>[mMbB])")
 _MONEY_TOKEN = re.compile(_CURRENCY)
 #: A question's number token ("1.5", "-2", "1,200").
+#: A number joined to the noun it counts ("4-credit courses", "3-bedroom", "5-star"): the number.
+NUMBER_NOUN = re.compile(r"(?P<digits>\d+(?:\.\d+)?)-(?P<noun>[^\W\d_]{2,})")
 _QUESTION_NUMERAL = re.compile(r"(?P<sign>[-+−]?)(?P<digits>\d[\d.,]*|[.,]\d+)")
 _MINUS = "-−"
 #: A numeral of thousands groups with one separator throughout ("3,000", "10.000"): thousands in either
@@ -457,6 +459,8 @@ class HeaderWords:
 
     ABBREVIATIONS: ClassVar[dict[str, str]] = {
         "amt": "amount",
+        "ast": "assist",
+        "blk": "block",
         "avg": "average",
         "cat": "category",
         "qty": "quantity",
@@ -472,6 +476,10 @@ class HeaderWords:
         "no": "number",
         "num": "number",
         "pct": "percent",
+        "pos": "position",
+        "pts": "point",
+        "reb": "rebound",
+        "stl": "steal",
         "percentage": "percent",
         "pop": "population",
         "qtr": "quarter",
@@ -620,6 +628,10 @@ class UserRules(ValueRules):
                     value = -value if numeral["sign"] in ("-", "−") else value
                     out.append(textnum.Quantity("NUMBER", i, i + 1, (value,)))
                     continue
+            compound = NUMBER_NOUN.fullmatch(token)
+            if compound is not None:  # "how many 4-credit courses": 4 (the noun matches a column, `annotate`)
+                out.append(textnum.Quantity("NUMBER", i, i + 1, (float(compound["digits"]),)))
+                continue
             one_of = self._one_of(tokens, i)
             if one_of is not None:  # "a thousand", "half a million"
                 end, value = one_of
