@@ -399,6 +399,9 @@ def test_hyphenated_plurals_and_adjectives_in_y_link_their_cells() -> None:
     header = ["Ride", "Bike Type", "Weather"]
     assert ("string", ("e-bike",)) in _user_entities("how many rentals were on e-bikes?", header, rides)
     assert ("string", ("fog",)) in _user_entities("which rides were foggy?", header, rides)
+    # a guess from an adjective needs a whole cell: "directory" is no "director" of `Sales Director`
+    staff = [["Ann", "Sales Director"], ["Bo", "Clerk"]]
+    assert _user_entities("who is the last person in the directory?", ["Name", "Title"], staff) == []
 
 
 def test_an_ordinal_is_a_number_only_where_a_column_ranks() -> None:

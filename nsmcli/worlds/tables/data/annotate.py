@@ -339,10 +339,13 @@ def _inflected_entities(tokens: list[str], strings: list[Entity], index: _TableI
         word = normalize(token)
         if i in linked or word in STOP_WORDS or len(word) < 4 or not word.replace("-", "").isalpha():
             continue
-        forms = inflections(word) + _adjective_bases(word) + _verb_bases(word)
+        # an adjective's or a verb's base is a guess that only a whole cell confirms ("foggy" of `Fog`):
+        # "directory" is no "director", though a `Sales Director` holds the word
+        guesses = _adjective_bases(word) + _verb_bases(word)
+        forms = inflections(word) + guesses
         if word in named or named.intersection(forms):
             continue
-        form = next((f for f in forms if index.has_words(f)), None)
+        form = next((f for f in forms if (index.has_cell if f in guesses else index.has_words)(f)), None)
         if form is not None:
             out.append(Entity("string", (form,), i, i + 1))
     return out
