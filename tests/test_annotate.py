@@ -467,4 +467,18 @@ def test_number_noun_compounds_verbs_and_stat_abbreviations_link_on_user_tables(
     header = ["Site", "Variance vs Target"]
     assert ("number", (0.0,)) in _user_entities("which site is furthest behind its target?", header, sites)
     assert ("number", (0.0,)) not in _user_entities("which site is right behind S1?", header, sites)
+    assert ("number", (0.0,)) not in _user_entities("which site was behind S1?", header, sites)
+    # no compound number of a magnitude, a date or a unit of time; a European table's thousands
+    budgets = [["Dam", "1.500", "12.000"], ["Pier", "2.000", "8.000"]]
+    projects = ["Project", "Budget", "Seats"]
+    assert ("number", (5.0,)) not in _user_entities(
+        "which project had a $5-million budget?", projects, budgets
+    )
+    assert ("number", (5.0,)) not in _user_entities(
+        "which fund has the best 5-year return?", projects, budgets
+    )
+    assert ("number", (12000.0,)) in _user_entities("which is the 12.000-seat project?", projects, budgets)
+    # "called" is no "cal"
+    calls = [["Cal", "x"], ["Bo", "y"]]
+    assert _user_entities("who was called up?", ["Name", "Code"], calls) == []
     assert ("number", (0.0,)) in _user_entities("how many sites lowered their variance?", header, sites)

@@ -24,7 +24,7 @@ from nsmcli.errors import DataError
 from nsmcli.worlds.tables.data import lexicon, textnum, units
 from nsmcli.worlds.tables.data.table import Column, Table
 from nsmcli.worlds.tables.data.units import Unit
-from nsmcli.worlds.tables.data.valuerules import NUMBER_NOUN, header_magnitude, said_power
+from nsmcli.worlds.tables.data.valuerules import header_magnitude, number_noun, said_power
 from nsmcli.worlds.tables.data.values import Date, contains_words, normalize
 
 #: NLTK's English stop words, contraction pieces, the empty string and punctuation (MAPO's stop_words.json).
@@ -329,7 +329,8 @@ def inflections(word: str) -> list[str]:
 def _inflected_entities(tokens: list[str], strings: list[Entity], index: _TableIndex) -> list[Entity]:
     """A word that links to no cell as it is, but does in its other number, whole ("the first thunderstorm"
     of a column of `Thunderstorms`, "e-bikes" of `E-bike`), as the noun of its adjective ("foggy" of
-    `Fog`, `_adjective_bases`) or as its verb's base ("failed" of `Fail`, `_verb_bases`): the cell's form. Words of four letters or more only: a short word's
+    `Fog`, `_adjective_bases`) or as its verb's base ("failed" of `Fail`, `_verb_bases`): the cell's
+    form. Words of four letters or more only: a short word's
     other number is too often another word; and not a word of a column's name in either number ("how many
     laps" of a `Laps` column asks of the column, not of the cells `+1 lap`)."""
     linked = {k for e in strings for k in range(e.start, e.end)}
@@ -359,7 +360,9 @@ def _verb_bases(word: str) -> list[str]:
     if word.endswith("ied"):
         return [word[:-3] + "y"]
     stem = word[:-2]
-    return [stem, stem + "e", stem[:-1]] if stem[-1] == stem[-2] else [stem, stem + "e"]
+    # "stopped" -> stop, but "called" is "call" (no "cal"), as "passed" and "filled"
+    doubled = stem[-1] == stem[-2] and stem[-1] not in "lsfz"
+    return [stem, stem + "e", stem[:-1]] if doubled else [stem, stem + "e"]
 
 
 def _adjective_bases(word: str) -> list[str]:
@@ -756,7 +759,7 @@ def annotate_question(
         # "plus/minus" and "w/l" are two words each; "03/15" and "1/2" are no words
         token_set |= {part for t in token_set if _WORDS_BY_SLASH.fullmatch(t) for part in t.split("/")}
         # "4-credit courses" names the `Credits` column (its number is `UserRules.question_values`')
-        token_set |= {m["noun"] for m in map(NUMBER_NOUN.fullmatch, list(token_set)) if m is not None}
+        token_set |= {m["noun"] for m in map(number_noun, list(token_set)) if m is not None}
         token_set |= {words.word(t) for t in token_set if t not in STOP_WORDS}  # "no" is no "number"
     stems = {words.stem(t) for t in token_set if t not in STOP_WORDS} if words is not None else set()
     # what the question's adjectives and verbs measure names a column of amounts or dates, not of text

@@ -75,7 +75,8 @@ VERBS: dict[str, tuple[str, ...]] = {
     "spend": ("spending", "amount", "cost"),
     "spent": ("spending", "amount", "cost"),
     "worth": ("value", "price", "amount", "total"),
-    **dict.fromkeys(("owe", "owes", "owed", "owing"), ("balance", "due", "outstanding")),
+    # not "due": a `Due Date` is no amount owed
+    **dict.fromkeys(("owe", "owes", "owed", "owing"), ("balance", "outstanding")),
     **dict.fromkeys(("generate", "generates", "generated", "generating"), ("generation", "output")),
     **dict.fromkeys(("rate", "rated", "rates"), ("rating",)),
     **dict.fromkeys(

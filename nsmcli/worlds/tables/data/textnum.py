@@ -582,24 +582,9 @@ _DIRECTION_VERBS: dict[str, frozenset[str]] = {
     "lower": frozenset({"closed", "close", "closes", "closing", "ended", "ends", "finished", "trading", "traded"}),
 }  # fmt: skip
 _DIRECTION_VERBS |= {"up": _DIRECTION_VERBS["down"], "higher": _DIRECTION_VERBS["lower"]}
-#: "behind" only after a word of how far or of being ("furthest behind its target", "sites that are behind"):
-#: "who finished right behind Ann" is the next row.
-_DIRECTION_VERBS["behind"] = frozenset(
-    {
-        "furthest",
-        "farthest",
-        "further",
-        "farther",
-        "most",
-        "far",
-        "is",
-        "was",
-        "are",
-        "were",
-        "fell",
-        "fallen",
-    }
-)
+#: "behind" only after a word of how far ("furthest behind its target"): "who finished right behind Ann"
+#: and "which team was behind Arsenal" ask for the next row.
+_DIRECTION_VERBS["behind"] = frozenset({"furthest", "farthest", "further", "farther", "most", "far"})
 
 
 def change_direction(tokens: Sequence[str], i: int) -> str | None:

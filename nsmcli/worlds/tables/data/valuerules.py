@@ -197,8 +197,21 @@ _SUFFIXED_NUMBER = re.compile(rf"(?P<sign>[-+−]?)(?P<digits>\d[\d.,]*)(?P<mag>
 _MONEY_SUFFIXED_NUMBER = re.compile(r"(?P<sign>[-+−]?)(?P<digits>\d[\d.,]*)(?P<mag>[mMbB])")
 _MONEY_TOKEN = re.compile(_CURRENCY)
 #: A question's number token ("1.5", "-2", "1,200").
-#: A number joined to the noun it counts ("4-credit courses", "3-bedroom", "5-star"): the number.
-NUMBER_NOUN = re.compile(r"(?P<digits>\d+(?:\.\d+)?)-(?P<noun>[^\W\d_]{2,})")
+_NUMBER_NOUN = re.compile(r"(?P<digits>\d[\d.,]*)-(?P<noun>[^\W\d_]{2,})")
+
+
+def number_noun(token: str) -> re.Match[str] | None:
+    """A number joined to the noun it counts ("4-credit courses", "3-bedroom", "5-star"), or None; not a
+    magnitude ("$5-million"), a date ("12-Mar") or a unit of time ("5-year return", "1-day pass")."""
+    m = _NUMBER_NOUN.fullmatch(token)
+    if m is None:
+        return None
+    noun = m["noun"].lower()
+    if noun in _WORD_POWERS or noun in _SPELLED_MAGNITUDES or noun in textnum.MONTHS:
+        return None
+    return None if noun in textnum.DURATION_UNITS else m
+
+
 _QUESTION_NUMERAL = re.compile(r"(?P<sign>[-+−]?)(?P<digits>\d[\d.,]*|[.,]\d+)")
 _MINUS = "-−"
 #: A numeral of thousands groups with one separator throughout ("3,000", "10.000"): thousands in either
@@ -628,10 +641,14 @@ class UserRules(ValueRules):
                     value = -value if numeral["sign"] in ("-", "−") else value
                     out.append(textnum.Quantity("NUMBER", i, i + 1, (value,)))
                     continue
-            compound = NUMBER_NOUN.fullmatch(token)
+            compound = number_noun(token)
             if compound is not None:  # "how many 4-credit courses": 4 (the noun matches a column, `annotate`)
-                out.append(textnum.Quantity("NUMBER", i, i + 1, (float(compound["digits"]),)))
-                continue
+                digits = compound["digits"]  # as a numeral alone: "12.000-seat" of a European table
+                grouped = _GROUPED_THOUSANDS.fullmatch(digits)
+                value = float(re.sub("[.,]", "", digits)) if grouped else self._question_digits(digits, 0)
+                if value is not None:
+                    out.append(textnum.Quantity("NUMBER", i, i + 1, (value,)))
+                    continue
             one_of = self._one_of(tokens, i)
             if one_of is not None:  # "a thousand", "half a million"
                 end, value = one_of
