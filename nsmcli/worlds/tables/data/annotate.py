@@ -330,9 +330,9 @@ def _inflected_entities(tokens: list[str], strings: list[Entity], index: _TableI
     """A word that links to no cell as it is, but does in its other number, whole ("the first thunderstorm"
     of a column of `Thunderstorms`, "e-bikes" of `E-bike`), as the noun of its adjective ("foggy" of
     `Fog`, `_adjective_bases`) or as its verb's base ("failed" of `Fail`, `_verb_bases`): the cell's
-    form. Words of four letters or more only: a short word's
-    other number is too often another word; and not a word of a column's name in either number ("how many
-    laps" of a `Laps` column asks of the column, not of the cells `+1 lap`)."""
+    form. Words of four letters or more only: a short word's other number is too often another word; and
+    not a word of a column's name in either number ("how many laps" of a `Laps` column asks of the column,
+    not of the cells `+1 lap`)."""
     linked = {k for e in strings for k in range(e.start, e.end)}
     named = {piece for _, pieces in index.properties for piece in pieces}
     out = []

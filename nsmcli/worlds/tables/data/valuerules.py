@@ -196,7 +196,6 @@ _SUFFIXED_NUMBER = re.compile(rf"(?P<sign>[-+−]?)(?P<digits>\d[\d.,]*)(?P<mag>
 #: A question's money with a lower-case million or billion ("$1.5m", "€2b"): money only, as in cells.
 _MONEY_SUFFIXED_NUMBER = re.compile(r"(?P<sign>[-+−]?)(?P<digits>\d[\d.,]*)(?P<mag>[mMbB])")
 _MONEY_TOKEN = re.compile(_CURRENCY)
-#: A question's number token ("1.5", "-2", "1,200").
 _NUMBER_NOUN = re.compile(r"(?P<digits>\d[\d.,]*)-(?P<noun>[^\W\d_]{2,})")
 
 
@@ -212,6 +211,7 @@ def number_noun(token: str) -> re.Match[str] | None:
     return None if noun in textnum.DURATION_UNITS else m
 
 
+#: A question's number token ("1.5", "-2", "1,200").
 _QUESTION_NUMERAL = re.compile(r"(?P<sign>[-+−]?)(?P<digits>\d[\d.,]*|[.,]\d+)")
 _MINUS = "-−"
 #: A numeral of thousands groups with one separator throughout ("3,000", "10.000"): thousands in either
@@ -473,29 +473,29 @@ class HeaderWords:
     ABBREVIATIONS: ClassVar[dict[str, str]] = {
         "amt": "amount",
         "ast": "assist",
-        "blk": "block",
         "avg": "average",
+        "blk": "block",
         "cat": "category",
-        "qty": "quantity",
         "dept": "department",
         "desc": "description",
         "emp": "employee",
         "ext": "extension",
         "hrs": "hour",
         "max": "maximum",
-        "min": "minimum",
         "mgr": "manager",
+        "min": "minimum",
         "mins": "minute",
         "no": "number",
         "num": "number",
         "pct": "percent",
-        "pos": "position",
-        "pts": "point",
-        "reb": "rebound",
-        "stl": "steal",
         "percentage": "percent",
         "pop": "population",
+        "pos": "position",
+        "pts": "point",
         "qtr": "quarter",
+        "qty": "quantity",
+        "reb": "rebound",
+        "stl": "steal",
         "tel": "telephone",
         "temp": "temperature",
         "yr": "year",
@@ -589,6 +589,13 @@ class UserRules(ValueRules):
         value = _digits_value(digits, self.european_default, power)
         return value if value is not None else _digits_value(digits, not self.european_default, power)
 
+    def _numeral_digits(self, digits: str) -> float | None:
+        """A question's numeral standing alone: groups of three digits are thousands in either convention
+        ("more than 3,000 customers" is no 3.0 on a European table), other digits `_question_digits`."""
+        if _GROUPED_THOUSANDS.fullmatch(digits):
+            return float(re.sub("[.,]", "", digits))
+        return self._question_digits(digits, 0)
+
     def question_values(self, tokens: Sequence[str]) -> list[textnum.Quantity]:
         """Numbers with a magnitude suffix ("18k", "1.5M", "2bn"; the cells' suffixes, in their case),
         numbers with a point or comma on a table of European decimals as its cells read them ("10.000" is ten
@@ -632,20 +639,15 @@ class UserRules(ValueRules):
                 and after.lower() not in textnum.DURATION_UNITS
                 and not _QUESTION_BC.fullmatch(after)
             ):
-                # "over 10.000 EUR" of a table that writes `1.234,50`: ten thousand, as its cells read; groups
-                # of three digits are thousands either way ("more than 3,000 customers" is no 3.0)
-                digits = numeral["digits"]
-                grouped = _GROUPED_THOUSANDS.fullmatch(digits)
-                value = float(re.sub("[.,]", "", digits)) if grouped else self._question_digits(digits, 0)
+                # "over 10.000 EUR" of a table that writes `1.234,50`: ten thousand, as its cells read
+                value = self._numeral_digits(numeral["digits"])
                 if value is not None:
                     value = -value if numeral["sign"] in ("-", "−") else value
                     out.append(textnum.Quantity("NUMBER", i, i + 1, (value,)))
                     continue
             compound = number_noun(token)
             if compound is not None:  # "how many 4-credit courses": 4 (the noun matches a column, `annotate`)
-                digits = compound["digits"]  # as a numeral alone: "12.000-seat" of a European table
-                grouped = _GROUPED_THOUSANDS.fullmatch(digits)
-                value = float(re.sub("[.,]", "", digits)) if grouped else self._question_digits(digits, 0)
+                value = self._numeral_digits(compound["digits"])  # "12.000-seat" of a European table
                 if value is not None:
                     out.append(textnum.Quantity("NUMBER", i, i + 1, (value,)))
                     continue
