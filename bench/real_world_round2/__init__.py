@@ -1,0 +1,1 @@
+"""The pandas recomputations of `examples/real/questions-round2.tsv`, one module per writer."""
