@@ -340,6 +340,38 @@ def test_a_demonym_links_the_country_a_user_table_holds() -> None:
     )
 
 
+def test_a_state_named_in_full_links_its_postal_code() -> None:
+    header, rows = ["Order", "State", "Total"], [["1", "TX", "5"], ["2", "NY", "7"], ["3", "WA", "9"]]
+    user = Table.from_rows("t", header, rows, value_rules="user")
+    assert _strings("total sales to texas customers", user) == [("tx", 3, 4)]
+    assert _strings("average total for New York?", user) == [("ny", 3, 5)]
+    assert _strings("orders from ohio", user) == []  # a state the table lacks links nothing
+    # a cell that names the state itself links as it is; WTQ's tables keep MAPO's linking
+    named = Table.from_rows("t", ["Name", "State"], [["Washington", "WA"]], value_rules="user")
+    assert _strings("orders of washington", named) == [("washington", 2, 3)]
+    assert _strings("total sales to texas customers", Table.from_rows("t", header, rows)) == []
+
+
+def test_may_is_the_month_where_the_question_capitalises_it() -> None:
+    header, rows = ["Order", "Order Date"], [["1", "05/02/2024"], ["2", "06/11/2024"]]
+    may = ("date", (Date(-1, 5, -1),))
+    assert may in _user_entities("how many orders were placed in May?", header, rows)
+    assert may not in _user_entities("which orders may be late?", header, rows)
+    wtq = Table.from_rows("t", header, rows)
+    assert may not in [(e.kind, e.values) for e in annotate_question("orders placed in May?", wtq).entities]
+
+
+def test_a_plural_links_a_cell_that_is_its_column_name_word_alone() -> None:
+    """ "rides by members" of a `Member Type` column of `Member` and `Casual`; "how many laps" of a `Laps`
+    column of `+1 lap` still asks of the column."""
+    rides = [["Member", "12"], ["Casual", "30"]]
+    assert ("string", ("member",)) in _user_entities(
+        "average duration for members", ["Member Type", "Min"], rides
+    )
+    laps = [["Ann", "+1 lap"], ["Bo", "+2 laps"]]
+    assert _user_entities("how many laps behind was Bo", ["Driver", "Laps"], laps) == [("string", ("bo",))]
+
+
 def _user_entities(question: str, header: list[str], rows: list[list[str]]) -> list[tuple[str, tuple]]:
     table = Table.from_rows("t", header, rows, value_rules="user")
     return [(e.kind, e.values) for e in annotate_question(question, table).entities]

@@ -627,6 +627,46 @@ def test_identifiers_are_not_years() -> None:
     assert wtq.columns[0].views["date"] == (Date(1001, -1, -1),)
 
 
+def test_codes_in_an_identifier_column_are_not_amounts() -> None:
+    """`D-2401` of a `Delivery ID` column is a code: no number view, so no program sums or compares it
+    (bare numbers keep theirs: "order 10232" is a number a question may name)."""
+    rows = [["D-2401", "R10418", "10231", "3"], ["D-2402", "R10419", "10232", "4"]]
+    table = Table.from_rows(
+        "t", ["Delivery ID", "Rental ID", "Order #", "Packages"], rows, value_rules="user"
+    )
+    assert [sorted(c.views) for c in table.columns[:2]] == [["string"], ["string"]]
+    assert table.columns[2].views["number"] == (10231.0, 10232.0)
+    assert table.columns[3].views["number"] == (3.0, 4.0)
+    # not an identifier's name: "Unit 5" may be a quantity a question compares
+    assert Table.from_rows("t", ["Unit"], [["Unit 5"]], value_rules="user").columns[0].views["number"] == (
+        5.0,
+    )
+    assert Table.from_rows("t", ["Delivery ID"], [["D-2401"]]).columns[0].views["number"] == (2401.0,)  # WTQ
+
+
+def test_a_mostly_blank_column_of_numbers_is_still_numbers() -> None:
+    """Blank cells are missing values: `Snowfall` blank on 49 of 60 days still has a number view, while free
+    notes that mention a number now and then do not."""
+    snow = ["5.0", "2.7", ""] + [""] * 10
+    notes = [
+        "felt strong",
+        "6 x 800m",
+        "",
+        "windy",
+        "gel at mile 7",
+        "",
+        "sore calves",
+        "hilly",
+        "",
+        "",
+        "",
+        "",
+    ]
+    assert user_column(*snow)["number"][:3] == (5.0, 2.7, None)
+    assert "number" not in user_column(*notes)
+    assert "number" not in user_column("", "", "")
+
+
 def test_scientific_notation_is_read_and_overflow_is_no_number() -> None:
     from nsmcli.worlds.tables.data.table import Table
 
@@ -700,6 +740,9 @@ def test_abbreviated_and_plural_header_words_match_the_question() -> None:
     assert annotate_question("what quantity", table).column_match["r.qty-number"] == 1.0
     assert annotate_question("which customers", table).column_match["r.customer-string"] == 1.0
     assert "r.qty-number" not in annotate_question("who has no store", table).column_match
+    assert "r.precip" in _matched_columns(
+        "which day had the most precipitation?", ["Day", "Precip (in)"], ["a", "1"]
+    )
     # a box score's `+/-` is the plus-minus, however the question writes it
     for question in ("who had the worst plus/minus", "best +/-", "her plus minus"):
         assert "r.plus_minus" in _matched_columns(question, ["Player", "PTS", "+/-"], ["a", "1", "-3"])

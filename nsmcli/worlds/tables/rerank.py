@@ -34,6 +34,7 @@ from nsmcli.worlds.tables.data import units
 from nsmcli.worlds.tables.data.annotate import is_signed
 from nsmcli.worlds.tables.data.lexicon import bounds, measured_nouns, pointing
 from nsmcli.worlds.tables.data.textnum import MONTHS, change_direction
+from nsmcli.worlds.tables.data.valuerules import is_code
 from nsmcli.worlds.tables.data.values import Date
 from nsmcli.worlds.tables.lang import program as P
 from nsmcli.worlds.tables.lang.gloss import gloss
@@ -87,10 +88,11 @@ def _slug(arg: Any) -> str | None:
 
 
 def _key_column(table: Any) -> str | None:
-    """The slug of the table's first column that names its rows: text (no number or date reading), every
-    cell filled and different from the others (an expense's description, a store's name)."""
+    """The slug of the table's first column that names its rows: text (no number or date reading, and not
+    codes such as `D-2401`, which the user rules give no number view), every cell filled and different from
+    the others (an expense's description, a store's name)."""
     for column in table.columns:
-        if "number" in column.views or "date" in column.views:
+        if "number" in column.views or "date" in column.views or all(map(is_code, column.raw)):
             continue
         cells = column.views.get("string", ())
         if len(cells) >= 2 and all(cells) and len(set(cells)) == len(cells):

@@ -313,6 +313,23 @@ def _demonym_entities(tokens: list[str], strings: list[Entity], index: _TableInd
     return out
 
 
+def _state_code_entities(tokens: list[str], strings: list[Entity], index: _TableIndex) -> list[Entity]:
+    """A US state named in full where the table writes states by their postal codes ("sales to texas
+    customers" of a `State` column of `TX`, `CA`; `lexicon.US_STATES`), when the name links to no cell."""
+    linked = {k for e in strings for k in range(e.start, e.end)}
+    out = []
+    for i in range(len(tokens)):
+        for length in (3, 2, 1):
+            span = range(i, i + length)
+            if span.stop > len(tokens) or any(k in linked for k in span):
+                continue
+            code = lexicon.US_STATES.get(" ".join(tokens[i : i + length]))
+            if code is not None and index.has_cell(code):
+                out.append(Entity("string", (code,), i, i + length))
+                break
+    return out
+
+
 def inflections(word: str) -> list[str]:
     """The other number of an English noun, most likely first: "thunderstorm" -> thunderstorms,
     thunderstormes; "cities" -> city, citie; "boxes" -> boxe, box. Guesses, which a table's cells confirm
@@ -332,7 +349,8 @@ def _inflected_entities(tokens: list[str], strings: list[Entity], index: _TableI
     `Fog`, `_adjective_bases`) or as its verb's base ("failed" of `Fail`, `_verb_bases`): the cell's
     form. Words of four letters or more only: a short word's other number is too often another word; and
     not a word of a column's name in either number ("how many laps" of a `Laps` column asks of the column,
-    not of the cells `+1 lap`)."""
+    not of the cells `+1 lap`), unless a cell is that word alone ("rides by members" of a `Member Type`
+    column of `Member` and `Casual`)."""
     linked = {k for e in strings for k in range(e.start, e.end)}
     named = {piece for _, pieces in index.properties for piece in pieces}
     out = []
@@ -344,7 +362,8 @@ def _inflected_entities(tokens: list[str], strings: list[Entity], index: _TableI
         # "directory" is no "director", though a `Sales Director` holds the word
         guesses = _adjective_bases(word) + _verb_bases(word)
         forms = inflections(word) + guesses
-        if word in named or named.intersection(forms):
+        whole = [f for f in inflections(word) if index.has_cell(f)]
+        if (word in named or named.intersection(forms)) and not whole:
             continue
         form = next((f for f in forms if (index.has_cell if f in guesses else index.has_words)(f)), None)
         if form is not None:
@@ -714,9 +733,11 @@ def annotate_question(
         strings += _either_or_entities(tokens, strings)
     # on user tables an ordinal is a number where a column ranks ("who finished 10th?" of `Place`)
     ordinals = ordinals or (table.rules.user_question_readings and _ranks(table))
-    quantities = _quantity_entities(tokens, ordinals=ordinals, number_kinds=number_kinds)
+    # the cased tokens on user tables: "in May?" is the month, "may" the verb (WTQ's data keeps CoreNLP's
+    # lower-cased reading, which knew May only next to a day or year)
+    cased = textnum.ptb_tokenize(text) if table.rules.user_question_readings else tokens
+    quantities = _quantity_entities(cased, ordinals=ordinals, number_kinds=number_kinds)
     if table.rules.user_question_readings:
-        cased = textnum.ptb_tokenize(text)
         quantities = _with_rules_values(table.rules.question_values(cased), quantities)
         strings, quantities = _with_times(tokens, strings, quantities)
         # "over 2 hours" of a column in minutes: 120; a number the shared reading made of the span stays
@@ -728,6 +749,7 @@ def annotate_question(
         strings += _yes_no_entities(tokens, table) + _result_code_entities(tokens, table)
         strings += _blank_entities(tokens, index)
         strings += _demonym_entities(tokens, strings, index)
+        strings += _state_code_entities(tokens, strings, index)
         strings += _inflected_entities(tokens, strings, index)
         strings += _named_cell_entities(tokens, strings, table)
         quantities = _in_table_units(quantities, tokens, index.header_power)

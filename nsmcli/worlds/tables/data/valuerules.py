@@ -140,7 +140,7 @@ def _views(strings: tuple, typed: dict[str, tuple], min_typed_fraction: float) -
     """The string view, plus each typed view (one value or None per cell) that at least
     `min_typed_fraction` of the cells have."""
     views: dict[str, tuple] = {"string": strings}
-    needed = min_typed_fraction * len(strings)
+    needed = max(min_typed_fraction * len(strings), 1)
     for kind in TYPED_KINDS:
         values = typed[kind]
         if strings and len(values) - values.count(None) >= needed:
@@ -303,6 +303,10 @@ _LEADING_WORD = re.compile(r"\s*([^\W\d_]+)(?=\s|$)")
 _DATE_WORDS = frozenset(textnum.MONTHS) | frozenset(textnum.WEEKDAYS)
 #: Joins a column's distinct cells for the column-wide scans of `UserRules`; no pattern below matches it.
 _SEP = "\x00"
+#: The share of a user column's filled cells that gives it a typed view, however many cells are blank.
+FILLED_TYPED_FRACTION = 0.5
+#: A code of letters and digits, one word (`D-2401`, `R10418`, `INV-0042/B`): an identifier, not an amount.
+_CODE = re.compile(r"[A-Za-z]+[-_#/]?\d+(?:[-_/][A-Za-z0-9]+)*|\d+[-_/]?[A-Za-z]+[-_/]?\d*")
 #: A header naming an identifier: one of these words between non-letters (`Order ID`, `invoice_no`, `SKU`), or a `#`.
 _IDENTIFIER_HEADER = re.compile(
     r"#|(?:^|[^a-z0-9])(?:id|ids|no|nr|num|code|ref|sku|isbn|zip|postcode|phone|ext|extension|pin|serial)"
@@ -491,6 +495,7 @@ class HeaderWords:
         "percentage": "percent",
         "pop": "population",
         "pos": "position",
+        "precip": "precipitation",
         "pts": "point",
         "qtr": "quarter",
         "qty": "quantity",
@@ -723,7 +728,14 @@ class UserRules(ValueRules):
         """As `ValueRules.column_views`; the two commonest columns of big user tables (words alone, and
         plain numerals) are read with column-wide scans instead of one cell at a time. A column whose header
         names an identifier (`Order ID`, `Invoice No.`, `Ext`) and holds bare whole numbers has no date view:
-        order 1013 is not the year 1013, which the WTQ rules would make of any four-digit number."""
+        order 1013 is not the year 1013, which the WTQ rules would make of any four-digit number; one whose
+        numbers all come with letters (`D-2401`, `R10418`) has no number view either: codes are not amounts
+        to sum or compare. Blank cells are missing values, so a column also has a typed view when half of its
+        filled cells have one: a `Snowfall` column blank on most days is still a column of numbers, while
+        notes that mention a number now and then ("6 x 800m") are not."""
+        filled = sum(1 for text in raw if text.strip())
+        if raw:
+            min_typed_fraction = min(min_typed_fraction, FILLED_TYPED_FRACTION * filled / len(raw))
         views = self._column_at_once(raw, min_typed_fraction)
         if views is None:
             views = super().column_views(raw, min_typed_fraction)
@@ -737,6 +749,11 @@ class UserRules(ValueRules):
             dated = [text.strip() for text, date in zip(raw, views["date"], strict=True) if date is not None]
             if all(text.isdigit() for text in dated):
                 del views["date"]
+        if "number" in views and _IDENTIFIER_HEADER.search(header):
+            numbered = [text for text, number in zip(raw, views["number"], strict=True) if number is not None]
+            if all(is_code(text) for text in numbered):
+                views.pop("number")
+                views.pop("num2", None)
         return views
 
     def column_units(self, raw: Sequence[str]) -> units.UnitReading | None:
@@ -896,6 +913,12 @@ _HEADER_MAGNITUDE = re.compile(
 _WORD_POWERS = {"thousand": 3, "k": 3, "million": 6, "mn": 6, "mln": 6, "m": 6, "billion": 9, "bn": 9, "b": 9}
 _HEADER_POWERS = {**_WORD_POWERS, "000": 3, "'000": 3}
 _SUFFIXED_POWER = re.compile(r"\d[\d.,]*(k|m|mn|mln|bn|b)", re.IGNORECASE)
+
+
+def is_code(text: str) -> bool:
+    """Whether a cell is a code of letters and digits in one word (`D-2401`, `R10418`, `ECON305`): it names
+    a row, it states no amount."""
+    return _CODE.fullmatch(text.strip()) is not None
 
 
 def header_magnitude(header: str) -> int | None:
