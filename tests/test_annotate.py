@@ -350,6 +350,13 @@ def test_a_state_named_in_full_links_its_postal_code() -> None:
     named = Table.from_rows("t", ["Name", "State"], [["Washington", "WA"]], value_rules="user")
     assert _strings("orders of washington", named) == [("washington", 2, 3)]
     assert _strings("total sales to texas customers", Table.from_rows("t", header, rows)) == []
+    # the longest name wins: West Virginia is WV, or nothing, never VA
+    virginias = Table.from_rows("t", ["State"], [["VA"], ["GA"]], value_rules="user")
+    assert _strings("sales in west virginia", virginias) == []
+    assert _strings("sales in virginia", virginias) == [("va", 2, 3)]
+    # codes in a column that is not all states are not states: Canada's CA, a status OK
+    other = Table.from_rows("t", ["Country", "Status"], [["CA", "OK"], ["MX", "Late"]], value_rules="user")
+    assert _strings("sales in california or oklahoma", other) == []
 
 
 def test_may_is_the_month_where_the_question_capitalises_it() -> None:
@@ -357,6 +364,9 @@ def test_may_is_the_month_where_the_question_capitalises_it() -> None:
     may = ("date", (Date(-1, 5, -1),))
     assert may in _user_entities("how many orders were placed in May?", header, rows)
     assert may not in _user_entities("which orders may be late?", header, rows)
+    assert may not in _user_entities("May I know how many orders there are?", header, rows)
+    assert may not in _user_entities("which orders did May Smith place?", header, rows)
+    assert may in _user_entities("May orders", header, rows)
     wtq = Table.from_rows("t", header, rows)
     assert may not in [(e.kind, e.values) for e in annotate_question("orders placed in May?", wtq).entities]
 
@@ -367,6 +377,11 @@ def test_a_plural_links_a_cell_that_is_its_column_name_word_alone() -> None:
     rides = [["Member", "12"], ["Casual", "30"]]
     assert ("string", ("member",)) in _user_entities(
         "average duration for members", ["Member Type", "Min"], rides
+    )
+    # the cell must be in the column the word names: a `Role` of Manager is not what "managers" asks of
+    staff = [["Ann", "Bo", "Manager"], ["Cy", "Ann", "Analyst"]]
+    assert (
+        _user_entities("how many distinct managers are there?", ["Employee", "Manager", "Role"], staff) == []
     )
     laps = [["Ann", "+1 lap"], ["Bo", "+2 laps"]]
     assert _user_entities("how many laps behind was Bo", ["Driver", "Laps"], laps) == [("string", ("bo",))]

@@ -371,6 +371,8 @@ def test_question_times_compare_with_time_columns(tmp_path: Path) -> None:
     assert numbers_of("which train leaves at 18:03 or 10am or noon") == [18 + 3 / 60, 10.0, 12.0]
     assert numbers_of("after 6") == [6.0]  # a bare number is no time
     assert numbers_of("between 5 and 6 pm") == [17.0, 18.0]  # the range's pm holds for both ends
+    assert numbers_of("how many left between 7 and 9 at night") == [19.0, 21.0]
+    assert numbers_of("trains after 6 in the evening") == [18.0]
     assert numbers_of("at 6.30 pm, or 6.30") == [18.5, 6.3]
     result = bind("wtq", table, [("number", (18.0,))]).execute(
         "(filter_greater all_rows 18 r.departure-number) (hop v0 r.train-string)"
@@ -419,6 +421,18 @@ def test_words_of_falling_and_rising_compare_with_zero_where_a_column_holds_both
         "t", ["City", "Area"], [["Lisbon", "545"], ["Hanoi", "3359"]], value_rules="user"
     )
     assert zeros("which cities are shrinking?", unsigned) == []
+    # money going out of a ledger or coming into it, over its signed amounts
+    ledger = Table.from_rows(
+        "t", ["Payee", "Amount"], [["Rent", "(1,450.00)"], ["Payroll", "2,150.00"]], value_rules="user"
+    )
+    assert zeros("who got the biggest payment out of the account?", ledger) == [5]
+    assert zeros("how many outgoing payments were over $100", ledger) == [2]
+    assert zeros("how much money came into the account?", ledger) == [4]
+    assert zeros("who came in first?", ledger) == []
+    assert zeros("which came out on top?", ledger) == []
+    games = Table.from_rows("t", ["Game", "Diff"], [["a", "-3"], ["b", "7"]], value_rules="user")
+    assert zeros("how many games went into overtime?", games) == []
+    assert zeros("games paid by debit card", games) == []
 
 
 def test_a_question_on_a_yes_no_column_links_the_cell_it_means() -> None:
@@ -613,11 +627,27 @@ def test_identifiers_are_not_years() -> None:
     """Order 1013 is not the year 1013: a column whose header names an identifier has no date view, under
     the user rules only (the WTQ rules give every four-digit number a year)."""
     rows = [["1001", "2019"], [" 1013", "2020"], ["N/A", "2021"]]
-    for header in ("Order ID", "Invoice No.", "order_id", "SKU", "Ticket #", "Ext"):
+    for header in ("Order ID", "Invoice No.", "order_id", "SKU", "Ticket #", "Ext", "Customer ID"):
         table = Table.from_rows("t", [header, "Season"], rows, value_rules="user")
         assert "date" not in table.columns[0].views, header
-        assert table.columns[0].views["number"] == (1001.0, 1013.0, None)
+        # nor an amount, where the header ends naming the identifier and no two rows share one
+        assert "number" not in table.columns[0].views, header
         assert table.columns[1].views["date"] == (Date(2019, -1, -1), Date(2020, -1, -1), Date(2021, -1, -1))
+    for header in ("Zip", "ID Group"):  # an identifier's word elsewhere in the header keeps the numbers
+        table = Table.from_rows("t", [header, "Season"], rows, value_rules="user")
+        assert "date" not in table.columns[0].views, header
+        assert table.columns[0].views["number"] == (1001.0, 1013.0, None), header
+    shared = Table.from_rows("t", ["Order ID"], [["1001"], ["1001"]], value_rules="user")
+    assert shared.columns[0].views["number"] == (1001.0, 1001.0)
+    # counts under a "#" header vary in width; placeholders beside order numbers do not make them amounts
+    counted = Table.from_rows("t", ["Attendees #"], [["12"], ["30"], ["7"]], value_rules="user")
+    assert counted.columns[0].views["number"] == (12.0, 30.0, 7.0)
+    numbered = Table.from_rows("t", ["Payment No."], [["9"], ["10"], ["11"]], value_rules="user")
+    assert "number" not in numbered.columns[0].views  # rows numbered one by one
+    pending = Table.from_rows("t", ["Order #"], [["1001"], ["1002"], ["TBD"], ["TBD"]], value_rules="user")
+    assert "number" not in pending.columns[0].views
+    for header in ("No. of Employees", "Number of Guests"):  # counts, not identifiers
+        assert "number" in Table.from_rows("t", [header], [["5"], ["7"]], value_rules="user").columns[0].views
     for header in ("Year", "Founded", "Opened", "Note"):
         table = Table.from_rows("t", [header], [["1001"]], value_rules="user")
         assert table.columns[0].views["date"] == (Date(1001, -1, -1),), header
@@ -628,15 +658,15 @@ def test_identifiers_are_not_years() -> None:
 
 
 def test_codes_in_an_identifier_column_are_not_amounts() -> None:
-    """`D-2401` of a `Delivery ID` column is a code: no number view, so no program sums or compares it
-    (bare numbers keep theirs: "order 10232" is a number a question may name)."""
-    rows = [["D-2401", "R10418", "10231", "3"], ["D-2402", "R10419", "10232", "4"]]
-    table = Table.from_rows(
-        "t", ["Delivery ID", "Rental ID", "Order #", "Packages"], rows, value_rules="user"
-    )
+    """`D-2401` of a `Delivery ID` column is a code: no number view, so no program sums or compares it, even
+    where two rows share one."""
+    rows = [["D-2401", "R10418", "3"], ["D-2402", "R10418", "4"]]
+    table = Table.from_rows("t", ["Delivery ID", "Rental ID", "Packages"], rows, value_rules="user")
     assert [sorted(c.views) for c in table.columns[:2]] == [["string"], ["string"]]
-    assert table.columns[2].views["number"] == (10231.0, 10232.0)
-    assert table.columns[3].views["number"] == (3.0, 4.0)
+    assert table.columns[2].views["number"] == (3.0, 4.0)
+    # amounts with a unit or suffix are no codes: "No. of Employees" of 10k, 25k still counts
+    counts = Table.from_rows("t", ["No. of Employees"], [["10k"], ["25k"], ["5k"]], value_rules="user")
+    assert counts.columns[0].views["number"] == (10000.0, 25000.0, 5000.0)
     # not an identifier's name: "Unit 5" may be a quantity a question compares
     assert Table.from_rows("t", ["Unit"], [["Unit 5"]], value_rules="user").columns[0].views["number"] == (
         5.0,
@@ -647,7 +677,7 @@ def test_codes_in_an_identifier_column_are_not_amounts() -> None:
 def test_a_mostly_blank_column_of_numbers_is_still_numbers() -> None:
     """Blank cells are missing values: `Snowfall` blank on 49 of 60 days still has a number view, while free
     notes that mention a number now and then do not."""
-    snow = ["5.0", "2.7", ""] + [""] * 10
+    snow = ["5.0", "2.7", "0.3", ""] + [""] * 10
     notes = [
         "felt strong",
         "6 x 800m",
@@ -662,9 +692,10 @@ def test_a_mostly_blank_column_of_numbers_is_still_numbers() -> None:
         "",
         "",
     ]
-    assert user_column(*snow)["number"][:3] == (5.0, 2.7, None)
+    assert user_column(*snow)["number"][:4] == (5.0, 2.7, 0.3, None)
     assert "number" not in user_column(*notes)
     assert "number" not in user_column("", "", "")
+    assert "number" not in user_column("see row 4", *[""] * 9)  # one filled cell is no column of numbers
 
 
 def test_scientific_notation_is_read_and_overflow_is_no_number() -> None:

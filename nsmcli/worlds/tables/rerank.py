@@ -87,12 +87,30 @@ def _slug(arg: Any) -> str | None:
     return arg.slug if isinstance(arg, P.Column) else None
 
 
+def _reads_as_amounts(column: Any, user: bool) -> bool:
+    """Whether a column's number view makes it no name column: any number view on WTQ's tables (as the
+    reranker was first fitted); on a user's, numbers in at least half its filled cells, so that product names
+    of which some hold a number (`Trailhead 30L Backpack`, `Cordless Drill 18V`) still name the rows."""
+    numbers = column.views.get("number")
+    if numbers is None or not user:
+        return numbers is not None
+    filled = sum(1 for cell in column.raw if cell.strip())
+    return 2 * (len(numbers) - numbers.count(None)) >= filled
+
+
+def _names_by_code(cell: str) -> bool:
+    cell = cell.strip()
+    return is_code(cell) or (cell.isascii() and cell.isdigit())
+
+
 def _key_column(table: Any) -> str | None:
     """The slug of the table's first column that names its rows: text (no number or date reading, and not
-    codes such as `D-2401`, which the user rules give no number view), every cell filled and different from
-    the others (an expense's description, a store's name)."""
+    codes or order numbers, `D-2401`, `10231`, which the user rules give no number view), every cell filled
+    and different from the others (an expense's description, a store's name)."""
     for column in table.columns:
-        if "number" in column.views or "date" in column.views or all(map(is_code, column.raw)):
+        if _reads_as_amounts(column, table.rules.user_question_readings) or "date" in column.views:
+            continue
+        if all(map(_names_by_code, column.raw)):
             continue
         cells = column.views.get("string", ())
         if len(cells) >= 2 and all(cells) and len(set(cells)) == len(cells):

@@ -313,20 +313,35 @@ def _demonym_entities(tokens: list[str], strings: list[Entity], index: _TableInd
     return out
 
 
-def _state_code_entities(tokens: list[str], strings: list[Entity], index: _TableIndex) -> list[Entity]:
-    """A US state named in full where the table writes states by their postal codes ("sales to texas
-    customers" of a `State` column of `TX`, `CA`; `lexicon.US_STATES`), when the name links to no cell."""
+def _state_code_entities(tokens: list[str], strings: list[Entity], table: Table) -> list[Entity]:
+    """A US state named in full where a column writes states by their postal codes, every filled cell one
+    ("sales to texas customers" of a `State` column of `TX`, `CA`; `lexicon.US_STATES`), when the name links
+    to no cell. The longest name wins ("west virginia" is WV, or nothing, never VA)."""
+    codes = set(lexicon.US_STATES.values())
+    held: set[str] = set()
+    for column in table.columns:
+        filled = [cell for cell in column.views["string"] if cell]
+        if filled and all(cell in codes for cell in filled):
+            held.update(filled)
+    if not held:
+        return []
     linked = {k for e in strings for k in range(e.start, e.end)}
     out = []
-    for i in range(len(tokens)):
-        for length in (3, 2, 1):
-            span = range(i, i + length)
-            if span.stop > len(tokens) or any(k in linked for k in span):
-                continue
-            code = lexicon.US_STATES.get(" ".join(tokens[i : i + length]))
-            if code is not None and index.has_cell(code):
+    i = 0
+    while i < len(tokens):
+        length = next(
+            (
+                n
+                for n in (3, 2, 1)
+                if i + n <= len(tokens) and " ".join(tokens[i : i + n]) in lexicon.US_STATES
+            ),
+            0,
+        )
+        if length and not any(k in linked for k in range(i, i + length)):
+            code = lexicon.US_STATES[" ".join(tokens[i : i + length])]
+            if code in held:
                 out.append(Entity("string", (code,), i, i + length))
-                break
+        i += length or 1
     return out
 
 
@@ -343,7 +358,9 @@ def inflections(word: str) -> list[str]:
     return [word[:-1] + "ies", word + "s"] if word.endswith("y") else [word + "s", word + "es"]
 
 
-def _inflected_entities(tokens: list[str], strings: list[Entity], index: _TableIndex) -> list[Entity]:
+def _inflected_entities(
+    tokens: list[str], strings: list[Entity], index: _TableIndex, table: Table
+) -> list[Entity]:
     """A word that links to no cell as it is, but does in its other number, whole ("the first thunderstorm"
     of a column of `Thunderstorms`, "e-bikes" of `E-bike`), as the noun of its adjective ("foggy" of
     `Fog`, `_adjective_bases`) or as its verb's base ("failed" of `Fail`, `_verb_bases`): the cell's
@@ -362,13 +379,22 @@ def _inflected_entities(tokens: list[str], strings: list[Entity], index: _TableI
         # "directory" is no "director", though a `Sales Director` holds the word
         guesses = _adjective_bases(word) + _verb_bases(word)
         forms = inflections(word) + guesses
-        whole = [f for f in inflections(word) if index.has_cell(f)]
-        if (word in named or named.intersection(forms)) and not whole:
+        if (word in named or named.intersection(forms)) and not _names_its_cell(word, table):
             continue
         form = next((f for f in forms if (index.has_cell if f in guesses else index.has_words)(f)), None)
         if form is not None:
             out.append(Entity("string", (form,), i, i + 1))
     return out
+
+
+def _names_its_cell(word: str, table: Table) -> bool:
+    """Whether a column that `word` names (in either number) holds a cell that is the word alone, in its
+    other number: "members" of a `Member Type` column of `Member`."""
+    forms = {word, *inflections(word)}
+    return any(
+        forms & set(column_name_pieces(column.slug)) and forms & set(column.views["string"])
+        for column in table.columns
+    )
 
 
 def _verb_bases(word: str) -> list[str]:
@@ -749,8 +775,8 @@ def annotate_question(
         strings += _yes_no_entities(tokens, table) + _result_code_entities(tokens, table)
         strings += _blank_entities(tokens, index)
         strings += _demonym_entities(tokens, strings, index)
-        strings += _state_code_entities(tokens, strings, index)
-        strings += _inflected_entities(tokens, strings, index)
+        strings += _state_code_entities(tokens, strings, table)
+        strings += _inflected_entities(tokens, strings, index, table)
         strings += _named_cell_entities(tokens, strings, table)
         quantities = _in_table_units(quantities, tokens, index.header_power)
     found = strings + quantities

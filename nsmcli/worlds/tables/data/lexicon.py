@@ -322,6 +322,7 @@ US_STATES: dict[str, str] = {
     "wisconsin": "wi",
     "wyoming": "wy",
     "district of columbia": "dc",
+    "washington dc": "dc",
 }
 
 

@@ -440,6 +440,17 @@ def _month(tokens: list[str], low: list[str], i: int) -> int | None:
     return MONTHS.get(w) if w in MONTHS else None
 
 
+def _may_as_month(tokens: list[str], j: int) -> bool:
+    """Whether token `j` is "May" the month, alone: written capitalised, neither asking ("May I know ...")
+    nor a name's first word ("orders of May Smith")."""
+    following = tokens[j + 1] if j + 1 < len(tokens) else ""
+    return (
+        tokens[j] == "May"
+        and following not in ("I", "we", "We", "you", "You")
+        and not (following[:1].isupper() and following[1:].islower())
+    )
+
+
 def _date_at(tokens: list[str], low: list[str], i: int) -> tuple[Date, int] | None:
     """A calendar date starting at i: "july 6th, 2010", "19 september 1984", "december of 1985", "may 2011"."""
     n = len(low)
@@ -482,7 +493,7 @@ def _date_at(tokens: list[str], low: list[str], i: int) -> tuple[Date, int] | No
         year, end = int(low[end + 1]), end + 2
     word = low[j].rstrip(".")
     if day == -1 and year == -1:
-        if word in _AMBIGUOUS_MONTHS and word not in _PLAIN_MONTHS and tokens[j] != "May":
+        if word in _AMBIGUOUS_MONTHS and word not in _PLAIN_MONTHS and not _may_as_month(tokens, j):
             return None
     date = make_date(year, month, day)
     return (date, end) if date is not None else None
@@ -513,11 +524,19 @@ _CLOCK_TOKEN = re.compile(
 _RANGE_WORDS = frozenset({"and", "to", "-", "–", "until", "till"})
 _HALF_DAY_TOKEN = re.compile(r"(?P<half>[ap])\.?m\.?")
 _CLOCK_WORDS = {"noon": 12.0, "midday": 12.0, "midnight": 0.0}
+#: Words after an hour that say its half of the day: "between 7 and 9 in the morning" is 7 to 9 am.
+_HALF_DAY_PHRASES = {
+    ("in", "the", "morning"): "a",
+    ("in", "the", "afternoon"): "p",
+    ("in", "the", "evening"): "p",
+    ("at", "night"): "p",
+}
 
 
 def find_times(tokens: list[str]) -> list[Quantity]:
     """Times of day over lower-cased PTB tokens, as TIME mentions whose value is a number of hours: "18:30",
-    "7:00 am", "6 pm", "10am", "6:45 p.m.", "noon". A bare number ("after 6") is no time."""
+    "7:00 am", "6 pm", "10am", "6:45 p.m.", "noon", "9 in the morning". A bare number ("after 6") is no
+    time."""
     out: list[Quantity] = []
     i = 0
     while i < len(tokens):
@@ -533,6 +552,10 @@ def find_times(tokens: list[str]) -> list[Quantity]:
             following = _HALF_DAY_TOKEN.fullmatch(tokens[end])
             if following:
                 half, end = following["half"], end + 1
+            else:
+                phrase = next((p for p in _HALF_DAY_PHRASES if tuple(tokens[end : end + len(p)]) == p), None)
+                if phrase is not None:
+                    half, end = _HALF_DAY_PHRASES[phrase], end + len(phrase)
         # "6.30" is a time only with an am or pm ("6.30 pm"); alone it is the number 6.3
         if m and ((m["m"] and (m["sep"] == ":" or half)) or (half and not m["m"])):
             hours = match_hours(m, half)
@@ -565,13 +588,14 @@ FALLING_WORDS = frozenset(
         "shrinking", "shrank", "shrunk", "shrinks", "shrink", "declined", "declining", "declines", "decline",
         "decreased", "decreasing", "decreases", "fell", "falling", "falls", "fall", "dropped", "dropping",
         "drops", "drop", "lost", "lose", "loses", "losing", "cut", "cuts", "reduced", "loss-making", "early",
-        "refund", "refunds", "refunded", "lowered", "lowering",
+        "refund", "refunds", "refunded", "lowered", "lowering", "outgoing", "withdrawal", "withdrawals",
+        "debits", "debited",
     }
 )  # fmt: skip
 RISING_WORDS = frozenset(
     {
         "growing", "grew", "grows", "grow", "rose", "rising", "rises", "rise", "gained", "gaining", "gains",
-        "gain", "increased", "increasing", "increases",
+        "gain", "increased", "increasing", "increases", "incoming", "deposit", "deposits", "deposited",
     }
 )  # fmt: skip
 #: "down" and "up" only after a verb of ending or going ("closed down", "went up", "is down"), "lower" and
@@ -585,6 +609,10 @@ _DIRECTION_VERBS |= {"up": _DIRECTION_VERBS["down"], "higher": _DIRECTION_VERBS[
 #: "behind" only after a word of how far ("furthest behind its target"): "who finished right behind Ann"
 #: and "which team was behind Arsenal" ask for the next row.
 _DIRECTION_VERBS["behind"] = frozenset({"furthest", "farthest", "further", "farther", "most", "far"})
+#: money going out of an account or coming into it, over a ledger's signed amounts ("the biggest payment out
+#: of the account", "money came into the account")
+_DIRECTION_VERBS["out"] = frozenset({"payment", "payments", "paid", "money", "transferred"})
+_DIRECTION_VERBS["into"] = frozenset({"came", "come", "comes", "coming", "paid", "deposited"})
 
 
 def change_direction(tokens: Sequence[str], i: int) -> str | None:
@@ -592,9 +620,9 @@ def change_direction(tokens: Sequence[str], i: int) -> str | None:
     ("rise": "grew", "went up"), else None."""
     word = tokens[i]
     after_verb = i > 0 and tokens[i - 1] in _DIRECTION_VERBS.get(word, ())
-    if word in FALLING_WORDS or (after_verb and word in ("down", "lower", "behind")):
+    if word in FALLING_WORDS or (after_verb and word in ("down", "lower", "behind", "out")):
         return "fall"
-    if word in RISING_WORDS or (after_verb and word in ("up", "higher")):
+    if word in RISING_WORDS or (after_verb and word in ("up", "higher", "into")):
         return "rise"
     return None
 

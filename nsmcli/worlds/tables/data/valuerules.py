@@ -26,6 +26,7 @@ Empty cells are missing in every typed view under both rule sets.
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 from collections.abc import Callable, Sequence
@@ -305,11 +306,18 @@ _DATE_WORDS = frozenset(textnum.MONTHS) | frozenset(textnum.WEEKDAYS)
 _SEP = "\x00"
 #: The share of a user column's filled cells that gives it a typed view, however many cells are blank.
 FILLED_TYPED_FRACTION = 0.5
+#: ... and at least this many of them: one "see row 4" in an empty `Comment` column makes no number column.
+MIN_FILLED_TYPED = 3
 #: A code of letters and digits, one word (`D-2401`, `R10418`, `INV-0042/B`): an identifier, not an amount.
-_CODE = re.compile(r"[A-Za-z]+[-_#/]?\d+(?:[-_/][A-Za-z0-9]+)*|\d+[-_/]?[A-Za-z]+[-_/]?\d*")
+_CODE = re.compile(r"[A-Za-z]+[-_#/]?\d+(?:[-_/][A-Za-z0-9]+)*")
+#: A header that ends naming an identifier (`Order #`, `Employee No.`, `Ext`, `Invoice Number`), not one
+#: that counts ("No. of Employees", "Number of Guests").
+_IDENTIFIER_LAST = re.compile(
+    r"(?:^|[^a-z0-9])(?:id|no|nr|num|number|code|ref|sku|ext|extension|#)\.?$|#$", re.IGNORECASE
+)
 #: A header naming an identifier: one of these words between non-letters (`Order ID`, `invoice_no`, `SKU`), or a `#`.
 _IDENTIFIER_HEADER = re.compile(
-    r"#|(?:^|[^a-z0-9])(?:id|ids|no|nr|num|code|ref|sku|isbn|zip|postcode|phone|ext|extension|pin|serial)"
+    r"#|(?:^|[^a-z0-9])(?:id|ids|no|nr|num|number|code|ref|sku|isbn|zip|postcode|phone|ext|extension|pin|serial)"
     r"(?:$|[^a-z0-9])",
     re.IGNORECASE,
 )
@@ -726,16 +734,22 @@ class UserRules(ValueRules):
         self, raw: Sequence[str], min_typed_fraction: float, header: str = ""
     ) -> dict[str, tuple]:
         """As `ValueRules.column_views`; the two commonest columns of big user tables (words alone, and
-        plain numerals) are read with column-wide scans instead of one cell at a time. A column whose header
-        names an identifier (`Order ID`, `Invoice No.`, `Ext`) and holds bare whole numbers has no date view:
-        order 1013 is not the year 1013, which the WTQ rules would make of any four-digit number; one whose
-        numbers all come with letters (`D-2401`, `R10418`) has no number view either: codes are not amounts
-        to sum or compare. Blank cells are missing values, so a column also has a typed view when half of its
-        filled cells have one: a `Snowfall` column blank on most days is still a column of numbers, while
-        notes that mention a number now and then ("6 x 800m") are not."""
+        plain numerals) are read with column-wide scans instead of one cell at a time.
+
+        A column whose header names an identifier (`Order ID`, `Invoice No.`, `Ext`) and holds bare whole
+        numbers has no date view: order 1013 is not the year 1013, which the WTQ rules would make of any
+        four-digit number. It has no number view either when its numbers all come with letters (`D-2401`,
+        `R10418`), or when its header ends naming the identifier (`Order #`, `Ext`) and its numbers number
+        rows (`_numbers_rows`): codes and order numbers are no amounts to sum or compare, and a question
+        that names one links its cell.
+
+        Blank cells are missing values, so a column also has a typed view when half of its filled cells
+        (three at least) have one: a `Snowfall` column blank on most days is still a column of numbers,
+        while notes that mention a number now and then ("6 x 800m") are not."""
         filled = sum(1 for text in raw if text.strip())
         if raw:
-            min_typed_fraction = min(min_typed_fraction, FILLED_TYPED_FRACTION * filled / len(raw))
+            needed = max(FILLED_TYPED_FRACTION * filled, MIN_FILLED_TYPED)
+            min_typed_fraction = min(min_typed_fraction, needed / len(raw))
         views = self._column_at_once(raw, min_typed_fraction)
         if views is None:
             views = super().column_views(raw, min_typed_fraction)
@@ -750,8 +764,10 @@ class UserRules(ValueRules):
             if all(text.isdigit() for text in dated):
                 del views["date"]
         if "number" in views and _IDENTIFIER_HEADER.search(header):
-            numbered = [text for text, number in zip(raw, views["number"], strict=True) if number is not None]
-            if all(is_code(text) for text in numbered):
+            numbered = [text.strip() for text, n in zip(raw, views["number"], strict=True) if n is not None]
+            if all(map(is_code, numbered)) or (
+                _IDENTIFIER_LAST.search(header.strip()) and _numbers_rows(numbered)
+            ):
                 views.pop("number")
                 views.pop("num2", None)
         return views
@@ -915,9 +931,21 @@ _HEADER_POWERS = {**_WORD_POWERS, "000": 3, "'000": 3}
 _SUFFIXED_POWER = re.compile(r"\d[\d.,]*(k|m|mn|mln|bn|b)", re.IGNORECASE)
 
 
+def _numbers_rows(cells: Sequence[str]) -> bool:
+    """Whether whole numbers number rows as identifiers do: each different, and either all of one width of
+    three digits or more (order 10231, extension 4412) or counting up by one in table order (payment 1, 2,
+    3, ...); counts (`Attendees #`: 12, 30, 7) do neither."""
+    if len(set(cells)) != len(cells) or len(cells) < 2 or not all(c.isascii() and c.isdigit() for c in cells):
+        return False
+    widths = {len(cell) for cell in cells}
+    numbers = [int(cell) for cell in cells]
+    counting = all(b == a + 1 for a, b in itertools.pairwise(numbers))
+    return counting or (len(widths) == 1 and widths.pop() >= 3)
+
+
 def is_code(text: str) -> bool:
-    """Whether a cell is a code of letters and digits in one word (`D-2401`, `R10418`, `ECON305`): it names
-    a row, it states no amount."""
+    """Whether a cell is a code, letters then digits in one word (`D-2401`, `R10418`, `ECON305`): it names a
+    row, it states no amount (while `10k`, `12V` and `4K` do)."""
     return _CODE.fullmatch(text.strip()) is not None
 
 
