@@ -5,6 +5,7 @@ with the answer check of `nsm parse --questions` (`nsmcli.parser.answer_matches`
 cannot load counts every one of its questions as wrong; such tables are listed separately as unreadable.
 
     python bench/real_world.py --model wtq      # writes bench/results/real-world-wtq.md
+    python bench/real_world.py --model wtq --questions examples/real/questions-round2.tsv   # ...-wtq-round2.md
 """
 
 from __future__ import annotations
@@ -151,7 +152,11 @@ def main() -> None:
     text = "\n".join(lines) + "\n"
     print(text)
     name = Path(args.model).name if Path(args.model).is_dir() else args.model
-    print(f"written to {write_result(f'real-world-{name}', text)}")
+    # another question file (`questions-round2.tsv`) writes beside the first rounds' result, not over it
+    suffix = (
+        "" if args.questions.name == "questions.tsv" else "-" + args.questions.stem.removeprefix("questions-")
+    )
+    print(f"written to {write_result(f'real-world-{name}{suffix}', text)}")
 
 
 if __name__ == "__main__":
