@@ -446,6 +446,11 @@ def test_hyphenated_plurals_and_adjectives_in_y_link_their_cells() -> None:
     header = ["Ride", "Bike Type", "Weather"]
     assert ("string", ("e-bike",)) in _user_entities("how many rentals were on e-bikes?", header, rides)
     assert ("string", ("fog",)) in _user_entities("which rides were foggy?", header, rides)
+    # a verb's base links no name that a column gives each row once: "billed" is no `Bill` of a staff list
+    staff = [["Ann", "Paid"], ["Bill", "Billed"], ["Cy", "Paid"], ["Di", "Billed"]]
+    assert _user_entities("who billed the most?", ["Name", "Status"], staff) == [("string", ("billed",))]
+    names = [["Ann", "5"], ["Bill", "7"], ["Cy", "2"], ["Di", "3"]]
+    assert _user_entities("how many hours were billed?", ["Name", "Hours"], names) == []
     # a guess from an adjective needs a whole cell: "directory" is no "director" of `Sales Director`
     staff = [["Ann", "Sales Director"], ["Bo", "Clerk"]]
     assert _user_entities("who is the last person in the directory?", ["Name", "Title"], staff) == []

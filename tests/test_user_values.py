@@ -771,6 +771,18 @@ def test_abbreviated_and_plural_header_words_match_the_question() -> None:
     assert annotate_question("what quantity", table).column_match["r.qty-number"] == 1.0
     assert annotate_question("which customers", table).column_match["r.customer-string"] == 1.0
     assert "r.qty-number" not in annotate_question("who has no store", table).column_match
+    # an abbreviation the question names as a cell is the cell: the team STL is no steals
+    box = Table.from_rows(
+        "t", ["Opponent", "STL", "PTS"], [["STL", "3", "101"], ["CHI", "5", "99"]], value_rules="user"
+    )
+    assert "r.stl-number" not in annotate_question("points in games against STL", box).column_match
+    assert (
+        "r.stl-number"
+        in annotate_question(
+            "most stl in a game",
+            Table.from_rows("t", ["Opponent", "STL"], [["CHI", "3"]], value_rules="user"),
+        ).column_match
+    )
     assert "r.precip" in _matched_columns(
         "which day had the most precipitation?", ["Day", "Precip (in)"], ["a", "1"]
     )

@@ -375,16 +375,35 @@ def _inflected_entities(
         word = normalize(token)
         if i in linked or word in STOP_WORDS or len(word) < 4 or not word.replace("-", "").isalpha():
             continue
-        # an adjective's or a verb's base is a guess that only a whole cell confirms ("foggy" of `Fog`):
-        # "directory" is no "director", though a `Sales Director` holds the word
+        # an adjective's or a verb's base is a guess that only a whole cell of a column of repeated values
+        # confirms ("foggy" of `Fog`, "failed" of `Fail`): "directory" is no "director", though a `Sales
+        # Director` holds the word, and "billed" no `Bill` among the names of a staff list
         guesses = _adjective_bases(word) + _verb_bases(word)
         forms = inflections(word) + guesses
         if (word in named or named.intersection(forms)) and not _names_its_cell(word, table):
             continue
-        form = next((f for f in forms if (index.has_cell if f in guesses else index.has_words)(f)), None)
+        form = next(
+            (f for f in forms if (_repeated_cell(f, table) if f in guesses else index.has_words(f))), None
+        )
         if form is not None:
             out.append(Entity("string", (form,), i, i + 1))
     return out
+
+
+def _repeated_cell(text: str, table: Table) -> bool:
+    """Whether `text` is a whole cell of a column whose filled cells repeat (a status, a condition), not
+    of one that names each row once (a column of a few cells may be either)."""
+    for column in table.columns:
+        cells = column.views["string"]
+        if text in cells:
+            filled = [cell for cell in cells if cell]
+            if len(set(filled)) < len(filled) or len(filled) < _FEW_CELLS:
+                return True
+    return False
+
+
+#: Fewer filled cells than this say nothing of whether a column names its rows once each.
+_FEW_CELLS = 4
 
 
 def _names_its_cell(word: str, table: Table) -> bool:
@@ -804,6 +823,11 @@ def annotate_question(
     column_match = {}
     words = table.rules.header_words
     if words is not None:  # the user rules: "avg" is "average" and "sales" is "sale" on both sides
+        # an abbreviation the question names as a cell is that cell, not a column: "games against STL" of a
+        # box score's team `STL` is no steals
+        token_set -= {
+            t for t, linked in zip(tokens, in_table, strict=True) if linked and t in words.ABBREVIATIONS
+        }
         # "plus/minus" and "w/l" are two words each; "03/15" and "1/2" are no words
         token_set |= {part for t in token_set if _WORDS_BY_SLASH.fullmatch(t) for part in t.split("/")}
         # "4-credit courses" names the `Credits` column (its number is `UserRules.question_values`')
