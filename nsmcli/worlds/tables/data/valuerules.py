@@ -746,10 +746,7 @@ class UserRules(ValueRules):
         Blank cells are missing values, so a column also has a typed view when half of its filled cells
         (three at least) have one: a `Snowfall` column blank on most days is still a column of numbers,
         while notes that mention a number now and then ("6 x 800m") are not."""
-        filled = sum(1 for text in raw if text.strip())
-        if raw:
-            needed = max(FILLED_TYPED_FRACTION * filled, MIN_FILLED_TYPED)
-            min_typed_fraction = min(min_typed_fraction, needed / len(raw))
+        min_typed_fraction = filled_typed_fraction(raw, min_typed_fraction)
         views = self._column_at_once(raw, min_typed_fraction)
         if views is None:
             views = super().column_views(raw, min_typed_fraction)
@@ -929,6 +926,15 @@ _HEADER_MAGNITUDE = re.compile(
 _WORD_POWERS = {"thousand": 3, "k": 3, "million": 6, "mn": 6, "mln": 6, "m": 6, "billion": 9, "bn": 9, "b": 9}
 _HEADER_POWERS = {**_WORD_POWERS, "000": 3, "'000": 3}
 _SUFFIXED_POWER = re.compile(r"\d[\d.,]*(k|m|mn|mln|bn|b)", re.IGNORECASE)
+
+
+def filled_typed_fraction(raw: Sequence[str], min_typed_fraction: float) -> float:
+    """The share of all of a user column's cells that a typed view needs: `min_typed_fraction`, or less
+    where blanks are many, so that half its filled cells (`MIN_FILLED_TYPED` at least) suffice."""
+    if not raw:
+        return min_typed_fraction
+    filled = sum(1 for text in raw if text.strip())
+    return min(min_typed_fraction, max(FILLED_TYPED_FRACTION * filled, MIN_FILLED_TYPED) / len(raw))
 
 
 def _numbers_rows(cells: Sequence[str]) -> bool:
