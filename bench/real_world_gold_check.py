@@ -1,5 +1,5 @@
-"""Recompute every gold answer of the real-world set (`examples/real/questions.tsv`, `questions-round2.tsv`)
-from the tables with plain pandas, not nsm.
+"""Recompute every gold answer of the real-world set (`examples/real/questions.tsv`, `questions-round2.tsv`,
+`questions-round3.tsv`) from the tables with plain pandas, not nsm.
 
 The answers in the question file were written by hand; this script states each question once more as explicit
 pandas code over the table, read with its own parsing of money, accounting negatives, European decimals,
@@ -775,22 +775,16 @@ def check(path: Path, answers: dict[str, Callable[[], object]]) -> tuple[int, in
 
 
 def main() -> int:
-    from real_world_round2 import (
-        branches_catalog_deliveries,
-        football_weather_bikes,
-        indicators_budget_funds,
-        orders_roster_gym,
-    )
+    import real_world_round2 as round2
+    import real_world_round3 as round3
 
-    round2 = {}
-    for module in (
-        orders_roster_gym,
-        football_weather_bikes,
-        indicators_budget_funds,
-        branches_catalog_deliveries,
-    ):
-        round2.update(module.ANSWERS)
-    bad = check(REAL / "questions.tsv", ANSWERS)[1] + check(REAL / "questions-round2.tsv", round2)[1]
+    rounds = [("questions.tsv", ANSWERS)]
+    for name, package in (("questions-round2.tsv", round2), ("questions-round3.tsv", round3)):
+        answers: dict[str, Callable[[], object]] = {}
+        for module in package.WRITERS:
+            answers.update(module.ANSWERS)
+        rounds.append((name, answers))
+    bad = sum(check(REAL / name, answers)[1] for name, answers in rounds)
     return 1 if bad else 0
 
 
