@@ -310,6 +310,29 @@ def test_an_answer_over_a_column_of_quantities_is_stated_in_the_unit_asked_for()
     assert shown("(sum all_rows r.score-number)", "how many minutes") == ([21.0], ["21"])
 
 
+def test_an_answer_asked_in_millions_is_scaled_unless_its_column_already_counts_in_them() -> None:
+    header, rows = (
+        ["Film", "Gross", "GDP (million EUR)"],
+        [["a", "$45.2M", "1500"], ["b", "$16.1M", "2000"]],
+    )
+    table = Table.from_rows("t", header, rows, value_rules="user")
+
+    def shown(program: str, question: str, of: Table = table) -> tuple[list, list[str]]:
+        result = bind("wtq", of).execute(program)
+        return shown_answer(result, bind("wtq", of), annotate_question(question, of).tokens)
+
+    assert shown("(sum all_rows r.gross-number)", "total gross in millions of dollars") == (
+        [61.3],
+        ["61.3 million"],
+    )
+    assert shown("(sum all_rows r.gross-number)", "total gross")[0] == [61300000.0]
+    # a column whose header counts in millions is in millions already; a count is no column's number
+    assert shown("(sum all_rows r.gdp-number)", "total GDP in million euros")[0] == [3500.0]
+    assert shown("(count all_rows)", "how many films, in thousands")[0] == [2.0]
+    wtq = Table.from_rows("t", ["Film", "Gross"], [["a", "45200000"]])
+    assert shown("(sum all_rows r.gross-number)", "total gross in millions", wtq)[0] == [45200000.0]
+
+
 def test_a_quantity_said_with_a_unit_compares_with_a_column_in_that_family() -> None:
     table = Table.from_rows(
         "t",

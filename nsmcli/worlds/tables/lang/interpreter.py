@@ -24,6 +24,7 @@ from nsmcli.errors import GrammarError
 from nsmcli.memory import gc_paused
 from nsmcli.worlds.tables.data import units
 from nsmcli.worlds.tables.data.table import Column, Table
+from nsmcli.worlds.tables.data.valuerules import header_magnitude, said_power
 from nsmcli.worlds.tables.data.values import Date
 from nsmcli.worlds.tables.lang import program as P
 from nsmcli.worlds.tables.lang.functions import REGISTRY, ExecError, Prop, rows_of, user_matching
@@ -626,6 +627,11 @@ def shown_answer(
     no cell states) is shown with the column's unit ("990 minutes")."""
     from nsmcli.display import display_values, value_text
 
+    shift = _asked_magnitude(result, env, question_tokens)
+    if shift:  # "average opening weekend, in millions": 61,350,000 is 61.35 millions
+        word = _MAGNITUDE_WORDS[_said_power_in(question_tokens) or 0]
+        answer = [v / 10**shift if _is_number(v) else v for v in result.answer]
+        return answer, [f"{value_text(v)} {word}" if _is_number(v) else value_text(v) for v in answer]
     quantity = answer_unit(result, env)
     asked = units.asked_unit(question_tokens) if quantity is not None else None
     if quantity is not None and asked is not None and asked.family == quantity.unit.family:
@@ -635,6 +641,34 @@ def shown_answer(
         unit = quantity.unit
         return result.answer, [f"{value_text(v)} {unit.plural}" for v in result.answer]
     return result.answer, display_values(result.answer, answer_cells(result, env), unit_column(result, env))
+
+
+_MAGNITUDE_WORDS = {3: "thousand", 6: "million", 9: "billion", 12: "trillion"}
+
+
+def _said_power_in(tokens: Sequence[str]) -> int | None:
+    """The power of ten a question asks its answer in: "in millions", "in thousands of dollars"."""
+    for before, token in zip(tokens, tokens[1:], strict=False):
+        if before.lower() == "in" and token.isalpha():
+            power = said_power(token)
+            if power in _MAGNITUDE_WORDS:
+                return power
+    return None
+
+
+def _asked_magnitude(result: Result, env: Environment, question_tokens: Sequence[str]) -> int:
+    """How many powers of ten a user's question asks a numeric answer to be scaled down by: the power it asks
+    in ("in millions": 6) less the power its column's header already counts in (`GDP (million EUR)`: 6, so
+    none); 0 on WTQ's tables, for answers that are no numbers of a column, or when the question asks none."""
+    asked = _said_power_in(question_tokens)
+    if asked is None or not user_matching(env.table) or not result.ok or not result.intermediates:
+        return 0
+    if result.type not in ("num", "num_list") or not all(map(_is_number, result.answer)):
+        return 0
+    column = _number_column(P.parse_program(result.program).exprs[-1], env)
+    if column is None:
+        return 0
+    return max(asked - (header_magnitude(column.header) or 0), 0)
 
 
 def _is_number(value: Any) -> bool:
