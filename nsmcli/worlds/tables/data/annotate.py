@@ -156,6 +156,11 @@ class _TableIndex:
     blanks: bool = False
     #: each column's name, as the words of `column_name_pieces`
     names: frozenset[tuple[str, ...]] = frozenset()
+    #: on user tables, the cells of columns that write US states by postal code, every filled cell one
+    state_codes: frozenset[str] = frozenset()
+    #: on user tables, the cells of columns whose filled cells repeat (a status, a condition), or which have
+    #: too few filled cells to tell: where an adjective's or a verb's base may link a whole cell
+    repeated_cells: frozenset[str] = frozenset()
 
     def has_substring(self, text: str) -> bool:
         return bool(text) and text in self.joined
@@ -205,6 +210,7 @@ def table_index(table: Table) -> _TableIndex:
     properties = [(name, column_name_pieces(column.slug)) for name, column, _kind in table.properties()]
     signed = any(is_signed(c) for c in table.columns)
     column_units = [table.quantity_unit(c) if "number" in c.views else None for c in table.columns]
+    user = table.rules.user_question_readings
     index = _TableIndex(
         "\n".join(strings),
         frozenset(numbers),
@@ -215,6 +221,8 @@ def table_index(table: Table) -> _TableIndex:
         tuple(dict.fromkeys(u for u in column_units if u is not None)),
         any(_has_blank_cells(c) for c in table.columns),
         frozenset(column_name_pieces(c.slug) for c in table.columns),
+        state_codes=_state_code_cells(table) if user else frozenset(),
+        repeated_cells=_repeated_cells(table) if user else frozenset(),
     )
     _INDEX_CACHE[key] = (weakref.ref(table, lambda _ref, k=key: _INDEX_CACHE.pop(k, None)), index)
     return index
@@ -313,17 +321,11 @@ def _demonym_entities(tokens: list[str], strings: list[Entity], index: _TableInd
     return out
 
 
-def _state_code_entities(tokens: list[str], strings: list[Entity], table: Table) -> list[Entity]:
+def _state_code_entities(tokens: list[str], strings: list[Entity], index: _TableIndex) -> list[Entity]:
     """A US state named in full where a column writes states by their postal codes, every filled cell one
     ("sales to texas customers" of a `State` column of `TX`, `CA`; `lexicon.US_STATES`), when the name links
     to no cell. The longest name wins ("west virginia" is WV, or nothing, never VA)."""
-    codes = set(lexicon.US_STATES.values())
-    held: set[str] = set()
-    for column in table.columns:
-        filled = [cell for cell in column.views["string"] if cell]
-        if filled and all(cell in codes for cell in filled):
-            held.update(filled)
-    if not held:
+    if not index.state_codes:
         return []
     linked = {k for e in strings for k in range(e.start, e.end)}
     out = []
@@ -339,7 +341,7 @@ def _state_code_entities(tokens: list[str], strings: list[Entity], table: Table)
         )
         if length and not any(k in linked for k in range(i, i + length)):
             code = lexicon.US_STATES[" ".join(tokens[i : i + length])]
-            if code in held:
+            if code in index.state_codes:
                 out.append(Entity("string", (code,), i, i + length))
         i += length or 1
     return out
@@ -383,23 +385,33 @@ def _inflected_entities(
         if (word in named or named.intersection(forms)) and not _names_its_cell(word, table):
             continue
         form = next(
-            (f for f in forms if (_repeated_cell(f, table) if f in guesses else index.has_words(f))), None
+            (f for f in forms if (f in index.repeated_cells if f in guesses else index.has_words(f))), None
         )
         if form is not None:
             out.append(Entity("string", (form,), i, i + 1))
     return out
 
 
-def _repeated_cell(text: str, table: Table) -> bool:
-    """Whether `text` is a whole cell of a column whose filled cells repeat (a status, a condition), not
-    of one that names each row once (a column of a few cells may be either)."""
+def _state_code_cells(table: Table) -> frozenset[str]:
+    """The cells of the columns that write US states by their postal codes, every filled cell one."""
+    held: set[str] = set()
     for column in table.columns:
-        cells = column.views["string"]
-        if text in cells:
-            filled = [cell for cell in cells if cell]
-            if len(set(filled)) < len(filled) or len(filled) < _FEW_CELLS:
-                return True
-    return False
+        filled = [cell for cell in column.views["string"] if cell]
+        if filled and lexicon.US_STATE_CODES.issuperset(filled):
+            held.update(filled)
+    return frozenset(held)
+
+
+def _repeated_cells(table: Table) -> frozenset[str]:
+    """The cells of the columns whose filled cells repeat (a status, a condition), not of one that names
+    each row once; a column of a few cells may be either."""
+    found: set[str] = set()
+    for column in table.columns:
+        filled = [cell for cell in column.views["string"] if cell]
+        distinct = set(filled)
+        if len(distinct) < len(filled) or len(filled) < _FEW_CELLS:
+            found |= distinct
+    return frozenset(found)
 
 
 #: Fewer filled cells than this say nothing of whether a column names its rows once each.
@@ -794,7 +806,7 @@ def annotate_question(
         strings += _yes_no_entities(tokens, table) + _result_code_entities(tokens, table)
         strings += _blank_entities(tokens, index)
         strings += _demonym_entities(tokens, strings, index)
-        strings += _state_code_entities(tokens, strings, table)
+        strings += _state_code_entities(tokens, strings, index)
         strings += _inflected_entities(tokens, strings, index, table)
         strings += _named_cell_entities(tokens, strings, table)
         quantities = _in_table_units(quantities, tokens, index.header_power)

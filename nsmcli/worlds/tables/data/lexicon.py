@@ -324,6 +324,7 @@ US_STATES: dict[str, str] = {
     "district of columbia": "dc",
     "washington dc": "dc",
 }
+US_STATE_CODES = frozenset(US_STATES.values())
 
 
 #: The country (or region) a demonym names, as a cell may write it, most usual first: "the German stores" are

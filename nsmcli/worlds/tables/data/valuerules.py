@@ -755,12 +755,13 @@ class UserRules(ValueRules):
                 none = (None,) * len(raw)
                 typed = {"number": quantity.values, "num2": none, "date": none}
                 views = _views(views["string"], typed, min_typed_fraction)
-        if "date" in views and _IDENTIFIER_HEADER.search(header):
+        identifier = _IDENTIFIER_HEADER.search(header) is not None
+        if "date" in views and identifier:
             # only years made of bare numbers go: a `Ref date` column keeps its dates
             dated = [text.strip() for text, date in zip(raw, views["date"], strict=True) if date is not None]
             if all(text.isdigit() for text in dated):
                 del views["date"]
-        if "number" in views and _IDENTIFIER_HEADER.search(header):
+        if "number" in views and identifier:
             numbered = [text.strip() for text, n in zip(raw, views["number"], strict=True) if n is not None]
             if all(map(is_code, numbered)) or (
                 _IDENTIFIER_LAST.search(header.strip()) and _numbers_rows(numbered)

@@ -627,9 +627,10 @@ def shown_answer(
     no cell states) is shown with the column's unit ("990 minutes")."""
     from nsmcli.display import display_values, value_text
 
-    shift = _asked_magnitude(result, env, question_tokens)
+    asked_power = _said_power_in(question_tokens)
+    shift = _asked_magnitude(result, env, asked_power) if asked_power is not None else 0
     if shift:  # "average opening weekend, in millions": 61,350,000 is 61.35 millions
-        word = _MAGNITUDE_WORDS[_said_power_in(question_tokens) or 0]
+        word = _MAGNITUDE_WORDS[asked_power]
         answer = [v / 10**shift if _is_number(v) else v for v in result.answer]
         return answer, [f"{value_text(v)} {word}" if _is_number(v) else value_text(v) for v in answer]
     quantity = answer_unit(result, env)
@@ -656,12 +657,11 @@ def _said_power_in(tokens: Sequence[str]) -> int | None:
     return None
 
 
-def _asked_magnitude(result: Result, env: Environment, question_tokens: Sequence[str]) -> int:
+def _asked_magnitude(result: Result, env: Environment, asked: int) -> int:
     """How many powers of ten a user's question asks a numeric answer to be scaled down by: the power it asks
-    in ("in millions": 6) less the power its column's header already counts in (`GDP (million EUR)`: 6, so
-    none); 0 on WTQ's tables, for answers that are no numbers of a column, or when the question asks none."""
-    asked = _said_power_in(question_tokens)
-    if asked is None or not user_matching(env.table) or not result.ok or not result.intermediates:
+    in (`asked`, "in millions": 6) less the power its column's header already counts in (`GDP (million
+    EUR)`: 6, so none); 0 on WTQ's tables and for answers that are no numbers of a column."""
+    if not user_matching(env.table) or not result.ok or not result.intermediates:
         return 0
     if result.type not in ("num", "num_list") or not all(map(_is_number, result.answer)):
         return 0
