@@ -1,5 +1,5 @@
 """Recompute every gold answer of the real-world set (`examples/real/questions.tsv`, `questions-round2.tsv`,
-`questions-round3.tsv`) from the tables with plain pandas, not nsm.
+`questions-round3.tsv`, `questions-round4.tsv`) from the tables with plain pandas, not nsm.
 
 The answers in the question file were written by hand; this script states each question once more as explicit
 pandas code over the table, read with its own parsing of money, accounting negatives, European decimals,
@@ -777,9 +777,14 @@ def check(path: Path, answers: dict[str, Callable[[], object]]) -> tuple[int, in
 def main() -> int:
     import real_world_round2 as round2
     import real_world_round3 as round3
+    import real_world_round4 as round4
 
     rounds = [("questions.tsv", ANSWERS)]
-    for name, package in (("questions-round2.tsv", round2), ("questions-round3.tsv", round3)):
+    for name, package in (
+        ("questions-round2.tsv", round2),
+        ("questions-round3.tsv", round3),
+        ("questions-round4.tsv", round4),
+    ):
         answers: dict[str, Callable[[], object]] = {}
         for module in package.WRITERS:
             answers.update(module.ANSWERS)
