@@ -825,6 +825,43 @@ def test_abbreviated_and_plural_header_words_match_the_question() -> None:
     assert annotate_question("the larger average basket?", wtq).column_match["r.avg_basket-number"] == 1.0
 
 
+def test_a_league_tables_codes_match_the_words_a_question_names_them_by() -> None:
+    header = ["Team", "GP", "W", "L", "OTL", "PTS", "GF", "GA"]
+    row = ["Ashby Hornets", "30", "18", "8", "4", "40", "101", "85"]
+    table = Table.from_rows("t", header, [row], value_rules="user")
+
+    def best(question: str) -> set[str]:
+        match = {
+            n: s for n, s in annotate_question(question, table).column_match.items() if n.endswith("-number")
+        }
+        top = max(match.values())
+        return {n.rsplit("-", 1)[0] for n, s in match.items() if s == top}
+
+    assert best("which team allowed the fewest goals") == {"r.ga"}
+    assert best("who has given up the most goals?") == {"r.ga"}
+    assert best("average goals scored per team") == {"r.gf"}
+    assert best("most overtime losses") == {"r.otl"}
+    assert best("how many games has the Ashby Hornets played") == {"r.gp"}
+    assert "r.w" in _matched_columns("which team won the most", header, row)
+    assert "r.l" in _matched_columns("how many games did they lose", header, row)
+    # a football table's draws; a lone `W` is no win, a box's `W`, `L`, `H` no results, a box score's `PF` are
+    # personal fouls and `GA` may be Georgia
+    assert "r.d" in _matched_columns(
+        "which club drew the most", ["Club", "P", "W", "D", "L"], ["a", "3", "2", "1", "0"]
+    )
+    assert "r.w" not in _matched_columns("which shape won", ["Shape", "W", "H"], ["a", "3", "4"])
+    assert "r.d" not in _matched_columns(
+        "which box is drawn", ["Box", "W", "L", "H", "D"], ["a", "1", "2", "3", "4"]
+    )
+    assert "r.pf" not in _matched_columns(
+        "who scored the most points", ["Player", "PTS", "PF"], ["a", "20", "3"]
+    )
+    assert "r.ga" not in _matched_columns(
+        "how many votes were given in 2001", ["Year", "GA", "FL"], ["2001", "3", "4"]
+    )
+    assert RULES["user"].header_words.word("losses") == "loss"
+
+
 def _matched_columns(question: str, header: list[str], row: list[str]) -> set[str]:
     """The columns (`r.slug`) a question matches in a one-row user table."""
     table = Table.from_rows("t", header, [row], value_rules="user")

@@ -161,6 +161,9 @@ class _TableIndex:
     #: on user tables, the cells of columns whose filled cells repeat (a status, a condition), or which have
     #: too few filled cells to tell: where an adjective's or a verb's base may link a whole cell
     repeated_cells: frozenset[str] = frozenset()
+    #: on user tables, the words a question names a sports table's coded columns by
+    #: (`HeaderWords.league_words`: "goals allowed" of `GA`), by property name
+    league_words: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     def has_substring(self, text: str) -> bool:
         return bool(text) and text in self.joined
@@ -223,6 +226,7 @@ def table_index(table: Table) -> _TableIndex:
         frozenset(column_name_pieces(c.slug) for c in table.columns),
         state_codes=_state_code_cells(table) if user else frozenset(),
         repeated_cells=_repeated_cells(table) if user else frozenset(),
+        league_words=_league_words(table),
     )
     _INDEX_CACHE[key] = (weakref.ref(table, lambda _ref, k=key: _INDEX_CACHE.pop(k, None)), index)
     return index
@@ -390,6 +394,17 @@ def _inflected_entities(
         if form is not None:
             out.append(Entity("string", (form,), i, i + 1))
     return out
+
+
+def _league_words(table: Table) -> dict[str, tuple[str, ...]]:
+    """The words of `HeaderWords.league_words` of each property of a sports table's code (none without
+    header words, as under the WTQ rules)."""
+    words = table.rules.header_words
+    if words is None:
+        return {}
+    slugs = {c.slug for c in table.columns}
+    by_slug = {c.slug: words.league_words(c.slug, slugs) for c in table.columns}
+    return {name: by_slug[column.slug] for name, column, _kind in table.properties() if by_slug[column.slug]}
 
 
 def _state_code_cells(table: Table) -> frozenset[str]:
@@ -862,6 +877,8 @@ def annotate_question(
             )
             for p in pieces
         )
+        # a sports table's code counts each word the question names it by ("goals allowed": `GA` twice)
+        score += sum(w in token_set or words.stem(w) in stems for w in index.league_words.get(name, ()))
         if score:
             column_match[name] = float(score)
     return AnnotatedQuestion(

@@ -29,7 +29,7 @@ from __future__ import annotations
 import itertools
 import math
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from functools import lru_cache
@@ -490,6 +490,8 @@ class HeaderWords:
         "cat": "category",
         "dept": "department",
         "desc": "description",
+        "diff": "difference",
+        "differential": "difference",
         "emp": "employee",
         "ext": "extension",
         "hrs": "hour",
@@ -515,11 +517,45 @@ class HeaderWords:
         "yrs": "year",
     }
 
+    #: Column codes of sports tables, as the words a question says them in ("games played" is `GP`); a
+    #: question's word meets one as it meets a header's word (`word`, `stem`), or as written ("won").
+    SPORTS_CODES: ClassVar[dict[str, tuple[str, ...]]] = {
+        "gp": ("game", "played"),
+        "otl": ("overtime", "loss"),
+    }
+    #: Codes only a league table has, where `W` and `L` stand side by side and no `H` (a box's width,
+    #: length and height): elsewhere `W` is a width or the west, `PF` a box score's personal fouls and
+    #: `GA` Georgia.
+    LEAGUE_CODES: ClassVar[dict[str, tuple[str, ...]]] = {
+        "w": ("win", "won"),
+        "l": ("loss", "lost", "lose"),
+        "d": ("draw", "drew", "drawn"),
+        "t": ("tie", "tied"),
+        "p": ("game", "played"),
+        "g": ("game", "played"),
+        "gf": ("goal", "scored"),
+        "ga": ("goal", "against", "allowed", "conceded", "given", "gave"),
+        "gd": ("goal", "difference"),
+        "pf": ("point", "scored"),
+        "pa": ("point", "against", "allowed", "conceded", "given", "gave"),
+    }
+
+    def league_words(self, slug: str, slugs: Collection[str]) -> tuple[str, ...]:
+        """The words a question names the column `slug` by when it is a sports table's code (`GP`; `GA` and
+        `W` in a league table), else ()."""
+        if slug in self.SPORTS_CODES:
+            return self.SPORTS_CODES[slug]
+        if slug in self.LEAGUE_CODES and "w" in slugs and "l" in slugs and "h" not in slugs:
+            return self.LEAGUE_CODES[slug]
+        return ()
+
     @lru_cache(maxsize=4096)  # noqa: B019 - one instance per process; the words of questions and headers recur
     def word(self, word: str) -> str:
         word = self.ABBREVIATIONS.get(word, word)
         if len(word) > 4 and word.endswith("ies"):
             return word[:-3] + "y"
+        if len(word) > 5 and word.endswith("sses"):  # "losses", "classes"
+            return word[:-2]
         if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
             return word[:-1]
         return word
