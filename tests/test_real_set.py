@@ -8,12 +8,13 @@ from nsmcli.worlds.tables.data.readers import read_question_file
 
 REAL = Path(__file__).resolve().parents[1] / "examples" / "real"
 #: The first rounds, a second and third written in the thirty-ninth session by other writers over other
-#: tables, and a fourth written the same way by four more writers.
+#: tables, and a fourth and a fifth written the same way by four more writers each.
 QUESTION_FILES = (
     REAL / "questions.tsv",
     REAL / "questions-round2.tsv",
     REAL / "questions-round3.tsv",
     REAL / "questions-round4.tsv",
+    REAL / "questions-round5.tsv",
 )
 
 
