@@ -227,6 +227,14 @@ def test_a_possessive_name_links_whole_and_an_article_may_follow_the_or() -> Non
         ("stud finder", "margie's travel"),
         ("margie's travel",),
     ]
+    # on a user's table a noun may follow the first name: "the stud finder job or the fabrikam one"
+    question = "which closed higher, the stud finder job or the fabrikam one?"
+    user = Table.from_rows(
+        "t", ["Company", "Close"], [["Stud Finder", "2"], ["Fabrikam", "7"]], value_rules="user"
+    )
+    assert ("stud finder", "fabrikam") in [e.values for e in annotate_question(question, user).entities]
+    wtq = Table.from_rows("t", ["Company", "Close"], [["Stud Finder", "2"], ["Fabrikam", "7"]])
+    assert ("stud finder", "fabrikam") not in [e.values for e in annotate_question(question, wtq).entities]
 
 
 def test_word_linking_does_not_stretch_a_number_into_a_longer_one(medals: Table) -> None:
@@ -451,6 +459,16 @@ def test_hyphenated_plurals_and_adjectives_in_y_link_their_cells() -> None:
     assert _user_entities("who billed the most?", ["Name", "Status"], staff) == [("string", ("billed",))]
     names = [["Ann", "5"], ["Bill", "7"], ["Cy", "2"], ["Di", "3"]]
     assert _user_entities("how many hours were billed?", ["Name", "Hours"], names) == []
+    # a noun in -ity links its adjective's cell: "electricity" of `Electric`
+    bills = [["Jan", "Electric"], ["Jan", "Gas"], ["Feb", "Electric"], ["Feb", "Gas"]]
+    assert ("string", ("active",)) not in _user_entities(
+        "which member had the most activity?",
+        ["Name", "Status"],
+        [["a", "Active"], ["b", "Active"], ["c", "Idle"]],
+    )
+    assert ("string", ("electric",)) in _user_entities(
+        "when did we use the most electricity?", ["Month", "Type"], bills
+    )
     # a guess from an adjective needs a whole cell: "directory" is no "director" of `Sales Director`
     staff = [["Ann", "Sales Director"], ["Bo", "Clerk"]]
     assert _user_entities("who is the last person in the directory?", ["Name", "Title"], staff) == []

@@ -69,6 +69,17 @@ def test_a_degree_word_and_its_adjective_point_one_way():
     assert pointing("more than 20".split()) == {1} and pointing("how many rows".split()) == set()
 
 
+def test_on_user_tables_near_and_far_point_only_as_degrees():
+    question = "when was the most recent quake near caddick".split()
+    assert pointing(question, dates=True, degrees_only=True) == {1}
+    assert pointing("sales so far".split(), degrees_only=True) == set()
+    assert pointing("the nearest store".split(), degrees_only=True) == {-1}
+    assert pointing("the farthest throw".split(), degrees_only=True) == {1}
+    assert pointing("the furthest site".split(), degrees_only=True) == {1}
+    # WTQ tables keep the reading their reranker was fitted with
+    assert pointing(question, dates=True) == {1, -1}
+
+
 def _value(word: str) -> bool:
     return word.isdigit() or word in ("march", "april")
 

@@ -143,6 +143,23 @@ def test_month_name_dates() -> None:
 def test_iso_dates_and_date_times() -> None:
     cells = ("2024-03-15", "2024-03-15T10:00", "2024-03-16 23:59:59", "2024-03-17T08:30:00Z")
     assert dates(*cells) == (Date(2024, 3, 15), Date(2024, 3, 15), Date(2024, 3, 16), Date(2024, 3, 17))
+    # a log's zone after the time, and its time of day as the number
+    views = user_column("2024-03-14 06:22 UTC", "2024-03-15 18:30 gmt", "2024-03-16 07:00 +01:00")
+    assert views["date"] == (Date(2024, 3, 14), Date(2024, 3, 15), Date(2024, 3, 16))
+    assert views["number"] == (6 + 22 / 60, 18.5, 7.0)
+    assert dates("2024-03-14 06:22 CET", "2024-03-15 08:00 EST") == (Date(2024, 3, 14), Date(2024, 3, 15))
+
+
+def test_a_weekday_before_a_date_in_digits_is_part_of_the_date() -> None:
+    views = user_column("Mon 2024-04-01", "Tue 2024-04-02", "Wed, 2024-04-03")
+    assert views["date"] == (Date(2024, 4, 1), Date(2024, 4, 2), Date(2024, 4, 3))
+    assert "number" not in views  # no year 2024 and month 4 as numbers
+    # and numeric dates keep their column's day-first decision
+    assert dates("Fri 15/03/2024", "Sat 16/03/2024") == (Date(2024, 3, 15), Date(2024, 3, 16))
+    assert dates("Fri 03/15/2024", "Sat 03/16/2024") == (Date(2024, 3, 15), Date(2024, 3, 16))
+    # a weekday alone, or before words, is no date; its period is no dotted date's
+    assert "date" not in user_column("Mon", "Tue 5pm", "Wed")
+    assert dates("Mon. 03/04/2024", "Tue. 03/05/2024") == (Date(2024, 3, 4), Date(2024, 3, 5))
 
 
 def test_times_of_day_are_numbers_of_hours() -> None:
@@ -395,6 +412,9 @@ def test_question_times_compare_with_time_columns(tmp_path: Path) -> None:
     assert numbers_of("after 6") == [6.0]  # a bare number is no time
     assert numbers_of("between 5 and 6 pm") == [17.0, 18.0]  # the range's pm holds for both ends
     assert numbers_of("how many left between 7 and 9 at night") == [19.0, 21.0]
+    assert numbers_of("which left at 12 at night") == [0.0]  # midnight, not noon
+    assert numbers_of("which left at 2 at night") == [2.0]
+    assert numbers_of("how many left between 5 and 7 at night") == [17.0, 19.0]
     assert numbers_of("trains after 6 in the evening") == [18.0]
     assert numbers_of("at 6.30 pm, or 6.30") == [18.5, 6.3]
     result = bind("wtq", table, [("number", (18.0,))]).execute(
@@ -860,6 +880,63 @@ def test_a_league_tables_codes_match_the_words_a_question_names_them_by() -> Non
         "how many votes were given in 2001", ["Year", "GA", "FL"], ["2001", "3", "4"]
     )
     assert RULES["user"].header_words.word("losses") == "loss"
+    # a header of a stop word alone is still its word ("won" is one, for "won't"), but no word of comparing
+    assert "r.won" in _matched_columns(
+        "which team won the most games", ["Team", "Played", "Won", "Lost"], ["a", "3", "2", "1"]
+    )
+    assert "r.over" not in _matched_columns("who bowled over 100 balls", ["Bowler", "Over"], ["a", "3"])
+
+
+def test_an_acronym_header_matches_the_words_whose_initials_it_is() -> None:
+    header = ["Player", "Inn", "Runs", "HS", "Avg", "SR"]
+    row = ["Tom Hadley", "12", "642", "112*", "58.36", "91.2"]
+    assert "r.sr" in _matched_columns("average strike rate of the club", header, row)
+    assert "r.hs" in _matched_columns("what is Tom Hadley's highest score?", header, row)
+    assert "r.inn" in _matched_columns("players with 10 or more innings", header, row)
+    assert "r.rbi" in _matched_columns("most runs batted in", ["Player", "RBI"], ["a", "1"])
+    # stop words spell no acronym ("of a" is no `OA`), nor do words of a header written in words
+    assert "r.oa" not in _matched_columns("which of a kind", ["Name", "OA"], ["a", "1"])
+    assert "r.sr" not in _matched_columns("strike rate", ["Name", "Sr"], ["a", "1"])
+    # nor words that name another column, an identifier's or a currency's code
+    invoices = ["ID", "Invoice Date", "Item", "Description", "EUR"]
+    cells = ["7", "2024-01-02", "pen", "blue", "1.5"]
+    assert "r.id" not in _matched_columns("the latest invoice date", invoices, cells)
+    assert "r.id" not in _matched_columns("which item description is longest", invoices, cells)
+    assert "r.eur" not in _matched_columns("every user reviewed", invoices, cells)
+    # "home runs" is `HR` beside a `Runs` column; two letters count once ("unit sales" beside a named `UK`)
+    batting = ["Player", "Runs", "HR"]
+    assert "r.hr" in _matched_columns("who hit the most home runs", batting, ["a", "1", "2"])
+    markets = Table.from_rows("t", ["Product", "US", "UK"], [["a", "1", "2"]], value_rules="user")
+    match = annotate_question("which product had the most unit sales in the uk", markets).column_match
+    assert match["r.uk-number"] >= match["r.us-number"]
+    # WTQ tables keep their exact matches
+    wtq = Table.from_rows("t", header, [row])
+    assert "r.sr-number" not in annotate_question("average strike rate", wtq).column_match
+
+
+def test_a_german_french_or_spanish_header_matches_the_english_words_of_its_parts() -> None:
+    header = ["Klasse", "Datum", "Schüler gesamt", "Abwesend", "Anwesenheitsquote"]
+    row = ["7b", "18.03.2024", "28", "2", "92,9 %"]
+    assert "r.anwesenheitsquote" in _matched_columns("7b's attendance rate on 18.03.2024", header, row)
+    assert "r.schuler_gesamt" in _matched_columns("how many pupils in total", header, row)
+    assert "r.abwesend" in _matched_columns("how many were absent", header, row)
+    assert _matched_columns("the latest date", header, row) >= {"r.datum"}
+    assert "r.montant" in _matched_columns("the largest amount", ["Client", "Montant"], ["a", "1"])
+    assert "r.fecha" in _matched_columns("the first date", ["Fecha", "Importe"], ["2024-01-02", "1"])
+    # a compound's first part modifies it: `Umsatzsteuer` beside `Umsatz` is a tax, not the revenue
+    tax = ["Monat", "Umsatz", "Umsatzsteuer"]
+    assert _matched_columns("the month with the highest revenue", tax, ["Jan", "1", "2"]) == {
+        "r.monat",
+        "r.umsatz",
+    }
+    assert "r.umsatzsteuer" in _matched_columns("the highest tax", tax, ["Jan", "1", "2"])
+    # an English header reads as before, one that ends as a foreign word too
+    assert _matched_columns("who has the most runs", ["Player", "Runs"], ["a", "1"]) == {"r.runs"}
+    english = ["Driver", "Grand Prix", "Quote", "Year of Manufacture"]
+    assert _matched_columns("how many invoices at the lowest price", english, ["a", "b", "1", "2"]) == set()
+    assert _matched_columns("exchange rate", english, ["a", "b", "1", "2"]) == set()
+    wtq = Table.from_rows("t", header, [row])
+    assert "r.anwesenheitsquote-number" not in annotate_question("attendance rate", wtq).column_match
 
 
 def _matched_columns(question: str, header: list[str], row: list[str]) -> set[str]:

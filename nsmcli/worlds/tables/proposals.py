@@ -251,21 +251,28 @@ def sign_programs(problem: Any, env: Any) -> list[str]:
 
 #: Words that make two dates or numbers of a question the ends of a range.
 _RANGE_WORDS = frozenset({"between", "from"})
+#: On a user's table, more words of a span ("April 8 through April 14"); WTQ's reranker was fitted without.
+_USER_RANGE_WORDS = frozenset({"through", "thru", "until", "till"})
+#: Words that make a range only standing right between its two ends, on a user's table ("April 8 to April
+#: 14"): "to" elsewhere is any "to" ("compared to April 10").
+_RANGE_JOINS = frozenset({"to", "-", "–"})
 
 
 def range_programs(problem: Any, env: Any) -> list[str]:
-    """For a question with "between" or "from" and two dates (or else two numbers), over each column of
-    that kind: the rows from the first to the second, both kept, counted, summed by each number column or
-    shown by the columns of `_shown`. Over all rows only: a range and what follows it are the three
-    expressions a WTQ program may have (`Limits.max_expressions`)."""
+    """For a question with "between" or "from" (on a user's table also "through", or two ends joined by
+    "to": "April 8 to April 14") and two dates (or else two numbers), over each column of that kind: the
+    rows from the first to the second, both kept, counted, summed by each number column or shown by the
+    columns of `_shown`. Over all rows only: a range and what follows it are the three expressions a WTQ
+    program may have (`Limits.max_expressions`)."""
     question = problem.question
-    if not _RANGE_WORDS & set(question.tokens):
-        return []
+    user = user_matching(env.table)
+    said_range = bool((_RANGE_WORDS | (_USER_RANGE_WORDS if user else frozenset())) & set(question.tokens))
     for kind in ("date", "number"):
-        ends = list(
-            dict.fromkeys(e.values[0] for e in question.entities if e.kind == kind and len(e.values) == 1)
-        )
-        if len(ends) < 2:
+        mentions = [e for e in question.entities if e.kind == kind and len(e.values) == 1]
+        joined = _joined_ends(question.tokens, mentions) if user else None
+        # the two ends a "to" stands between, else the first two the question names
+        ends = list(dict.fromkeys(e.values[0] for e in (joined or mentions)))
+        if len(ends) < 2 or not (said_range or joined):
             continue
         low, high = (str(P.Literal(kind, (v,))) for v in _in_order(ends[0], ends[1]))
         programs = []
@@ -282,6 +289,17 @@ def range_programs(problem: Any, env: Any) -> list[str]:
         if programs:  # two dates make the range; two numbers only where they make none
             return programs
     return []
+
+
+def _joined_ends(tokens: Sequence[str], mentions: Sequence[Any]) -> tuple[Any, Any] | None:
+    """The two mentions that stand on either side of one word of `_RANGE_JOINS` ("3 to 5 goals"), else
+    None."""
+    ending_at = {e.end: e for e in mentions}
+    starting_at = {e.start: e for e in mentions}
+    for at, word in enumerate(tokens):
+        if word in _RANGE_JOINS and at in ending_at and at + 1 in starting_at:
+            return ending_at[at], starting_at[at + 1]
+    return None
 
 
 def _in_order(first: Any, second: Any) -> tuple[Any, Any]:
@@ -328,13 +346,18 @@ def pick_of_two_programs(problem: Any, env: Any) -> list[str]:
 
 #: Words that ask for a total.
 _TOTAL_WORDS = frozenset({"total", "totals", "altogether", "sum", "combined", "add", "overall"})
+#: With "how much", words that ask for a total too ("how much did I spend in 2023" sums the year's rows;
+#: "who spent the most" does not).
+_TOTAL_AFTER_HOW_MUCH = frozenset({"spend", "spent", "pay", "paid"})
 
 
 def summed_programs(problem: Any, env: Any, beam: Sequence[str]) -> list[str]:
-    """For a question with a word of totals, each beam program that ends counting rows (`count`) or showing
-    a column of them (`hop`): the sum of each number column over those rows instead ("total downloads for
-    the May episodes" counted the episodes)."""
-    if not _TOTAL_WORDS & set(problem.question.tokens):
+    """For a question with a word of totals (or "how much" with "spend" or "pay"), each beam program that
+    ends counting rows (`count`) or showing a column of them (`hop`): the sum of each number column over
+    those rows instead ("total downloads for the May episodes" counted the episodes)."""
+    tokens = problem.question.tokens
+    how_much = any(a == "how" and b == "much" for a, b in zip(tokens, tokens[1:], strict=False))
+    if not (_TOTAL_WORDS & set(tokens) or (how_much and _TOTAL_AFTER_HOW_MUCH & set(tokens))):
         return []
     numbers = [P.Column(c.property_name("number")) for c in env.table.columns if "number" in c.views]
     out = []

@@ -37,6 +37,7 @@ from nsmcli.worlds.tables.data.textnum import MONTHS, change_direction
 from nsmcli.worlds.tables.data.valuerules import is_code
 from nsmcli.worlds.tables.data.values import Date
 from nsmcli.worlds.tables.lang import program as P
+from nsmcli.worlds.tables.lang.functions import user_matching
 from nsmcli.worlds.tables.lang.gloss import gloss
 from nsmcli.worlds.tables.proposals import MIRRORED
 
@@ -145,10 +146,10 @@ class _Compared:
     signed: bool
 
 
-def _compared(column: Any, words: Sequence[str]) -> _Compared:
+def _compared(column: Any, words: Sequence[str], user: bool) -> _Compared:
     # a column of years reads as dates through its number view too: "the oldest team" is the least year
-    # founded
-    points = pointing(words, dates="date" in column.views, times=_timed(column))
+    # founded; on a user's table "near" and "far" point only as degrees ("a quake near Caddick")
+    points = pointing(words, dates="date" in column.views, times=_timed(column), degrees_only=user)
     return _Compared(frozenset(points), is_signed(column))
 
 
@@ -164,12 +165,14 @@ def _direction_features(
     changes: set[str],
     columns: dict[str, Any],
     read_columns: dict[str, _Compared],
+    user: bool = False,
 ) -> list[str]:
     """Which way each comparison of `program` goes beside which way the question's words point over the
     column it compares (`lexicon.polarity`: "lightest" down, "oldest" down over dates and up over ages,
     "fastest" down over times), and beside the question's words of falling and rising ("lost", "grew")
     over a column of both signs. Words the fit never saw then count by the way they point. `columns`: the
-    table's columns by slug; `read_columns`: `_compared` of those already read for this question."""
+    table's columns by slug; `read_columns`: `_compared` of those already read for this question; `user`:
+    the table is a user's (`user_matching`)."""
     out = []
     for expr in program.exprs:
         if expr.function not in _COMPARING:
@@ -179,7 +182,7 @@ def _direction_features(
         if column is None:
             continue
         if column.slug not in read_columns:
-            read_columns[column.slug] = _compared(column, words)
+            read_columns[column.slug] = _compared(column, words, user)
         facts = read_columns[column.slug]
         way = "up" if expr.function in _UPWARD else "down"
         for sign in facts.points:
@@ -283,6 +286,7 @@ def rerank_features(
     changes = {c for i in range(len(words)) if (c := change_direction(words, i)) is not None}
     columns = {c.slug: c for c in env.table.columns}
     read_columns: dict[str, _Compared] = {}
+    user = user_matching(env.table)
     said_bounds = bounds(_WORD.findall(_HYPHENED_NUMBER.sub(" ", text)), _is_value)
     asked_columns = _asked_columns(words, list(columns))
     measured = measured_nouns(words)
@@ -334,7 +338,7 @@ def rerank_features(
                     parts = set(compared_column.slug.split("_"))
                     sparse.append(f"measured={bool(parts & measured)}|f={e.function}")
         sparse += _bound_features(program, said_bounds)
-        sparse += _direction_features(program, words, changes, columns, read_columns)
+        sparse += _direction_features(program, words, changes, columns, read_columns, user)
         for k in _ENTITY_KINDS:
             unused = named_entities[k] - sum(1 for a in literals if a.kind == k)
             sparse.append(f"unused_{k}={min(max(unused, 0), 2)}")

@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 import re
 import weakref
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -24,7 +25,13 @@ from nsmcli.errors import DataError
 from nsmcli.worlds.tables.data import lexicon, textnum, units
 from nsmcli.worlds.tables.data.table import Column, Table
 from nsmcli.worlds.tables.data.units import Unit
-from nsmcli.worlds.tables.data.valuerules import header_magnitude, number_noun, said_power
+from nsmcli.worlds.tables.data.valuerules import (
+    header_magnitude,
+    is_currency_code,
+    names_identifier,
+    number_noun,
+    said_power,
+)
 from nsmcli.worlds.tables.data.values import Date, contains_words, normalize
 
 #: NLTK's English stop words, contraction pieces, the empty string and punctuation (MAPO's stop_words.json).
@@ -164,6 +171,10 @@ class _TableIndex:
     #: on user tables, the words a question names a sports table's coded columns by
     #: (`HeaderWords.league_words`: "goals allowed" of `GA`), by property name
     league_words: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    #: on user tables, the letters of each property whose header is an acronym (`_acronyms`: `SR`, `RBI`)
+    acronyms: dict[str, str] = field(default_factory=dict)
+    #: the words of every property's name (`properties`' pieces)
+    piece_words: frozenset[str] = frozenset()
 
     def has_substring(self, text: str) -> bool:
         return bool(text) and text in self.joined
@@ -196,6 +207,36 @@ def column_name_pieces(slug: str) -> tuple[str, ...]:
     return tuple(p for p in slug.split("_") if p and p not in STOP_WORDS)
 
 
+#: Stop words that may be a whole header's name (`Won`; "won" is a stop word for "won't", `When`, `Where`),
+#: unlike words of comparing or place (`Over` of a cricket table would match every "over 100").
+_NAMING_STOP_WORDS = frozenset({"won", "when", "where", "who"})
+
+
+def _user_name_pieces(slugs: list[str]) -> list[tuple[str, ...]]:
+    """The words of each user header (by slug) that the column match counts: `column_name_pieces`, or, for
+    a header of stop words alone, those of `_NAMING_STOP_WORDS` (`Won`), which would match nothing else;
+    then the English words of those a German, French or Spanish export writes
+    (`lexicon.header_translation`: `Anwesenheitsquote` is also "rate" and "attendance"), a compound's
+    modifying words only where no other header holds them (`Umsatzsteuer` beside `Umsatz` is a tax, not
+    the revenue)."""
+    own = [
+        column_name_pieces(slug) or tuple(p for p in slug.split("_") if p in _NAMING_STOP_WORDS)
+        for slug in slugs
+    ]
+    translated = [[lexicon.header_translation(piece) for piece in pieces] for pieces in own]
+    heads = [
+        {w for named, _ in words for w in named} | set(pieces)
+        for pieces, words in zip(own, translated, strict=True)
+    ]
+    held = Counter(w for words in heads for w in words)  # how many headers hold each word
+    out = []
+    for pieces, words, own_heads in zip(own, translated, heads, strict=True):
+        english = [w for named, _ in words for w in named]
+        english += [w for _, modifiers in words for w in modifiers if held[w] == (w in own_heads)]
+        out.append((*pieces, *dict.fromkeys(w for w in english if w not in pieces)))
+    return out
+
+
 def table_index(table: Table) -> _TableIndex:
     """The (cached) annotation index of a table; the cache follows the table object's lifetime."""
     key = id(table)
@@ -210,10 +251,15 @@ def table_index(table: Table) -> _TableIndex:
         for kind in ("number", "num2"):
             numbers.update(v for v in column.views.get(kind, ()) if v is not None)
         dates.update(v for v in column.views.get("date", ()) if v is not None)
-    properties = [(name, column_name_pieces(column.slug)) for name, column, _kind in table.properties()]
+    user = table.rules.user_question_readings
+    if user:
+        slugs = [c.slug for c in table.columns]
+        pieces_of = dict(zip(slugs, _user_name_pieces(slugs), strict=True))
+    else:
+        pieces_of = {c.slug: column_name_pieces(c.slug) for c in table.columns}
+    properties = [(name, pieces_of[column.slug]) for name, column, _kind in table.properties()]
     signed = any(is_signed(c) for c in table.columns)
     column_units = [table.quantity_unit(c) if "number" in c.views else None for c in table.columns]
-    user = table.rules.user_question_readings
     index = _TableIndex(
         "\n".join(strings),
         frozenset(numbers),
@@ -227,6 +273,8 @@ def table_index(table: Table) -> _TableIndex:
         state_codes=_state_code_cells(table) if user else frozenset(),
         repeated_cells=_repeated_cells(table) if user else frozenset(),
         league_words=_league_words(table),
+        acronyms=_acronyms(table) if user else {},
+        piece_words=frozenset(p for _, pieces in properties for p in pieces),
     )
     _INDEX_CACHE[key] = (weakref.ref(table, lambda _ref, k=key: _INDEX_CACHE.pop(k, None)), index)
     return index
@@ -369,11 +417,12 @@ def _inflected_entities(
 ) -> list[Entity]:
     """A word that links to no cell as it is, but does in its other number, whole ("the first thunderstorm"
     of a column of `Thunderstorms`, "e-bikes" of `E-bike`), as the noun of its adjective ("foggy" of
-    `Fog`, `_adjective_bases`) or as its verb's base ("failed" of `Fail`, `_verb_bases`): the cell's
-    form. Words of four letters or more only: a short word's other number is too often another word; and
-    not a word of a column's name in either number ("how many laps" of a `Laps` column asks of the column,
-    not of the cells `+1 lap`), unless a cell is that word alone ("rides by members" of a `Member Type`
-    column of `Member` and `Casual`)."""
+    `Fog`, `_adjective_bases`), as its verb's base ("failed" of `Fail`, `_verb_bases`) or as the
+    adjective of its noun ("electricity" of `Electric`, `_adjective_of_noun`): the cell's form. Words of
+    four letters or more only: a short word's other number is too often another word; and not a word of a
+    column's name in either number ("how many laps" of a `Laps` column asks of the column, not of the
+    cells `+1 lap`), unless a cell is that word alone ("rides by members" of a `Member Type` column of
+    `Member` and `Casual`)."""
     linked = {k for e in strings for k in range(e.start, e.end)}
     named = {piece for _, pieces in index.properties for piece in pieces}
     out = []
@@ -384,7 +433,7 @@ def _inflected_entities(
         # an adjective's or a verb's base is a guess that only a whole cell of a column of repeated values
         # confirms ("foggy" of `Fog`, "failed" of `Fail`): "directory" is no "director", though a `Sales
         # Director` holds the word, and "billed" no `Bill` among the names of a staff list
-        guesses = _adjective_bases(word) + _verb_bases(word)
+        guesses = _adjective_bases(word) + _verb_bases(word) + _adjective_of_noun(word)
         forms = inflections(word) + guesses
         if (word in named or named.intersection(forms)) and not _names_its_cell(word, table):
             continue
@@ -405,6 +454,52 @@ def _league_words(table: Table) -> dict[str, tuple[str, ...]]:
     slugs = {c.slug for c in table.columns}
     by_slug = {c.slug: words.league_words(c.slug, slugs) for c in table.columns}
     return {name: by_slug[column.slug] for name, column, _kind in table.properties() if by_slug[column.slug]}
+
+
+#: An acronym header: two to four capitals and nothing else (`SR`, `HS`, `RBI`, `ERA`).
+_ACRONYM = re.compile(r"[A-Z]{2,4}")
+
+
+def _acronyms(table: Table) -> dict[str, str]:
+    """The letters of each property whose header is an acronym, by property name: a question names `SR` by
+    "strike rate" and `RBI` by "runs batted in", the words whose initials it is (`_initials_named`). Not
+    an acronym that the header words' abbreviations or a sports code already spell out (`_league_words`),
+    nor an identifier's (`ID`, `SKU`: "item description" is no `ID`) or a currency's code (`EUR`)."""
+    words = table.rules.header_words
+    if words is None:
+        return {}
+    league = _league_words(table)
+    return {
+        name: column.slug
+        for name, column, _kind in table.properties()
+        if _ACRONYM.fullmatch(column.header.strip())
+        and column.slug not in words.ABBREVIATIONS
+        and name not in league
+        and not names_identifier(column.header)
+        and not is_currency_code(column.header.strip())
+    }
+
+
+def _initials_named(letters: str, tokens: list[str], in_table: list[int], column_words: set[str]) -> bool:
+    """Whether consecutive question words have `letters` for initials ("strike rate" for `SR`): words, none
+    part of a cell the question names and not all naming columns (`column_words`: "invoice date" names
+    `Invoice Date`, while "home runs" is `HR` beside a `Runs` column), the first no stop word and, in an
+    acronym of three letters or more, one stop word at most ("runs batted in" for `RBI`; "of a" is no
+    `OA`)."""
+    size = len(letters)
+    for start in range(len(tokens) - size + 1):
+        window = tokens[start : start + size]
+        stops = sum(w in STOP_WORDS for w in window)
+        if (
+            "".join(w[0] for w in window) == letters
+            and all(w.isalpha() for w in window)
+            and window[0] not in STOP_WORDS
+            and stops <= (1 if size >= 3 else 0)
+            and not any(in_table[start : start + size])
+            and not {w for w in window if w not in STOP_WORDS} <= column_words
+        ):
+            return True
+    return False
 
 
 def _state_code_cells(table: Table) -> frozenset[str]:
@@ -465,6 +560,15 @@ def _adjective_bases(word: str) -> list[str]:
     return [base, base[:-1]] if base[-1] == base[-2] else [base]
 
 
+def _adjective_of_noun(word: str) -> list[str]:
+    """The adjective a noun in -icity or -idity comes from: "electricity" -> electric, "humidity" -> humid
+    (a cell `Electric` of "the most electricity"). Not other nouns in -ity: "majority" is no `Major`, nor
+    "activity" `Active`."""
+    if len(word) < 8 or not word.endswith(("icity", "idity")):
+        return []
+    return [word[:-3]]
+
+
 #: Words that may stand between a column's name and its cell ("a letter grade of A", "group is B").
 _NAME_TO_CELL = frozenset({"of", "is", "was", "=", ":", "equal", "equals"})
 
@@ -511,10 +615,12 @@ def _places(column: Column) -> bool:
 _ARTICLES = frozenset({"the", "a", "an"})
 
 
-def _either_or_entities(tokens: list[str], strings: list[Entity]) -> list[Entity]:
+def _either_or_entities(tokens: list[str], strings: list[Entity], user: bool = False) -> list[Entity]:
     """For "A or B" where A and B are linked cells: one entity of both values, spanning "A or B", so that
     one filter keeps both rows and a superlative can choose between them ("which was longer, A or B?").
-    A cell holds one value, so a pair is only useful where a filter may match any of its values."""
+    A cell holds one value, so a pair is only useful where a filter may match any of its values. On a
+    user's table (`user`) a noun may follow A ("the Lumora job or the Corvid one"); WTQ's models were
+    trained on the pairs as they were."""
     ending_at = {e.end: e for e in strings}
     out = []
     for second in strings:
@@ -524,6 +630,9 @@ def _either_or_entities(tokens: list[str], strings: list[Entity]) -> list[Entity
         if at < 1 or tokens[at] != "or":
             continue
         first = ending_at.get(at - 1 if tokens[at - 1] == "," else at)  # "A, or B" too
+        noun = tokens[at - 1]
+        if first is None and user and noun.isalpha() and noun not in STOP_WORDS:
+            first = ending_at.get(at - 1)
         if first is not None and first.values != second.values:
             out.append(Entity("string", first.values + second.values, first.start, second.end))
     return out
@@ -594,6 +703,13 @@ _ABSENCE_WORDS = frozenset({"no", "without", "missing", "blank", "empty", "unass
 _ABSENT_AFTER_NOT = frozenset(
     "have has had listed recorded given entered assigned filled specified provided set yet".split()
 )
+#: After "not" or "n't", verbs of stating that ask for a blank cell when a determiner follows them
+#: ("didn't list a salary"; "did not record live" does not).
+_STATING_VERBS = frozenset("list record give assign specify provide".split())
+_DETERMINERS = frozenset("a an any the their his her its".split())
+#: Just after "nothing", the words that make it ask for a blank cell ("nothing written in the notes",
+#: "nothing listed"; "it cost nothing" asks for zero).
+_NOTHING_STATED = frozenset("written listed recorded entered filled given".split())
 
 
 #: After a negated column's name, the words that make it ask for a blank cell ("no pet policy listed");
@@ -609,12 +725,25 @@ def _has_blank_cells(column: Column) -> bool:
 
 def _blank_entities(tokens: list[str], index: _TableIndex) -> list[Entity]:
     """The empty text, which on user tables matches a blank cell (`Prop.containing`), at the word asking for
-    one ("no", "missing", "don't have ... yet"), where a text column has blanks. No question writes it."""
+    one ("no", "missing", "don't have ... yet", "didn't list a", "nothing written"), where a text column
+    has blanks. No question writes it."""
     if not index.blanks:
         return []
     for at, word in enumerate(tokens):
-        if word in _ABSENCE_WORDS or (
-            word in ("not", "n't") and _ABSENT_AFTER_NOT & set(tokens[at + 1 : at + 1 + _NEGATION_REACH])
+        after = range(at + 1, min(at + 1 + _NEGATION_REACH, len(tokens)))
+        if (
+            word in _ABSENCE_WORDS
+            or (word == "nothing" and _NOTHING_STATED & set(tokens[at + 1 : at + 3]))
+            or (
+                word in ("not", "n't")
+                and (
+                    _ABSENT_AFTER_NOT & {tokens[k] for k in after}
+                    or any(
+                        tokens[k] in _STATING_VERBS and k + 1 < len(tokens) and tokens[k + 1] in _DETERMINERS
+                        for k in after
+                    )
+                )
+            )
         ):
             return [Entity("string", ("",), at, at + 1)]
     return []
@@ -802,7 +931,7 @@ def annotate_question(
     # "&" for "and" on user tables only: WTQ's data, and the models trained on it, keep MAPO's linking
     strings = _string_entities(tokens, index, linking, user_readings=table.rules.user_question_readings)
     if linking == "word":  # MAPO's substring linking, reproduced as it was, has no pairs
-        strings += _either_or_entities(tokens, strings)
+        strings += _either_or_entities(tokens, strings, user=table.rules.user_question_readings)
     # on user tables an ordinal is a number where a column ranks ("who finished 10th?" of `Place`)
     ordinals = ordinals or (table.rules.user_question_readings and _ranks(table))
     # the cased tokens on user tables: "in May?" is the month, "may" the verb (WTQ's data keeps CoreNLP's
@@ -863,6 +992,12 @@ def annotate_question(
     stems = {words.stem(t) for t in token_set if t not in STOP_WORDS} if words is not None else set()
     # what the question's adjectives and verbs measure names a column of amounts or dates, not of text
     measured = lexicon.measured_nouns(tokens) if words is not None else set()
+    # the question's words that name a column ("invoice date" names `Invoice Date`, not `ID`)
+    column_words = (
+        {t for t in tokens if t in index.piece_words or words.word(t) in index.piece_words}
+        if index.acronyms and words is not None
+        else set()
+    )
     for name, pieces in index.properties:
         amounts = not name.endswith("-string")
         score = sum(
@@ -879,6 +1014,11 @@ def annotate_question(
         )
         # a sports table's code counts each word the question names it by ("goals allowed": `GA` twice)
         score += sum(w in token_set or words.stem(w) in stems for w in index.league_words.get(name, ()))
+        # an acronym's words count each ("runs batted in": `RBI` three times), as a header's words named
+        # one by one; two letters only once: two words' initials spell one by chance ("unit sales": `US`)
+        letters = index.acronyms.get(name)
+        if letters and _initials_named(letters, tokens, in_table, column_words):
+            score += len(letters) if len(letters) > 2 else 1
         if score:
             column_match[name] = float(score)
     return AnnotatedQuestion(

@@ -151,11 +151,23 @@ TIME_DIRECTION: dict[str, int] = {
 SPEED = frozenset({"fast", "quick", "slow"})
 
 
-def polarity(word: str, *, dates: bool = False, times: bool = False) -> int:
+#: Words of distance that point only in their degrees: "a quake near Caddick", "so far" and "far away"
+#: compare nothing, "the nearest" and "the farthest" do (`polarity`'s `degrees_only`).
+_DEGREES_ONLY = frozenset({"near", "far"})
+#: Irregular degrees, and the base form each is a degree of.
+_IRREGULAR_DEGREES = {"farther": "far", "farthest": "far", "furthest": "far"}
+
+
+def polarity(word: str, *, dates: bool = False, times: bool = False, degrees_only: bool = False) -> int:
     """Which way `word` in any degree ("heaviest", "older", "most") points over the compared column: +1 to
     its largest values, -1 to its smallest, 0 for a word that does not say. `dates`: the column holds dates
     or years, where a word of time (`TIME_DIRECTION`) says it first; `times`: it holds durations or clock
-    times, where speed words point down."""
+    times, where speed words point down. `degrees_only`: "near" and "far" point only as degrees
+    ("nearest", "farthest"); the reranker of WTQ tables was fitted without it."""
+    if degrees_only:
+        if word in _DEGREES_ONLY:
+            return 0
+        word = _IRREGULAR_DEGREES.get(word, word)
     if dates:
         base = degree_base(word, TIME_DIRECTION)
         if base is not None:
@@ -171,19 +183,25 @@ def polarity(word: str, *, dates: bool = False, times: bool = False) -> int:
 DEGREE_WORDS = {"most": 1, "more": 1, "least": -1, "less": -1}
 
 
-def pointing(words: Sequence[str], *, dates: bool = False, times: bool = False) -> set[int]:
+def pointing(
+    words: Sequence[str], *, dates: bool = False, times: bool = False, degrees_only: bool = False
+) -> set[int]:
     """The ways (+1, -1) a question's words point over a column (`polarity`), a degree word and the
     adjective after it read as one ("least expensive": -1, not both ways)."""
     ways = set()
     i = 0
     while i < len(words):
         degree = DEGREE_WORDS.get(words[i])
-        after = polarity(words[i + 1], dates=dates, times=times) if i + 1 < len(words) else 0
+        after = (
+            polarity(words[i + 1], dates=dates, times=times, degrees_only=degrees_only)
+            if i + 1 < len(words)
+            else 0
+        )
         if degree is not None and after and words[i + 1] not in DEGREE_WORDS:
             ways.add(degree * after)
             i += 2
             continue
-        way = polarity(words[i], dates=dates, times=times)
+        way = polarity(words[i], dates=dates, times=times, degrees_only=degrees_only)
         if way:
             ways.add(way)
         i += 1
@@ -408,3 +426,147 @@ DEMONYMS: dict[str, tuple[str, ...]] = {
     "african": ("africa",),
     "asian": ("asia",),
 }
+
+
+#: Header words of German, French and Spanish exports, folded as a slug folds them (`Schüler` is `schuler`,
+#: `Quantité` `quantite`), and the English words a question names them by: "the attendance rate" of
+#: `Anwesenheitsquote`. Only words no English header writes ("Land", "Tag", "Stand" and "Service" are left
+#: out), so an English table reads as before.
+HEADER_TRANSLATIONS: dict[str, tuple[str, ...]] = {
+    # German
+    "datum": ("date",),
+    "monat": ("month",),
+    "jahr": ("year",),
+    "woche": ("week",),
+    "uhrzeit": ("time",),
+    "zeit": ("time",),
+    "dauer": ("duration",),
+    "klasse": ("class",),
+    "klassenleitung": ("teacher",),
+    "lehrer": ("teacher",),
+    "lehrerin": ("teacher",),
+    "schuler": ("pupil", "student"),
+    "gesamt": ("total",),
+    "summe": ("total", "sum"),
+    "betrag": ("amount",),
+    "preis": ("price",),
+    "kosten": ("cost",),
+    "menge": ("quantity",),
+    "anzahl": ("number", "count"),
+    "nummer": ("number",),
+    "umsatz": ("revenue", "sales"),
+    "kunde": ("customer",),
+    "produkt": ("product",),
+    "artikel": ("item", "article"),
+    "bezeichnung": ("description", "name"),
+    "kategorie": ("category",),
+    "bestand": ("stock",),
+    "lagerbestand": ("stock",),
+    "rabatt": ("discount",),
+    "stadt": ("city",),
+    "vorname": ("forename",),
+    "nachname": ("surname",),
+    "abteilung": ("department",),
+    "mitarbeiter": ("employee", "staff"),
+    "gehalt": ("salary",),
+    "lohn": ("wage", "pay"),
+    "stunden": ("hour",),
+    "verbrauch": ("consumption", "usage"),
+    "zahlerstand": ("reading", "meter"),
+    "veranderung": ("change",),
+    "vorjahr": ("previous",),
+    "bemerkung": ("note", "comment", "remark"),
+    "abwesend": ("absent", "missing"),
+    "fehlend": ("absent", "missing"),
+    "anwesend": ("present",),
+    "anwesenheit": ("attendance",),
+    "temperatur": ("temperature",),
+    "niederschlag": ("precipitation", "rainfall", "rain"),
+    "gewicht": ("weight",),
+    "lieferant": ("supplier",),
+    "rechnung": ("invoice",),
+    "bestellung": ("order",),
+    "zahlung": ("payment",),
+    "bezahlt": ("paid",),
+    "einnahmen": ("income", "revenue"),
+    "ausgaben": ("expense", "spending"),
+    "steuer": ("tax",),
+    "miete": ("rent",),
+    "verkaufer": ("seller",),
+    # French
+    "mois": ("month",),
+    "annee": ("year",),
+    "jour": ("day",),
+    "semaine": ("week",),
+    "heure": ("time", "hour"),
+    "montant": ("amount",),
+    "quantite": ("quantity",),
+    "cout": ("cost",),
+    "ventes": ("sales",),
+    "vente": ("sale",),
+    "produit": ("product",),
+    "ville": ("city",),
+    "prenom": ("forename",),
+    "categorie": ("category",),
+    "remise": ("discount",),
+    "poids": ("weight",),
+    "duree": ("duration",),
+    "salaire": ("salary",),
+    "employe": ("employee",),
+    "commande": ("order",),
+    "facture": ("invoice",),
+    "fournisseur": ("supplier",),
+    "taux": ("rate",),
+    "moyenne": ("average",),
+    "affaires": ("revenue", "sales"),
+    # Spanish
+    "fecha": ("date",),
+    "mes": ("month",),
+    "ano": ("year",),
+    "precio": ("price",),
+    "cantidad": ("quantity",),
+    "importe": ("amount",),
+    "monto": ("amount",),
+    "cliente": ("customer",),
+    "producto": ("product",),
+    "ciudad": ("city",),
+    "pais": ("country",),
+    "nombre": ("name",),
+    "ventas": ("sales",),
+    "costo": ("cost",),
+    "coste": ("cost",),
+}
+#: German words that end compounds ("Anwesenheits-quote") and are no header alone in any language here
+#: ("Quote" is an English header too).
+_COMPOUND_HEADS: dict[str, tuple[str, ...]] = {"quote": ("rate",), "leitung": ("head",)}
+#: Heads that end German compounds whatever comes before them ("Ablese-datum", "Rechnungs-betrag"): no
+#: English word ends in them, as "manu-facture" ends in French's "facture" and "Nash-ville" in "ville".
+_GERMAN_HEADS = frozenset(
+    "datum betrag preis menge anzahl nummer summe kosten stunden gewicht dauer umsatz zeit bestand".split()
+)
+#: The letters that may join the parts of a German compound ("Anwesenheit-s-quote", "Klasse-n-lehrer").
+_COMPOUND_JOINS = ("", "s", "n", "en", "es", "e")
+
+
+def header_translation(piece: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The English words of a header word of a German, French or Spanish export (`HEADER_TRANSLATIONS`),
+    as (words of the thing it names, words of what modifies it): a German compound's last part names the
+    thing, its first part modifies it ("anwesenheitsquote" -> (rate,), (attendance,); "umsatzsteuer", a
+    tax, -> (tax,), (revenue, sales)). A compound needs both parts known, or a last part that only German
+    ends words with (`_GERMAN_HEADS`: "ablesedatum" -> (date,), ()); ((), ()) for any other word. The last
+    part has four letters or more, the first three or more."""
+    if piece in HEADER_TRANSLATIONS:
+        return HEADER_TRANSLATIONS[piece], ()
+    for cut in range(3, len(piece) - 3):  # the longest head first
+        tail = piece[cut:]
+        head = HEADER_TRANSLATIONS.get(tail) or _COMPOUND_HEADS.get(tail)
+        if head is None:
+            continue
+        first = piece[:cut]
+        for join in _COMPOUND_JOINS:
+            stem = first[: len(first) - len(join)]
+            if first.endswith(join) and stem in HEADER_TRANSLATIONS:
+                return head, HEADER_TRANSLATIONS[stem]
+        if tail in _GERMAN_HEADS:
+            return head, ()
+    return (), ()

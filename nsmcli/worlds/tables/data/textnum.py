@@ -500,12 +500,15 @@ def _date_at(tokens: list[str], low: list[str], i: int) -> tuple[Date, int] | No
 
 
 def clock_hours(hour: int, minute: int = 0, second: int = 0, half: str | None = None) -> float | None:
-    """A time of day as a number of hours (`half`: "a" or "p" for am and pm); None when it is no time. The
-    sum is in this order so that SQL's `H + M / 60.0 + S / 3600.0` gives the same float."""
+    """A time of day as a number of hours (`half`: "a" or "p" for am and pm, "n" for "at night": 5 to 11
+    are pm, 12 midnight, 1 to 4 in the morning); None when it is no time. The sum is in this order so
+    that SQL's `H + M / 60.0 + S / 3600.0` gives the same float."""
     if half:
         if not 1 <= hour <= 12:
             return None
-        hour = hour % 12 + (12 if half.lower() == "p" else 0)
+        half = half.lower()
+        afternoon = half == "p" or (half == "n" and 5 <= hour <= 11)
+        hour = hour % 12 + (12 if afternoon else 0)
     if hour > 23 or minute > 59 or second > 59:
         return None
     return hour + minute / 60 + second / 3600
@@ -529,7 +532,7 @@ _HALF_DAY_PHRASES = {
     ("in", "the", "morning"): "a",
     ("in", "the", "afternoon"): "p",
     ("in", "the", "evening"): "p",
-    ("at", "night"): "p",
+    ("at", "night"): "n",
 }
 
 

@@ -261,7 +261,13 @@ _EU_DIGITS = re.compile(r"\d{1,3}(?:[.'\u00a0\u202f]\d{3})+(?:,\d+)?|\d+(?:,\d+)
 _EU_EVIDENCE = re.compile(r"\d*[.\u00a0\u202f]\d{3},\d+|\d+,(?:\d{1,2}|\d{4,})|\d{1,3}(?:\.\d{3}){2,}|,\d+")
 _US_EVIDENCE = re.compile(r"\d*[,\u00a0\u202f]\d{3}\.\d+|\d+\.(?:\d{1,2}|\d{4,})|\d{1,3}(?:,\d{3}){2,}|\.\d+")
 
-_TIME = r"(?:[T ]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:\s*[AaPp][Mm])?(?:Z|[+-]\d{2}:?\d{2})?)?"
+#: The time of a date-time, with its zone: an offset ("Z", "+01:00"), or UTC, GMT (perhaps with an offset:
+#: "GMT+2") or a common zone's abbreviation after a space (" UTC", " cet", " EST")
+_TIME = (
+    r"(?:[T ]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:\s*[AaPp][Mm])?"
+    r"(?:Z|\s?[+-]\d{2}:?\d{2}|\s(?i:(?:UTC|GMT)(?:[+-]\d{1,2}(?::?\d{2})?)?"
+    r"|CET|CEST|EET|EEST|WET|WEST|BST|EST|EDT|CST|CDT|MST|MDT|PST|PDT|AEST|AEDT|JST))?)?"
+)
 _ISO_DATE = re.compile(rf"\s*(\d{{4}})([-/])(\d{{1,2}})\2(\d{{1,2}}){_TIME}\s*")
 # Dotted dates need a four-digit year: "3.10.12" is a version number.
 _NUMERIC_DATE = re.compile(
@@ -321,6 +327,18 @@ _IDENTIFIER_HEADER = re.compile(
     r"(?:$|[^a-z0-9])",
     re.IGNORECASE,
 )
+
+
+def names_identifier(header: str) -> bool:
+    """Whether a header names an identifier or code (`Order ID`, `SKU`, `Invoice No.`, `Ext`)."""
+    return _IDENTIFIER_HEADER.search(header) is not None
+
+
+def is_currency_code(text: str) -> bool:
+    """Whether a text is a currency's ISO code (`EUR`, `usd`)."""
+    return text.upper() in _CURRENCY_CODES
+
+
 #: Plain numerals (`_PLAIN_NUMERAL`) joined by `_SEP`.
 _NUMERAL_COLUMN = re.compile(r"[0-9]+(?:\.[0-9]+)?(?:\x00[0-9]+(?:\.[0-9]+)?)*")
 #: What `normalize` changes in `PLAIN_TEXT` besides case, cell by cell: spacing at an end, repeated
@@ -341,6 +359,8 @@ _DAY_MONTH_YEAR = re.compile(
     rf"\s*(?P<day>\d{{1,2}})(?:st|nd|rd|th)? (?P<month>{_MONTH_WORDS})\.?,? (?P<year>\d{{4}})\s*",
     re.IGNORECASE,
 )
+#: A weekday before a date in digits ("Mon 2024-04-01", "Tue, 03/05/2024"): analytics and calendar exports
+_WEEKDAY_BEFORE_DIGITS = re.compile(rf"\s*(?:{_WEEKDAY_WORDS})\.?,?\s+(?=\d)", re.IGNORECASE)
 _NUMBER_RANGE = re.compile(r"\d\s*[-/–]\s*\d")  # "August 8-10": a range, which dateutil would misread
 _TOKEN = re.compile(r"\d{1,2}:\d{2}(?::\d{2})?|[A-Za-z]+\.?|\d+(?:st|nd|rd|th)?|[^\sA-Za-z\d]")
 
@@ -393,10 +413,17 @@ def _dateutil_date(text: str) -> Date | None:
     return textnum.make_date(year, month, day)
 
 
+def _without_weekday(text: str) -> str:
+    """`text` without a weekday that comes before digits ("Mon 2024-04-01" -> "2024-04-01")."""
+    m = _WEEKDAY_BEFORE_DIGITS.match(text)
+    return text[m.end() :] if m else text
+
+
 def _numeric_date(text: str) -> tuple[int, int, int] | None:
-    """(first field, second field, year) of `03/15/2024`, `15-03-24` or `15.03.2024`; which of the first
-    two is the day is the column's decision. Two-digit years 00-49 are 2000-2049, 50-99 are 1950-1999."""
-    m = _NUMERIC_DATE.fullmatch(text)
+    """(first field, second field, year) of `03/15/2024`, `15-03-24` or `15.03.2024`, with or without a
+    weekday before it; which of the first two is the day is the column's decision. Two-digit years 00-49
+    are 2000-2049, 50-99 are 1950-1999."""
+    m = _NUMERIC_DATE.fullmatch(_without_weekday(text))
     if m is None:
         return None
     year_text = m["y"] or m["y2"]
@@ -462,9 +489,9 @@ def _column_evidence(raw: Sequence[str]) -> tuple[int, int, bool, int]:
             numeric_dates += 1
             first_over += first > 12
             second_over += second > 12
-            dotted += "." in text
+            dotted += "." in _without_weekday(text)  # "Mon. 03/04/2024" is no dotted date
             continue
-        if _ISO_DATE.fullmatch(text):
+        if _ISO_DATE.fullmatch(_without_weekday(text)):
             continue
         n = _NUMBER.match(text)
         if n:
@@ -495,6 +522,7 @@ class HeaderWords:
         "emp": "employee",
         "ext": "extension",
         "hrs": "hour",
+        "inn": "inning",
         "max": "maximum",
         "mgr": "manager",
         "min": "minimum",
@@ -791,7 +819,7 @@ class UserRules(ValueRules):
                 none = (None,) * len(raw)
                 typed = {"number": quantity.values, "num2": none, "date": none}
                 views = _views(views["string"], typed, min_typed_fraction)
-        identifier = _IDENTIFIER_HEADER.search(header) is not None
+        identifier = names_identifier(header)
         if "date" in views and identifier:
             # only years made of bare numbers go: a `Ref date` column keeps its dates
             dated = [text.strip() for text, date in zip(raw, views["date"], strict=True) if date is not None]
@@ -929,7 +957,7 @@ class UserRules(ValueRules):
     @staticmethod
     def date(raw: str, layout: ColumnLayout) -> Date | None:
         """The date a cell states; numeric dates follow the column's day-first decision."""
-        m = _ISO_DATE.fullmatch(raw)
+        m = _ISO_DATE.fullmatch(_without_weekday(raw))
         if m:
             return textnum.make_date(int(m.group(1)), int(m.group(3)), int(m.group(4)))
         fields = _numeric_date(raw)
