@@ -29,6 +29,7 @@ from __future__ import annotations
 import itertools
 import math
 import re
+from collections import Counter
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -261,6 +262,8 @@ _EU_DIGITS = re.compile(r"\d{1,3}(?:[.'\u00a0\u202f]\d{3})+(?:,\d+)?|\d+(?:,\d+)
 _EU_EVIDENCE = re.compile(r"\d*[.\u00a0\u202f]\d{3},\d+|\d+,(?:\d{1,2}|\d{4,})|\d{1,3}(?:\.\d{3}){2,}|,\d+")
 _US_EVIDENCE = re.compile(r"\d*[,\u00a0\u202f]\d{3}\.\d+|\d+\.(?:\d{1,2}|\d{4,})|\d{1,3}(?:,\d{3}){2,}|\.\d+")
 
+#: A weekday before a date in digits ("Mon 2024-04-01", "Tue, 03/05/2024"): analytics and calendar exports
+_WEEKDAY_BEFORE = r"(?i:(?:" + "|".join(sorted(textnum.WEEKDAYS, key=len, reverse=True)) + r")\.?,?\s+)?"
 #: The time of a date-time, with its zone: an offset ("Z", "+01:00"), or UTC, GMT (perhaps with an offset:
 #: "GMT+2") or a common zone's abbreviation after a space (" UTC", " cet", " EST")
 _TIME = (
@@ -268,12 +271,14 @@ _TIME = (
     r"(?:Z|\s?[+-]\d{2}:?\d{2}|\s(?i:(?:UTC|GMT)(?:[+-]\d{1,2}(?::?\d{2})?)?"
     r"|CET|CEST|EET|EEST|WET|WEST|BST|EST|EDT|CST|CDT|MST|MDT|PST|PDT|AEST|AEDT|JST))?)?"
 )
-_ISO_DATE = re.compile(rf"\s*(\d{{4}})([-/])(\d{{1,2}})\2(\d{{1,2}}){_TIME}\s*")
+_ISO_DATE = re.compile(rf"\s*{_WEEKDAY_BEFORE}(\d{{4}})([-/])(\d{{1,2}})\2(\d{{1,2}}){_TIME}\s*")
 # Dotted dates need a four-digit year: "3.10.12" is a version number.
 _NUMERIC_DATE = re.compile(
-    rf"\s*(?P<a>\d{{1,2}})(?:(?P<sep>[/-])(?P<b>\d{{1,2}})(?P=sep)(?P<y>\d{{4}}|\d{{2}})"
+    rf"\s*{_WEEKDAY_BEFORE}(?P<a>\d{{1,2}})(?:(?P<sep>[/-])(?P<b>\d{{1,2}})(?P=sep)(?P<y>\d{{4}}|\d{{2}})"
     rf"|(?P<dot>\.)(?P<b2>\d{{1,2}})\.(?P<y2>\d{{4}})){_TIME}\s*"
 )
+#: A date written with points ("15.03.2024"), the German habit
+_DOTTED_DATE = re.compile(r"\d\.\d{1,2}\.\d{4}")
 #: Somewhere in a text, a numeric date `_NUMERIC_DATE` may read (the test that spares other columns a scan).
 _NUMERIC_DATE_IN = re.compile(r"\d{1,2}(?:[/-]\d{1,2}[/-]\d{2}|\.\d{1,2}\.\d{4})")
 _YEAR = re.compile(r"\s*(\d{4})\s*")
@@ -359,8 +364,6 @@ _DAY_MONTH_YEAR = re.compile(
     rf"\s*(?P<day>\d{{1,2}})(?:st|nd|rd|th)? (?P<month>{_MONTH_WORDS})\.?,? (?P<year>\d{{4}})\s*",
     re.IGNORECASE,
 )
-#: A weekday before a date in digits ("Mon 2024-04-01", "Tue, 03/05/2024"): analytics and calendar exports
-_WEEKDAY_BEFORE_DIGITS = re.compile(rf"\s*(?:{_WEEKDAY_WORDS})\.?,?\s+(?=\d)", re.IGNORECASE)
 _NUMBER_RANGE = re.compile(r"\d\s*[-/–]\s*\d")  # "August 8-10": a range, which dateutil would misread
 _TOKEN = re.compile(r"\d{1,2}:\d{2}(?::\d{2})?|[A-Za-z]+\.?|\d+(?:st|nd|rd|th)?|[^\sA-Za-z\d]")
 
@@ -413,17 +416,11 @@ def _dateutil_date(text: str) -> Date | None:
     return textnum.make_date(year, month, day)
 
 
-def _without_weekday(text: str) -> str:
-    """`text` without a weekday that comes before digits ("Mon 2024-04-01" -> "2024-04-01")."""
-    m = _WEEKDAY_BEFORE_DIGITS.match(text)
-    return text[m.end() :] if m else text
-
-
 def _numeric_date(text: str) -> tuple[int, int, int] | None:
     """(first field, second field, year) of `03/15/2024`, `15-03-24` or `15.03.2024`, with or without a
     weekday before it; which of the first two is the day is the column's decision. Two-digit years 00-49
     are 2000-2049, 50-99 are 1950-1999."""
-    m = _NUMERIC_DATE.fullmatch(_without_weekday(text))
+    m = _NUMERIC_DATE.fullmatch(text)
     if m is None:
         return None
     year_text = m["y"] or m["y2"]
@@ -479,24 +476,24 @@ def _column_evidence(raw: Sequence[str]) -> tuple[int, int, bool, int]:
     """(cells only European, cells only US, day-first, numeric-date cells) of a column
     (`ColumnLayout.infer`)."""
     eu = us = first_over = second_over = dotted = numeric_dates = 0
-    for text in raw:
+    for text, times in Counter(raw).items():  # each distinct cell read once, counted as often as it stands
         if not _ANY_DIGIT.search(text):  # no numeric date and no number: no evidence either way
             continue
         text = _amount_text(text)
         fields = _numeric_date(text)
         if fields:
             first, second, _ = fields
-            numeric_dates += 1
-            first_over += first > 12
-            second_over += second > 12
-            dotted += "." in _without_weekday(text)  # "Mon. 03/04/2024" is no dotted date
+            numeric_dates += times
+            first_over += times * (first > 12)
+            second_over += times * (second > 12)
+            dotted += times * bool(_DOTTED_DATE.search(text))  # "Mon. 03/04/2024" is no dotted date
             continue
-        if _ISO_DATE.fullmatch(_without_weekday(text)):
+        if _ISO_DATE.fullmatch(text):
             continue
         n = _NUMBER.match(text)
         if n:
-            eu += bool(_EU_EVIDENCE.fullmatch(n["digits"]))
-            us += bool(_US_EVIDENCE.fullmatch(n["digits"]))
+            eu += times * bool(_EU_EVIDENCE.fullmatch(n["digits"]))
+            us += times * bool(_US_EVIDENCE.fullmatch(n["digits"]))
     if first_over or second_over:
         day_first = first_over > second_over
     else:
@@ -957,7 +954,7 @@ class UserRules(ValueRules):
     @staticmethod
     def date(raw: str, layout: ColumnLayout) -> Date | None:
         """The date a cell states; numeric dates follow the column's day-first decision."""
-        m = _ISO_DATE.fullmatch(_without_weekday(raw))
+        m = _ISO_DATE.fullmatch(raw)
         if m:
             return textnum.make_date(int(m.group(1)), int(m.group(3)), int(m.group(4)))
         fields = _numeric_date(raw)
