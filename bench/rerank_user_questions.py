@@ -18,7 +18,10 @@ out. The real-world set (`examples/real`) is not read here; `bench/real_world.py
   measure;
 - `no_new_proposals`: also without the sign, range, mirror, strict and reshown proposals (the candidates
   they added, and the `proposed=<kind>` names): the features and proposals of the thirtieth session. The
-  dense beam features were read with those candidates present, which only their tiny probability touches.
+  dense beam features were read with those candidates present, which only their tiny probability touches;
+- `function_words`: the question's words (`w=`) only in grams of function and quantity words ("how many",
+  "the most", "total", "cheapest"): a content word ("salary", "gloves") names one table's topic, which
+  a new table does not share.
 
     python bench/rerank_user_questions.py --questions examples/fit/questions.tsv --cache /tmp/beams.pkl
 """
@@ -42,6 +45,8 @@ from nsmcli.train.rerank import (
     on_tables_of,
     right_choices,
 )
+from nsmcli.worlds.tables.data import lexicon
+from nsmcli.worlds.tables.data.annotate import STOP_WORDS
 from nsmcli.worlds.tables.data.preprocess import load_dataset
 
 #: What each variant leaves out: (prefixes of sparse names dropped, names whose candidates are dropped).
@@ -57,20 +62,45 @@ VARIANTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "no_narrowed": ((), ("proposed=narrowed",)),
     "no_summed": ((), ("proposed=summed",)),
     "no_user_kinds": ((), ("proposed=narrowed", "proposed=summed")),
+    "function_words": ((), ()),  # and `_WORD_FILTERS`
 }
+#: Words that say what to compute rather than what about (`function_words`), beside the stop words and the
+#: adjectives that point up or down a column (`lexicon.polarity`: "highest", "cheapest", "latest").
+_QUANTITY_WORDS = frozenset(
+    "total totals sum average mean number count difference per each times first last next previous top "
+    "bottom many much combined altogether overall ago list name named".split()
+)
+
+
+def _function_gram(gram: str) -> bool:
+    return all(
+        w in STOP_WORDS or w in _QUANTITY_WORDS or lexicon.polarity(w) or lexicon.polarity(w, dates=True)
+        for w in gram.split("_")
+    )
+
+
+#: The lexical features (`w=<gram>|...`) each variant keeps, by their gram.
+_WORD_FILTERS = {"function_words": _function_gram}
 
 
 def without(beams: BeamProblems, variant: str) -> BeamProblems:
     """`beams` with the names and candidates `VARIANTS[variant]` leaves out."""
     prefixes, candidates_with = VARIANTS[variant]
-    if not prefixes and not candidates_with:
+    gram_kept = _WORD_FILTERS.get(variant)
+    if not prefixes and not candidates_with and gram_kept is None:
         return beams
+
+    def kept_name(name: str) -> bool:
+        if prefixes and name.startswith(prefixes):
+            return False
+        return gram_kept is None or not name.startswith("w=") or gram_kept(name[2:].split("|", 1)[0])
+
     problems = []
     for features, credits in beams.problems:
         kept = [i for i, (_, sparse) in enumerate(features) if not set(candidates_with) & set(sparse)]
         problems.append(
             (
-                [(features[i][0], [n for n in features[i][1] if not n.startswith(prefixes)]) for i in kept],
+                [(features[i][0], [n for n in features[i][1] if kept_name(n)]) for i in kept],
                 [credits[i] for i in kept],
             )
         )
