@@ -6,6 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from nsmcli.errors import DataError
 from nsmcli.worlds.tables.data.annotate import annotate_question
@@ -160,6 +162,26 @@ def test_a_weekday_before_a_date_in_digits_is_part_of_the_date() -> None:
     # a weekday alone, or before words, is no date; its period is no dotted date's
     assert "date" not in user_column("Mon", "Tue 5pm", "Wed")
     assert dates("Mon. 03/04/2024", "Tue. 03/05/2024") == (Date(2024, 3, 4), Date(2024, 3, 5))
+
+
+#: A column's dates in one of the forms a user's export writes, with or without a time (and its zone).
+_DATE_FORMS = ("{y}-{m:02d}-{d:02d}", "{m:02d}/{d:02d}/{y}", "{d}/{m}/{y}", "{d}.{m}.{y}")
+_DAYS = st.tuples(st.integers(1990, 2030), st.integers(1, 12), st.integers(1, 28))
+_TIME_TEXTS = st.sampled_from(["", " 10:00", "T08:30:00Z", " 06:22 UTC", " 18:30 cet", " 07:00 +01:00"])
+
+
+@settings(max_examples=200, derandomize=True, deadline=None, database=None)
+@given(
+    st.sampled_from(_DATE_FORMS),
+    st.lists(st.tuples(_DAYS, _TIME_TEXTS), min_size=1, max_size=5),
+    st.sampled_from(["Mon ", "Tue, ", "wed. ", "Thursday ", "FRI "]),
+)
+def test_a_weekday_before_a_date_changes_neither_its_date_nor_its_time(
+    form: str, days: list[tuple[tuple[int, int, int], str]], weekday: str
+) -> None:
+    cells = [form.format(y=y, m=m, d=d) + time for (y, m, d), time in days]
+    plain, named = user_column(*cells), user_column(*(weekday + cell for cell in cells))
+    assert plain.get("date") == named.get("date") and plain.get("number") == named.get("number")
 
 
 def test_times_of_day_are_numbers_of_hours() -> None:
