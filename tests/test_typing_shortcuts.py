@@ -152,3 +152,10 @@ def test_the_tables_decimal_convention_is_the_count_over_all_its_columns(columns
         column_eu, column_us, _, _ = valuerules._column_evidence(raw)
         eu, us = eu + column_eu, us + column_us
     assert UserRules().for_table(columns).european_default == (eu > us)
+
+
+@CHECK
+@given(st.lists(st.one_of(cell, st.sampled_from(["1.234.567", ".123.456", "12.345,6", "9,99"])), max_size=6))
+def test_the_european_evidence_pre_check_answers_as_the_scan(cells):
+    text = "\x00".join(cells)
+    assert valuerules._holds_european_evidence(text) == (valuerules._EU_EVIDENCE.search(text) is not None)

@@ -260,6 +260,8 @@ _US_DIGITS = re.compile(rf"\d{{1,3}}(?:{_GROUP}\d{{3}})+(?:\.\d+)?|\d+(?:\.\d+)?
 _EU_DIGITS = re.compile(r"\d{1,3}(?:[.'\u00a0\u202f]\d{3})+(?:,\d+)?|\d+(?:,\d+)?|,\d+")
 # Only these say which convention a column follows; "1,234" and "1.234" could be either.
 _EU_EVIDENCE = re.compile(r"\d*[.\u00a0\u202f]\d{3},\d+|\d+,(?:\d{1,2}|\d{4,})|\d{1,3}(?:\.\d{3}){2,}|,\d+")
+#: What `_EU_EVIDENCE` needs without a comma: two groups of three digits after points ("1.234.567").
+_POINT_GROUPS = re.compile(r"\.\d{3}\.\d{3}")
 _US_EVIDENCE = re.compile(r"\d*[,\u00a0\u202f]\d{3}\.\d+|\d+\.(?:\d{1,2}|\d{4,})|\d{1,3}(?:,\d{3}){2,}|\.\d+")
 
 #: A weekday before a date in digits ("Mon 2024-04-01", "Tue, 03/05/2024"): analytics and calendar exports
@@ -472,6 +474,14 @@ def _amount_text(raw: str) -> str:
     return raw
 
 
+def _holds_european_evidence(text: str) -> bool:
+    """Whether `_EU_EVIDENCE` matches somewhere in `text`; a substring test first spares a big column
+    with no comma and no `.123.456` the scan (every other form of the evidence has a comma)."""
+    if "," not in text and _POINT_GROUPS.search(text) is None:
+        return False
+    return _EU_EVIDENCE.search(text) is not None
+
+
 def _column_evidence(raw: Sequence[str]) -> tuple[int, int, bool, int]:
     """(cells only European, cells only US, day-first, numeric-date cells) of a column
     (`ColumnLayout.infer`)."""
@@ -636,13 +646,13 @@ class UserRules(ValueRules):
         joined = [_SEP.join(dict.fromkeys(raw)) for raw in columns]
         # a cell with European evidence holds a match of the pattern somewhere (a necessary condition, also
         # met by US thousands such as "1,250"): tables without a comma-or-point number end here
-        has_eu = any(_EU_EVIDENCE.search(text) for text in joined)
+        has_eu = any(_holds_european_evidence(text) for text in joined)
         may_date = [_NUMERIC_DATE_IN.search(text) is not None for text in joined]
         if not has_eu and not any(may_date):
             return self
         eu = us = day_first = month_first = 0
         for raw, text, maybe in zip(columns, joined, may_date, strict=True):
-            if maybe or (has_eu and (_EU_EVIDENCE.search(text) or _US_EVIDENCE.search(text))):
+            if maybe or (has_eu and (_holds_european_evidence(text) or _US_EVIDENCE.search(text))):
                 column_eu, column_us, column_day_first, dates = _column_evidence(raw)
                 eu, us = eu + column_eu, us + column_us
                 # a column votes on day-first only when its cells are numeric dates (`2024-03-16` holds
