@@ -23,7 +23,6 @@ import sys
 from common import header, write_result
 
 from nsmcli.parser import Parser, answer_matches
-from nsmcli.train.rerank import MATCH, SIMILARITY, candidate_features
 from nsmcli.worlds.tables.data.readers import load_table, read_question_file
 from nsmcli.worlds.tables.lang import program as P
 
@@ -89,16 +88,7 @@ def main() -> None:
             totals, answers = dict(found.totals), dict(found.answers)
             proposed = reranker.propose(found.problem, found.env, totals, answers)
             texts = list(totals)
-            features = candidate_features(
-                reranker.world,
-                found.problem,
-                found.env,
-                [(t, totals[t], answers[t] or []) for t in texts],
-                with_readings=reranker.dense[SIMILARITY] != 0,
-                proposed=proposed,
-                matcher=reranker.matcher if reranker.dense[MATCH] != 0 else None,
-            )
-            scores = reranker.scores(features)
+            scores = reranker.candidate_scores(found.problem, found.env, totals, answers, proposed)
             order = sorted(range(len(texts)), key=lambda i: -scores[i])
             right = [
                 i for i in order if answer_matches(case.answer, parser.answer_of(found, texts[i]), table)

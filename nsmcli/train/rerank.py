@@ -281,8 +281,18 @@ class Reranker:
     ) -> str:
         """The program text among `totals` (program text -> probability, in beam order, with the texts of
         `proposed` that `propose` added) that scores highest; ties go to the first in beam order."""
-        texts = list(totals)
-        candidates = [(t, totals[t], answers[t] or []) for t in texts]
+        return list(totals)[best_index(self.candidate_scores(problem, env, totals, answers, proposed))]
+
+    def candidate_scores(
+        self,
+        problem: Any,
+        env: Any,
+        totals: dict[str, float],
+        answers: dict[str, Sequence[Any]],
+        proposed: Mapping[str, str] | Collection[str] = (),
+    ) -> list[float]:
+        """The score of each program text of `totals`, in its order (`choose` takes the highest)."""
+        candidates = [(t, totals[t], answers[t] or []) for t in totals]
         # the sentence encoder runs only for a reranker that weighs its similarity
         features = candidate_features(
             self.world,
@@ -293,7 +303,7 @@ class Reranker:
             proposed=proposed,
             matcher=self.matcher if self.dense[MATCH] != 0 else None,
         )
-        return texts[best_index(self.scores(features))]
+        return self.scores(features)
 
     def to_json(self) -> dict[str, Any]:
         return {

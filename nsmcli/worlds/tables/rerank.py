@@ -165,7 +165,7 @@ def _direction_features(
     changes: set[str],
     columns: dict[str, Any],
     read_columns: dict[str, _Compared],
-    user: bool = False,
+    user: bool,
 ) -> list[str]:
     """Which way each comparison of `program` goes beside which way the question's words point over the
     column it compares (`lexicon.polarity`: "lightest" down, "oldest" down over dates and up over ages,

@@ -260,6 +260,7 @@ def table_index(table: Table) -> _TableIndex:
     properties = [(name, pieces_of[column.slug]) for name, column, _kind in table.properties()]
     signed = any(is_signed(c) for c in table.columns)
     column_units = [table.quantity_unit(c) if "number" in c.views else None for c in table.columns]
+    league_words = _league_words(table)
     index = _TableIndex(
         "\n".join(strings),
         frozenset(numbers),
@@ -272,8 +273,8 @@ def table_index(table: Table) -> _TableIndex:
         frozenset(column_name_pieces(c.slug) for c in table.columns),
         state_codes=_state_code_cells(table) if user else frozenset(),
         repeated_cells=_repeated_cells(table) if user else frozenset(),
-        league_words=_league_words(table),
-        acronyms=_acronyms(table) if user else {},
+        league_words=league_words,
+        acronyms=_acronyms(table, league_words) if user else {},
         piece_words=frozenset(p for _, pieces in properties for p in pieces),
     )
     _INDEX_CACHE[key] = (weakref.ref(table, lambda _ref, k=key: _INDEX_CACHE.pop(k, None)), index)
@@ -424,7 +425,7 @@ def _inflected_entities(
     cells `+1 lap`), unless a cell is that word alone ("rides by members" of a `Member Type` column of
     `Member` and `Casual`)."""
     linked = {k for e in strings for k in range(e.start, e.end)}
-    named = {piece for _, pieces in index.properties for piece in pieces}
+    named = index.piece_words
     out = []
     for i, token in enumerate(tokens):
         word = normalize(token)
@@ -460,15 +461,15 @@ def _league_words(table: Table) -> dict[str, tuple[str, ...]]:
 _ACRONYM = re.compile(r"[A-Z]{2,4}")
 
 
-def _acronyms(table: Table) -> dict[str, str]:
+def _acronyms(table: Table, league: dict[str, tuple[str, ...]]) -> dict[str, str]:
     """The letters of each property whose header is an acronym, by property name: a question names `SR` by
     "strike rate" and `RBI` by "runs batted in", the words whose initials it is (`_initials_named`). Not
-    an acronym that the header words' abbreviations or a sports code already spell out (`_league_words`),
-    nor an identifier's (`ID`, `SKU`: "item description" is no `ID`) or a currency's code (`EUR`)."""
+    an acronym that the header words' abbreviations or a sports code already spell out (`league`, the
+    table's `_league_words`), nor an identifier's (`ID`, `SKU`: "item description" is no `ID`) or a
+    currency's code (`EUR`)."""
     words = table.rules.header_words
     if words is None:
         return {}
-    league = _league_words(table)
     return {
         name: column.slug
         for name, column, _kind in table.properties()

@@ -279,8 +279,6 @@ _NUMERIC_DATE = re.compile(
     rf"\s*{_WEEKDAY_BEFORE}(?P<a>\d{{1,2}})(?:(?P<sep>[/-])(?P<b>\d{{1,2}})(?P=sep)(?P<y>\d{{4}}|\d{{2}})"
     rf"|(?P<dot>\.)(?P<b2>\d{{1,2}})\.(?P<y2>\d{{4}})){_TIME}\s*"
 )
-#: A date written with points ("15.03.2024"), the German habit
-_DOTTED_DATE = re.compile(r"\d\.\d{1,2}\.\d{4}")
 #: Somewhere in a text, a numeric date `_NUMERIC_DATE` may read (the test that spares other columns a scan).
 _NUMERIC_DATE_IN = re.compile(r"\d{1,2}(?:[/-]\d{1,2}[/-]\d{2}|\.\d{1,2}\.\d{4})")
 _YEAR = re.compile(r"\s*(\d{4})\s*")
@@ -423,8 +421,11 @@ def _numeric_date(text: str) -> tuple[int, int, int] | None:
     weekday before it; which of the first two is the day is the column's decision. Two-digit years 00-49
     are 2000-2049, 50-99 are 1950-1999."""
     m = _NUMERIC_DATE.fullmatch(text)
-    if m is None:
-        return None
+    return None if m is None else _date_fields(m)
+
+
+def _date_fields(m: re.Match[str]) -> tuple[int, int, int]:
+    """(first field, second field, year) of a match of `_NUMERIC_DATE`."""
     year_text = m["y"] or m["y2"]
     year = _full_year(int(year_text)) if len(year_text) == 2 else int(year_text)
     return int(m["a"]), int(m["b"] or m["b2"]), year
@@ -490,13 +491,13 @@ def _column_evidence(raw: Sequence[str]) -> tuple[int, int, bool, int]:
         if not _ANY_DIGIT.search(text):  # no numeric date and no number: no evidence either way
             continue
         text = _amount_text(text)
-        fields = _numeric_date(text)
-        if fields:
-            first, second, _ = fields
+        m = _NUMERIC_DATE.fullmatch(text)
+        if m:
+            first, second, _ = _date_fields(m)
             numeric_dates += times
             first_over += times * (first > 12)
             second_over += times * (second > 12)
-            dotted += times * bool(_DOTTED_DATE.search(text))  # "Mon. 03/04/2024" is no dotted date
+            dotted += times * (m["dot"] is not None)  # "Mon. 03/04/2024" is no dotted date
             continue
         if _ISO_DATE.fullmatch(text):
             continue
