@@ -76,6 +76,22 @@ def score(matcher, problems: list[MatchProblem], which: list[int], into: list) -
             into[i] = matcher.scores(question, texts)
 
 
+def score_unseen(matcher, problems: list[MatchProblem], scored: int, questions: list[Path]) -> list:
+    """Scores of `problems[scored:]`, which the scores file lacks, by the run's last `matcher`: the question
+    files it was fitted on must be the first of `questions`, so that the ones after were never seen by it (their
+    scores are then held out, as the out-of-fold ones before them)."""
+    if matcher is None:
+        raise SystemExit("the scores file lacks the last question files: give --matcher-from to score them")
+    seen = [Path(p) for p in matcher.fitted.get("questions", [])]
+    if [Path(p) for p in questions[: len(seen)]] != seen or len(seen) == len(questions):
+        raise SystemExit(
+            f"--questions must start with the matcher's own files ({seen}) and add new ones after"
+        )
+    into: list = [None] * len(problems)
+    score(matcher, problems, list(range(scored, len(problems))), into)
+    return into[scored:]
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--cache", type=Path, required=True)
@@ -138,6 +154,9 @@ def main() -> None:
         oof, dev_scores = pickle.loads(args.scores.read_bytes())  # our own file
         # the last matcher of the run that wrote the scores, saved beside a reranker of that run
         final = load_reranker(args.matcher_from).matcher if args.matcher_from else None
+        if len(oof) < len(problems):
+            print(f"{len(problems) - len(oof)} problems scored by the matcher of --matcher-from", flush=True)
+            oof = oof + score_unseen(final, problems, len(oof), args.questions)
     else:
         oof: list = [None] * len(problems)
         for k in range(args.folds):
