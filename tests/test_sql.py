@@ -12,6 +12,8 @@ import random
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from nsmcli.errors import GrammarError
 from nsmcli.worlds.tables.data.readers import iter_wikisql_tables, load_table
@@ -21,6 +23,7 @@ from nsmcli.worlds.tables.lang.interpreter import bind
 from nsmcli.worlds.tables.lang.program import ALL_ROWS, Column, Expr, Literal, Program, Ref
 from nsmcli.worlds.tables.lang.sql import (
     AGG_OPS,
+    _answers_agree_typed,
     answers_agree,
     execute_sql,
     execute_wikisql_sql,
@@ -851,3 +854,36 @@ def test_views_with_a_verified_sql_reading(cells: list[str], kind: str, view: tu
     rendering = render_sql(program, table, language="wtq")
     answer = bind("wtq", table).execute(program).answer
     assert rendering.exact and sql_agrees(table, rendering.sql, answer), (rendering.sql, answer)
+
+
+_CELL_TEXT = st.one_of(
+    st.text(max_size=12),
+    st.sampled_from(
+        [
+            "nan",
+            "NaN",
+            "inf",
+            "-inf",
+            "1e400",
+            "2024-03-15",
+            "1,234",
+            "3.50",
+            "A.",
+            " x ",
+            "(b)",
+            "a\n(b)",
+            "x (y) (z)",
+        ]
+    ),
+    st.from_regex(r"[+-]?\d{1,4}(\.\d{1,3})?", fullmatch=True),
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(text=_CELL_TEXT, keep_duplicates=st.booleans())
+def test_the_one_text_shortcut_answers_as_the_typed_check(text: str, keep_duplicates: bool) -> None:
+    """`answers_agree` skips typing when one identical text stands on both sides (a projection checks every
+    row of its column so); its answer must be the typed check's, for any text, NaN-looking ones included."""
+    assert answers_agree([text], [text], keep_duplicates) == _answers_agree_typed(
+        [text], [text], keep_duplicates
+    )

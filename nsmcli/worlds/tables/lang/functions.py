@@ -18,9 +18,11 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from itertools import accumulate
 from typing import TYPE_CHECKING, Any
 
+from nsmcli.memory import gc_paused
 from nsmcli.worlds.tables.data.values import Date, contains_substring, contains_words
 
 if TYPE_CHECKING:
@@ -113,22 +115,16 @@ class _PrefixMask:
 class Prop:
     """A column view bound as a property constant: its name, type and per-row values (None = missing).
 
-    Built once per table: an index value -> row mask, and for ordered views the distinct values sorted with
-    their masks and cumulative masks, so comparisons and superlatives are a bisection and a mask operation.
-    The masks are built on first use (`_LazyMasks`), so binding stays linear in the table's cells.
+    Its index (value -> row mask) and, for ordered views, the distinct values sorted with their masks and
+    cumulative masks, so that comparisons and superlatives are a bisection and a mask operation, are built on
+    first use, each mask too (`_LazyMasks`): binding a table costs nothing per cell, and a parse on a large
+    table pays only for the columns its programs read.
     """
 
     name: str
     type: str
     values: tuple
-    index: Mapping = field(default_factory=dict)  # value -> row mask
-    present: int = 0  # mask of rows with a value
-    sorted_keys: list = field(default_factory=list)  # distinct ordering keys, ascending
-    sorted_values: list = field(default_factory=list)
-    sorted_masks: Sequence = field(default_factory=list)
-    cumulative: Sequence = field(default_factory=list)  # cumulative[i] = rows with key <= sorted_keys[i]
     _contains: dict = field(default_factory=dict)  # substring -> row mask (string properties)
-    _rows: dict = field(default_factory=dict)  # value -> its row indices, ascending
     #: User tables (`user_matching`): `containing` matches whole words (`values.word_pattern`), not any
     #: substring, so "april 1" does not find "april 10, 2024"; and `equal_to` takes a date's unknown fields
     #: as any, so "november" (xxxx-11-xx) equals 2024-11-02; the empty text is in a blank cell only.
@@ -138,29 +134,74 @@ class Prop:
 
     @classmethod
     def build(cls, name: str, type_: str, values: tuple, user_matching: bool = False) -> Prop:
-        prop = cls(name, type_, values, user_matching=user_matching)
+        return cls(name, type_, values, user_matching=user_matching)
+
+    @cached_property
+    def _rows(self) -> dict[Any, list[int]]:
+        """value -> its row indices, ascending."""
         rows: dict[Any, list[int]] = {}
-        for i, v in enumerate(values):
-            if v is not None:
-                rows.setdefault(v, []).append(i)
-        prop._rows = rows
-        prop.index = _LazyMasks(rows)
-        prop.present = mask_of([i for i, v in enumerate(values) if v is not None])
-        if type_ != "string_property":
-            by_key: dict = {}  # ordering key -> (first value with it, the rows of every value with it)
-            for v, value_rows in rows.items():
-                k = key(v)
-                prev = by_key.get(k)
-                by_key[k] = (v, list(value_rows)) if prev is None else (prev[0], prev[1] + value_rows)
-            groups = [by_key[k] for k in sorted(by_key)]
-            prop.sorted_keys = sorted(by_key)
-            prop.sorted_values = [v for v, _ in groups]
-            group_rows = [r for _, r in groups]
-            prop.sorted_masks = _LazySequence(len(groups), _GroupMask(group_rows))
-            order = [r for g in group_rows for r in g]  # rows in ascending key order
-            ends = list(accumulate(len(g) for g in group_rows))
-            prop.cumulative = _LazySequence(len(groups), _PrefixMask(order, ends))
-        return prop
+        with gc_paused():  # millions of small lists on a large table, none in a cycle
+            for i, v in enumerate(self.values):
+                if v is not None:
+                    rows.setdefault(v, []).append(i)
+        return rows
+
+    @cached_property
+    def index(self) -> Mapping:
+        """value -> row mask."""
+        return _LazyMasks(self._rows)
+
+    @cached_property
+    def present(self) -> int:
+        """The mask of rows with a value."""
+        return mask_of([i for i, v in enumerate(self.values) if v is not None])
+
+    def _order(self) -> None:
+        """Sort the distinct values once, setting the four ordered attributes (each a `cached_property` that
+        calls this when first read; afterwards a read is a plain instance attribute, as on the hot path of
+        comparisons and superlatives)."""
+        if self.type == "string_property":
+            keys, values, masks, cumulative = [], [], [], []
+        else:
+            with gc_paused():
+                by_key: dict = {}  # ordering key -> (first value with it, the rows of every value with it)
+                for v, value_rows in self._rows.items():
+                    k = key(v)
+                    prev = by_key.get(k)
+                    by_key[k] = (v, list(value_rows)) if prev is None else (prev[0], prev[1] + value_rows)
+                keys = sorted(by_key)
+                groups = [by_key[k] for k in keys]
+                group_rows = [r for _, r in groups]
+                order = [r for g in group_rows for r in g]  # rows in ascending key order
+                ends = list(accumulate(len(g) for g in group_rows))
+            values = [v for v, _ in groups]
+            masks = _LazySequence(len(groups), _GroupMask(group_rows))
+            cumulative = _LazySequence(len(groups), _PrefixMask(order, ends))
+        self.__dict__.update(
+            sorted_keys=keys, sorted_values=values, sorted_masks=masks, cumulative=cumulative
+        )
+
+    @cached_property
+    def sorted_keys(self) -> list:
+        """Distinct ordering keys, ascending."""
+        self._order()
+        return self.__dict__["sorted_keys"]
+
+    @cached_property
+    def sorted_values(self) -> list:
+        self._order()
+        return self.__dict__["sorted_values"]
+
+    @cached_property
+    def sorted_masks(self) -> Sequence:
+        self._order()
+        return self.__dict__["sorted_masks"]
+
+    @cached_property
+    def cumulative(self) -> Sequence:
+        """cumulative[i] = rows with key <= sorted_keys[i]."""
+        self._order()
+        return self.__dict__["cumulative"]
 
     def at_most(self, bound, strict: bool) -> int:
         """Rows whose value is <= bound (< bound when strict)."""
