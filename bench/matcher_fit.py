@@ -25,7 +25,7 @@ from pathlib import Path
 from common import header, write_result
 from rerank_user_questions import VARIANTS, fit_by_the_rule, without
 
-from nsmcli.fileio import file_sha256
+from nsmcli.fileio import atomic_write_bytes, file_sha256
 from nsmcli.train.matcher import MatcherFit, MatchProblem, fit_matcher
 from nsmcli.train.rerank import (
     DENSE_FEATURES,
@@ -102,7 +102,12 @@ def main() -> None:
     ap.add_argument("--epochs", type=int, default=3)
     ap.add_argument("--lr", type=float, default=5e-5)
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--scores", type=Path, help="a pickle of the matcher's scores: read when it exists")
+    ap.add_argument(
+        "--scores",
+        type=Path,
+        help="a pickle of the matcher's scores: read when it exists, else written (SCORES.partial keeps the"
+        " folds already scored, and a run stopped before its end resumes from it)",
+    )
     ap.add_argument(
         "--matcher-from",
         type=Path,
@@ -158,8 +163,19 @@ def main() -> None:
             print(f"{len(problems) - len(oof)} problems scored by the matcher of --matcher-from", flush=True)
             oof = oof + score_unseen(final, problems, len(oof), args.questions)
     else:
+        # the fold matchers' scores are kept as each fold ends, so that a stopped run resumes at its next fold
+        partial = args.scores.with_name(args.scores.name + ".partial") if args.scores else None
+        run_key = [str(p) for p in args.questions] + [len(problems), args.folds, str(config)]
         oof: list = [None] * len(problems)
+        done: list[int] = []
+        if partial is not None and partial.is_file():
+            saved_key, saved_oof, saved_done = pickle.loads(partial.read_bytes())  # our own file
+            if saved_key == run_key:
+                oof, done = saved_oof, saved_done
+                print(f"resuming after folds {', '.join(str(k + 1) for k in done)} ({partial})", flush=True)
         for k in range(args.folds):
+            if k in done:
+                continue
             train = [i for i in range(len(problems)) if fold[i] != k]
             matcher = fit_matcher(
                 [problems[i] for i in train],
@@ -168,12 +184,17 @@ def main() -> None:
             )
             score(matcher, problems, [i for i in range(len(problems)) if fold[i] == k], oof)
             print(f"fold {k + 1} of {args.folds} scored, {time.time() - start:.0f} s", flush=True)
+            if partial is not None:
+                done.append(k)
+                atomic_write_bytes(partial, pickle.dumps((run_key, oof, done)))
         final = fit_matcher(problems, dataclasses.replace(config, weights=weights), progress=print)
         dev_scores: list = [None] * len(dev_problems)
         score(final, dev_problems, list(range(len(dev_problems))), dev_scores)
         print(f"dev scored, {time.time() - start:.0f} s", flush=True)
         if args.scores:
-            args.scores.write_bytes(pickle.dumps((oof, dev_scores)))
+            atomic_write_bytes(args.scores, pickle.dumps((oof, dev_scores)))
+            if partial is not None:
+                partial.unlink(missing_ok=True)
 
     # the matcher alone, where the choice matters: its first choice right?
     def alone(scores: list, probs: list[MatchProblem]) -> tuple[int, int]:
