@@ -152,6 +152,11 @@ class Prop:
         return _LazyMasks(self._rows)
 
     @cached_property
+    def present_values(self) -> tuple:
+        """The values of the rows that have one, in row order."""
+        return tuple(v for v in self.values if v is not None)
+
+    @cached_property
     def present(self) -> int:
         """The mask of rows with a value."""
         return mask_of([i for i, v in enumerate(self.values) if v is not None])
@@ -361,9 +366,12 @@ def function(
     return register
 
 
-def _values(env: Environment, rows: int, prop: Prop) -> list:
+def _values(env: Environment, rows: int, prop: Prop) -> Sequence:
+    present = prop.present
+    if rows & present == present:  # every row with a value (`all_rows`, mostly): no walk over the mask's bits
+        return prop.present_values
     vals = prop.values
-    return [vals[i] for i in rows_of(rows & prop.present)]
+    return [vals[i] for i in rows_of(rows & present)]
 
 
 def _matching_type(values_type: str, prop: Prop) -> None:
