@@ -6,10 +6,13 @@ import random
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from nsmcli.errors import GrammarError
 from nsmcli.worlds.tables.data.table import Table
-from nsmcli.worlds.tables.data.values import format_number
+from nsmcli.worlds.tables.data.values import Date, format_number
+from nsmcli.worlds.tables.lang.functions import ExecError, Prop
 from nsmcli.worlds.tables.lang.interpreter import CLOSE, END, OPEN, answer_cells, bind, has_unused_result
 from nsmcli.worlds.tables.lang.program import parse_program
 from nsmcli.worlds.tables.lang.spec import Limits, get_language
@@ -390,3 +393,46 @@ def test_comparisons_with_partial_dates_use_the_known_fields_on_user_tables(prog
     dates = [Date(2016, -1, -1), Date(-1, 3, 10), Date(2016, 6, -1)]
     env = bind("wtq", table, [("date", (d,)) for d in dates])
     assert sorted(env.execute(f"{program} (hop v0 r.date-string)").answer) == expected
+
+
+_ORDERED_VALUES = st.one_of(
+    st.lists(
+        st.one_of(st.none(), st.sampled_from([0.0, -0.0, 0, 1.5, -2.0, 1e9]), st.floats(-5, 5)), max_size=12
+    ),
+    st.lists(
+        st.one_of(
+            st.none(),
+            st.builds(
+                Date,
+                st.sampled_from([-1, 1999, 2024]),
+                st.sampled_from([-1, 1, 12]),
+                st.sampled_from([-1, 5]),
+            ),
+        ),
+        max_size=12,
+    ),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(values=_ORDERED_VALUES, highest=st.booleans())
+def test_a_superlative_over_every_row_answers_as_the_sorted_column(values: list, highest: bool) -> None:
+    """argmax/argmin and maximum/minimum over all rows skip sorting the column (`Prop.extreme_of_all`); the
+    value and the tied rows must be what the sorted column gives, ties and -0.0 included."""
+    values = [v if not (isinstance(v, Date) and v.fields == (-1, -1, -1)) else None for v in values]
+    type_ = "date_property" if any(isinstance(v, Date) for v in values) else "num_property"
+    fresh = Prop.build("r.x", type_, tuple(values))
+    sorted_ = Prop.build("r.x", type_, tuple(values))
+    assert sorted_.sorted_keys is not None  # sorted first: extreme_of_all reads the sorted lists
+    if not any(v is not None for v in values):
+        with pytest.raises(ExecError):
+            fresh.extreme_of_all(highest)
+        return
+    value, mask = fresh.extreme_of_all(highest)
+    i = len(sorted_.sorted_keys) - 1 if highest else 0
+    assert (
+        (value, mask)
+        == (sorted_.sorted_values[i], sorted_.sorted_masks[i])
+        == sorted_.extreme_of_all(highest)
+    )
+    assert repr(value) == repr(sorted_.sorted_values[i])  # the same value, -0.0 and 0 told apart

@@ -208,6 +208,21 @@ class Prop:
         self._order()
         return self.__dict__["cumulative"]
 
+    def extreme_of_all(self, highest: bool) -> tuple[Any, int]:
+        """The highest (lowest) value over every row that has one, and the mask of the rows tied with it: as
+        `sorted_values` and `sorted_masks` give them (the first such value in row order), but without
+        sorting a column not sorted yet (a superlative over all rows is most of a large table's pruning)."""
+        if "sorted_masks" not in self.__dict__:
+            if not self._rows:
+                raise ExecError(f"no values of {self.name} on these rows")
+            best = (max if highest else min)(map(key, self._rows))
+            tied = [v for v in self._rows if key(v) == best]
+            return tied[0], mask_of([r for v in tied for r in self._rows[v]])
+        if not self.sorted_keys:
+            raise ExecError(f"no values of {self.name} on these rows")
+        i = len(self.sorted_keys) - 1 if highest else 0
+        return self.sorted_values[i], self.sorted_masks[i]
+
     def at_most(self, bound, strict: bool) -> int:
         """Rows whose value is <= bound (< bound when strict)."""
         i = (bisect_left if strict else bisect_right)(self.sorted_keys, bound)
@@ -405,10 +420,18 @@ def hop(env, args):
     return VALUES_OF[prop.type], tuple(values)
 
 
-def _extreme_index(rows: int, prop: Prop, highest: bool) -> int:
-    """Index in `prop.sorted_values` of the highest (lowest) value on `rows`."""
+def _extreme_on(rows: int, prop: Prop, highest: bool) -> tuple[Any, int]:
+    """The highest (lowest) value on `rows` and the mask of every row (of the column) tied with it."""
     if prop.type == "string_property":
         raise ExecError(f"{prop.name} is not ordered")
+    if rows & prop.present == prop.present:
+        return prop.extreme_of_all(highest)
+    i = _extreme_index(rows, prop, highest)
+    return prop.sorted_values[i], prop.sorted_masks[i]
+
+
+def _extreme_index(rows: int, prop: Prop, highest: bool) -> int:
+    """Index in `prop.sorted_values` of the highest (lowest) value on `rows`."""
     masks = prop.sorted_masks
     for i in range(len(masks) - 1, -1, -1) if highest else range(len(masks)):
         if masks[i] & rows:
@@ -421,7 +444,7 @@ def _extreme(highest: bool):
 
     def apply(env, args):
         rows, prop = args
-        return VALUES_OF[prop.type], (prop.sorted_values[_extreme_index(rows, prop, highest)],)
+        return VALUES_OF[prop.type], (_extreme_on(rows, prop, highest)[0],)
 
     return apply
 
@@ -597,7 +620,7 @@ def _superlative(highest: bool):
 
     def apply(env, args):
         rows, prop = args
-        return "entity_list", prop.sorted_masks[_extreme_index(rows, prop, highest)] & rows
+        return "entity_list", _extreme_on(rows, prop, highest)[1] & rows
 
     return apply
 
