@@ -76,16 +76,30 @@ def score(matcher, problems: list[MatchProblem], which: list[int], into: list) -
             into[i] = matcher.scores(question, texts)
 
 
-def score_unseen(matcher, problems: list[MatchProblem], scored: int, questions: list[Path]) -> list:
-    """Scores of `problems[scored:]`, which the scores file lacks, by the run's last `matcher`: the question
-    files it was fitted on must be the first of `questions`, so that the ones after were never seen by it (their
-    scores are then held out, as the out-of-fold ones before them)."""
+def score_unseen(
+    matcher, problems: list[MatchProblem], sets: list[BeamProblems], scored: int, questions: list[Path]
+) -> list:
+    """Scores of `problems[scored:]`, which the scores file lacks, by the run's last `matcher`. The matcher's
+    record must name the WTQ split and question files it was fitted on (by content), those files must be the
+    first of `questions`, and the scores file must cover exactly them: the files after were then never seen by
+    the matcher, and their scores are held out, as the out-of-fold ones before them. `sets`: the WTQ fit set,
+    then one per question file."""
     if matcher is None:
         raise SystemExit("the scores file lacks the last question files: give --matcher-from to score them")
-    seen = [Path(p) for p in matcher.fitted.get("questions", [])]
-    if [Path(p) for p in questions[: len(seen)]] != seen or len(seen) == len(questions):
+    record = matcher.fitted
+    seen = record.get("questions_sha256") or []
+    given = [file_sha256(p) for p in questions[: len(seen)]]
+    own = 1 + len(seen)  # the WTQ fit set and the matcher's own question files
+    if (
+        not seen
+        or given != seen
+        or len(seen) >= len(questions)
+        or record.get("wtq_split") != sets[0].split
+        or scored != sum(len(b.problems) for b in sets[:own])
+    ):
         raise SystemExit(
-            f"--questions must start with the matcher's own files ({seen}) and add new ones after"
+            "--questions must start with the files of the run that wrote --scores and --matcher-from"
+            f" ({record.get('questions')}), unchanged, and add new ones after"
         )
     into: list = [None] * len(problems)
     score(matcher, problems, list(range(scored, len(problems))), into)
@@ -160,12 +174,23 @@ def main() -> None:
         # the last matcher of the run that wrote the scores, saved beside a reranker of that run
         final = load_reranker(args.matcher_from).matcher if args.matcher_from else None
         if len(oof) < len(problems):
-            print(f"{len(problems) - len(oof)} problems scored by the matcher of --matcher-from", flush=True)
-            oof = oof + score_unseen(final, problems, len(oof), args.questions)
+            tail = score_unseen(final, problems, sets, len(oof), args.questions)
+            print(
+                f"{sum(s is not None for s in tail)} problems scored by the matcher of --matcher-from",
+                flush=True,
+            )
+            oof = oof + tail
     else:
         # the fold matchers' scores are kept as each fold ends, so that a stopped run resumes at its next fold
         partial = args.scores.with_name(args.scores.name + ".partial") if args.scores else None
-        run_key = [str(p) for p in args.questions] + [len(problems), args.folds, str(config)]
+        run_key = [
+            *[f"{p}:{file_sha256(p)}" for p in args.questions],
+            *sorted(k for k in cache if k.startswith("questions-grouped:")),  # they name each decoding's time
+            len(problems),
+            args.folds,
+            args.user_weight,
+            str(config),
+        ]
         oof: list = [None] * len(problems)
         done: list[int] = []
         if partial is not None and partial.is_file():
@@ -265,14 +290,15 @@ def main() -> None:
     print(f"written to {write_result('matcher-fit', text)}")
     if args.out and final is not None:
         args.out.mkdir(parents=True, exist_ok=True)
-        final.fitted = {
-            **dataclasses.asdict(config),
-            "weights": None,  # per question: each WTQ one 1, each user one `user_weight`
-            "user_weight": args.user_weight,
-            "questions": [str(p) for p in args.questions],
-            "wtq_split": fit_set.split,  # a refit on these questions gets in-sample scores
-            "questions_sha256": [file_sha256(p) for p in args.questions],  # `rerank.matcher_seen`
-        }
+        if not args.matcher_from:  # a matcher read from an earlier run keeps the record of its own fit
+            final.fitted = {
+                **dataclasses.asdict(config),
+                "weights": None,  # per question: each WTQ one 1, each user one `user_weight`
+                "user_weight": args.user_weight,
+                "questions": [str(p) for p in args.questions],
+                "wtq_split": fit_set.split,  # a refit on these questions gets in-sample scores
+                "questions_sha256": [file_sha256(p) for p in args.questions],  # `rerank.matcher_seen`
+            }
         for variant, reranker in fitted.items():
             (args.out / variant).mkdir(exist_ok=True)
             reranker.matcher = final
