@@ -26,14 +26,30 @@ def machine() -> str:
     return f"{platform.node()} ({os.cpu_count()} cores, {cpu}, Python {platform.python_version()})"
 
 
-def code_version() -> str:
+def _describe(checkout: Path) -> str:
     """The commit, with `-dirty` when the working tree differs from it (`git describe --always --dirty`)."""
     try:
         return subprocess.run(
-            ["git", "describe", "--always", "--dirty"], cwd=ROOT, capture_output=True, text=True, check=True
+            ["git", "describe", "--always", "--dirty"],
+            cwd=checkout,
+            capture_output=True,
+            text=True,
+            check=True,
         ).stdout.strip()
     except (OSError, subprocess.CalledProcessError):
         return "unknown"
+
+
+def code_version() -> str:
+    """The commit of the code measured: of the checkout `nsmcli` is imported from, and, when that is not this
+    script's (another worktree on PYTHONPATH, to time or score an older commit), this script's too."""
+    import nsmcli
+
+    package_checkout = Path(nsmcli.__file__).resolve().parents[1]
+    measured = _describe(package_checkout)
+    if package_checkout == ROOT.resolve():
+        return measured
+    return f"{measured} (`nsmcli` from {package_checkout}; this script's checkout {_describe(ROOT)})"
 
 
 def header(title: str, command: str) -> str:
