@@ -274,3 +274,102 @@ def test_question_files_break_lines_only_at_newlines(tmp_path):
     summary = preprocess("tables", data, tmp_path / "out")
     ids = [e.id for e in load_dataset(tmp_path / "out").examples("train")]
     assert summary.examples["train"] == 2 and ids == ["train-2", "train-3"]
+
+
+def test_mix_in_puts_another_datasets_questions_in_train(data_dir, tmp_path):
+    """`nsm preprocess tables --mix-in DIR:SPLIT:COUNT`: the first COUNT questions of another preprocessed
+    dataset join the train split as that dataset wrote them, with their tables, each table keeping its own
+    value rules; dev is untouched, and meta.json says where the questions came from."""
+    from nsmcli.worlds.tables.data.preprocess import MixIn
+
+    preprocess("wtq", wtq_slice(data_dir, tmp_path / "wtq", n=12), tmp_path / "wtq-out")
+    mix = MixIn.parse(f"{tmp_path / 'wtq-out'}:random-split-1-train:5")
+    summary = preprocess("tables", OWN_DATA, tmp_path / "out", mix_in=mix)
+    assert summary.examples == {"dev": 26, "train": 37} and summary.mixed_in["questions"] == 5
+    dataset = load_dataset(tmp_path / "out")
+    assert dataset.meta["mixed_in"]["split"] == "random-split-1-train"
+    train = dataset.examples("train")
+    assert [e.id for e in train[32:34]] == ["nt-0", "nt-1"] and train[0].id == "train-2"
+    assert len(dataset.examples("dev")) == 26
+    rules = {t.id: t.value_rules for t in dataset.tables.values()}
+    assert rules["t_204_590"] == "wtq" and rules["../tables/medals.csv"] == "user"
+    mixed = train[32]
+    result = dataset.environment(mixed).execute(
+        '(filter_str_contain_any all_rows "usl a-league" r.league-string) (last v0) (hop v1 r.year-number)'
+    )
+    assert dataset.is_correct(mixed, result.answer)
+    with pytest.raises(DataError, match="has 12 questions"):  # the slice's 12, not 50
+        preprocess("tables", OWN_DATA, tmp_path / "out", mix_in=MixIn(mix.path, mix.split, 50))
+    with pytest.raises(DataError, match="split 'dev' not in"):
+        preprocess("tables", OWN_DATA, tmp_path / "out", mix_in=MixIn(mix.path, "dev", 5))
+    preprocess("wtq", tmp_path / "wtq", tmp_path / "wtq-substring", linking="substring")
+    with pytest.raises(DataError, match="substring linking"):  # its entities were linked otherwise
+        preprocess(
+            "tables", OWN_DATA, tmp_path / "out", mix_in=MixIn(tmp_path / "wtq-substring", mix.split, 5)
+        )
+    assert len(load_dataset(tmp_path / "out").examples("train")) == 37  # the output of the first run kept
+
+
+def test_mix_in_refuses_what_it_cannot_add_with_one_line_errors(tmp_path):
+    """Clashing question or table ids, a damaged or incomplete source, a dataset with no train split of your
+    own: each is one error line and exit 2 from the command, and the output written before stays."""
+    import subprocess
+    import sys
+
+    from nsmcli.worlds.tables.data.preprocess import MixIn
+
+    preprocess("tables", OWN_DATA, tmp_path / "own")
+    with pytest.raises(DataError, match="uses ids this dataset uses too"):  # train-2 ...
+        preprocess("tables", OWN_DATA, tmp_path / "out", mix_in=MixIn(tmp_path / "own", "train", 3))
+    # a source whose questions have other ids but ask of a table this dataset has too
+    source = tmp_path / "source"
+    shutil.copytree(tmp_path / "own", source)
+    lines = (source / "train.jsonl").read_text(encoding="utf-8").splitlines()
+    renamed = [json.dumps({**json.loads(line), "id": f"other-{k}"}) for k, line in enumerate(lines)]
+    (source / "train.jsonl").write_text("\n".join(renamed) + "\n", encoding="utf-8")
+    with pytest.raises(DataError, match=r"uses ids this dataset uses too \(\.\./tables/medals\.csv"):
+        preprocess("tables", OWN_DATA, tmp_path / "out", mix_in=MixIn(source, "train", 3))
+
+    (source / "train.jsonl").write_text("\n".join([renamed[0], renamed[0]]) + "\n", encoding="utf-8")
+    with pytest.raises(DataError, match="repeats question ids"):
+        preprocess("tables", OWN_DATA, tmp_path / "out", mix_in=MixIn(source, "train", 2))
+    (source / "train.jsonl").write_text(renamed[0] + "\n" + renamed[1][:40] + "\n", encoding="utf-8")
+    with pytest.raises(DataError, match="train.jsonl line 2 is corrupt"):
+        preprocess("tables", OWN_DATA, tmp_path / "out", mix_in=MixIn(source, "train", 2))
+    (source / "train.jsonl").write_text(renamed[0] + "\n", encoding="utf-8")
+    (source / "tables.jsonl").write_text("", encoding="utf-8")
+    with pytest.raises(DataError, match="lacks the table"):
+        preprocess("tables", OWN_DATA, tmp_path / "out", mix_in=MixIn(source, "train", 1))
+
+    preprocess("tables", OWN_DATA, tmp_path / "out")
+    data = tmp_path / "only-dev"
+    (data / "tables").mkdir(parents=True)
+    shutil.copy(OWN_DATA.parent / "tables" / "medals.csv", data / "tables" / "medals.csv")
+    (data / "dev.tsv").write_text(
+        "table\tquestion\tanswer\ntables/medals.csv\thow many?\t11\n", encoding="utf-8"
+    )
+    for args in (
+        ["tables", "--data-dir", str(data), "--mix-in", f"{tmp_path / 'own'}:train:3"],
+        ["tables", "--data-dir", str(OWN_DATA), "--mix-in", f"{tmp_path / 'own'}:train:3"],
+        ["tables", "--data-dir", str(OWN_DATA), "--mix-in", f"{tmp_path / 'own'}:train"],
+    ):
+        proc = subprocess.run(
+            [sys.executable, "-m", "nsmcli", "preprocess", *args, "--out", str(tmp_path / "out")],
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        lines = proc.stderr.strip().splitlines()
+        assert proc.returncode == 2 and len(lines) == 1 and "--mix-in" in lines[0], proc.stderr
+    assert len(load_dataset(tmp_path / "out").examples("train")) == 32  # kept
+    for text in (
+        "data/wtq",
+        "data/wtq:5",
+        "data/wtq:train:0",
+        "data/wtq:train:x",
+        "data/wtq:train:\u00b2",
+        "",
+    ):
+        with pytest.raises(DataError, match="DIR:SPLIT:COUNT"):
+            MixIn.parse(text)
+    assert MixIn.parse("C:/data/wtq:train:20") == MixIn(Path("C:/data/wtq"), "train", 20)

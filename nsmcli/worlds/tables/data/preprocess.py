@@ -22,6 +22,7 @@ from __future__ import annotations
 import csv
 import json
 import os
+import re
 import shutil
 import time
 from collections import Counter
@@ -294,6 +295,8 @@ class Summary:
     tables: int = 0
     skipped: dict[str, dict[str, int]] = field(default_factory=dict)
     seconds: float = 0.0
+    #: where the train split's mixed-in questions came from (`MixIn`), when some were
+    mixed_in: dict | None = None
 
     def to_json(self) -> dict:
         return {
@@ -303,7 +306,57 @@ class Summary:
             "tables": self.tables,
             "skipped": self.skipped,
             "seconds": round(self.seconds, 1),
+            **({"mixed_in": self.mixed_in} if self.mixed_in else {}),
         }
+
+
+@dataclass(frozen=True)
+class MixIn:
+    """The first `count` questions of `split` of the preprocessed dataset `path`, added with their tables to
+    the `train` split of a `tables` dataset being preprocessed (`nsm preprocess tables --mix-in
+    PATH:SPLIT:COUNT`): a model trained on `path` and fine-tuned (`nsm train --init`) on a few thousand
+    questions of one's own then keeps practising the questions it learned from, instead of forgetting them.
+    Two `tables` datasets number their questions alike (`train-2`), so one cannot be mixed into another."""
+
+    path: Path
+    split: str
+    count: int
+
+    @classmethod
+    def parse(cls, text: str) -> MixIn:
+        """`DIR:SPLIT:COUNT`; DIR may itself hold a colon."""
+        path, _, rest = text.rpartition(":")
+        path, _, split = path.rpartition(":")
+        if not (path and split and re.fullmatch(r"[0-9]+", rest) and int(rest) > 0):
+            raise DataError(
+                f"--mix-in {text!r}: expected DIR:SPLIT:COUNT (data/wtq:random-split-1-train:2000)"
+            )
+        return cls(Path(path), split, int(rest))
+
+    def read(self, language: str, linking: str) -> tuple[list[Example], list[Table]]:
+        """The questions, and the tables they are asked of, as that dataset stores them (a damaged file is a
+        DataError naming it); they must be of `language`, linked by `linking` (a question's entities depend
+        on it)."""
+        source = load_dataset(self.path)  # checks the directory, its format and version
+        theirs = source.meta.get("linking", DEFAULT_LINKING)
+        if source.language != language or theirs != linking:
+            raise DataError(
+                f"--mix-in {self.path}: its questions are {source.language} with {theirs} linking; this "
+                f"dataset's are {language} with {linking} linking"
+            )
+        questions = source.examples(self.split)[: self.count]
+        if len(questions) < self.count:
+            raise DataError(
+                f"--mix-in: {self.path} has {len(questions)} questions in {self.split}, not {self.count}"
+            )
+        ids = Counter(q.id for q in questions)
+        if len(ids) < len(questions):
+            raise DataError(f"--mix-in: {self.path} repeats question ids ({ids.most_common(1)[0][0]})")
+        wanted = sorted({q.table_id for q in questions})
+        missing = [t for t in wanted if t not in source.tables]
+        if missing:
+            raise DataError(f"--mix-in: {self.path} lacks the table {missing[0]!r} of its questions")
+        return questions, [source.tables[t] for t in wanted]
 
 
 def preprocess(
@@ -312,9 +365,11 @@ def preprocess(
     out_dir: Path | str,
     progress: Any = None,
     linking: str = DEFAULT_LINKING,
+    mix_in: MixIn | None = None,
 ) -> Summary:
     """Read a release, annotate every question of every split present, write the plain-file dataset.
-    `linking` is how question words are matched to cell text (`nsmcli.worlds.tables.data.annotate.LINKING_MODES`)."""
+    `linking` is how question words are matched to cell text (`nsmcli.worlds.tables.data.annotate.LINKING_MODES`);
+    `mix_in` adds another dataset's questions to the `train` split (`MixIn`)."""
     fmt = dataset_format(dataset)
     check_linking(linking)
     data_dir, out_dir = Path(data_dir), Path(out_dir)
@@ -326,13 +381,20 @@ def preprocess(
     with output_lock(out_dir, "preprocessing output", inside=False):
         for stale in out_dir.parent.glob(f".{out_dir.name}.*.partial"):  # a killed run's staging directory
             shutil.rmtree(stale, ignore_errors=True)
-        return _preprocess(fmt, data_dir, out_dir, progress, linking)
+        return _preprocess(fmt, data_dir, out_dir, progress, linking, mix_in)
 
 
-def _preprocess(fmt: DatasetFormat, data_dir: Path, out_dir: Path, progress: Any, linking: str) -> Summary:
+def _preprocess(
+    fmt: DatasetFormat, data_dir: Path, out_dir: Path, progress: Any, linking: str, mix_in: MixIn | None
+) -> Summary:
     dataset = fmt.name
     start = time.perf_counter()
     splits, load_table = fmt.read(data_dir, fmt.value_rules)
+    if mix_in is not None and (fmt.name != TABLES_FORMAT.name or "train" not in splits):
+        raise DataError(
+            f"--mix-in adds to the train split of your own question files, and {data_dir} has none"
+        )
+    mixed_questions, mixed_tables = mix_in.read(fmt.language, linking) if mix_in else ([], [])
     summary = Summary(dataset, str(out_dir))
     unique = {q.id: q for items in splits.values() for q in items if isinstance(q, RawQuestion)}
     annotated: dict[str, Example | str] = {}
@@ -360,6 +422,11 @@ def _preprocess(fmt: DatasetFormat, data_dir: Path, out_dir: Path, progress: Any
         if progress:
             progress.advance(task)
     used_tables = sorted({e.table_id for e in annotated.values() if isinstance(e, Example)})
+    clashes = sorted({q.id for q in mixed_questions} & set(annotated)) + sorted(
+        {t.id for t in mixed_tables} & set(used_tables)
+    )
+    if clashes:
+        raise DataError(f"--mix-in: {mix_in.path} uses ids this dataset uses too ({', '.join(clashes[:3])})")
     with staged_directory(out_dir) as stage:
         vocab: dict[str, dict[str, int]] = {}
         for split, items in splits.items():
@@ -370,13 +437,21 @@ def _preprocess(fmt: DatasetFormat, data_dir: Path, out_dir: Path, progress: Any
                     examples.append(result)
                 else:
                     skipped[result.split(":")[0]] += 1
+            examples += mixed_questions if split == "train" else []
             atomic_write_jsonl(stage / f"{split}.jsonl", (e.to_json() for e in examples))
             vocab[split] = dict(Counter(t for e in examples for t in e.question.tokens).most_common())
             summary.examples[split] = len(examples)
             summary.skipped[split] = dict(skipped)
         summary.tables = atomic_write_jsonl(
-            stage / "tables.jsonl", (table_record(tables[t]) for t in used_tables)
+            stage / "tables.jsonl", map(table_record, [*(tables[t] for t in used_tables), *mixed_tables])
         )
+        if mix_in is not None:
+            summary.mixed_in = {
+                "from": str(mix_in.path.resolve()),
+                "split": mix_in.split,
+                "questions": len(mixed_questions),
+                "tables": len(mixed_tables),
+            }
         atomic_write_json(stage / "vocab.json", vocab)
         summary.seconds = time.perf_counter() - start
         atomic_write_json(
