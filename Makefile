@@ -56,13 +56,14 @@ demo: install
 # 1,500 (its best dev step 1,000). Both members and `glove` (wtq-glove, below; in the bundle, not a member)
 # are kept in float16 (the bundle's 25 MB). `nsm synthesize`'s rules and the annotation have changed since
 # the members trained, so these commands retrain the same recipe, not the same bytes.
-# The wtq ensemble's reranker (reranker.json, `nsm rerank`, with the world's proposals beside the beams) is
-# fitted to its beams on WTQ's pristine-seen-tables questions over random-split-1-train's tables:
-# questions no split trains on, asked of no dev table; and on examples/fit's questions over users' kinds of
-# tables, each weighing 3 (bench/rerank_user_questions.py chose the weight; it writes the same file):
-#   nsm rerank wtq --data data/wtq-word --split pristine-seen-tables --tables-of random-split-1-train \
-#       --questions examples/fit/questions.tsv --questions-weight 3 --workers 2
-# Its L2 strength is chosen by 4-fold cross-validation (a table's user questions held out together).
+# The wtq ensemble's chooser is a reranker (reranker.json, with the world's proposals beside the beams) and the
+# matcher it weighs (matcher.pt, matcher.json: MiniLM's top two layers fine-tuned to read the question, the
+# table's column names and a program's reading together). Both are fitted on the ensemble's beams of WTQ's
+# pristine-seen-tables questions over random-split-1-train's tables (no split trains on them, none is asked
+# of a dev table) and of CHOOSER_QUESTIONS (examples/fit, questions over users' kinds of tables, each weighing
+# 3): bench/rerank_user_questions.py decodes the beams once (--cache), bench/matcher_fit.py fits the matcher
+# out of fold (2 folds by table, then on all) and the reranker beside its scores (BENCHMARKS.md, thirty-eighth
+# session; the L2 strength by 4-fold cross-validation, a table's user questions held out together).
 # wtq-glove is the published model's recipe (GloVe + bi-LSTM, substring linking as MAPO), the row compared
 # with the original and the answer when the encoder extra is not installed; it was stopped by a two-hour
 # limit at step 19,416 (BENCHMARKS.md).
@@ -91,6 +92,8 @@ WTQ_GLOVE_PAIRS ?= glove-pairs-s3:3:25000
 WTQ_MEMBERS = $(foreach m,$(WTQ_GLOVE_PAIRS) $(WTQ_SYNTH),$(firstword $(subst :, ,$(m))))
 # bundle-directory:run pairs of the copy loop, one per member: wtq.new/NAME:wtq-NAME
 WTQ_MEMBER_COPIES = $(foreach m,$(WTQ_MEMBERS),wtq.new/$(m):wtq-$(m))
+# the questions over users' kinds of tables the wtq chooser is fitted on (beside WTQ's)
+CHOOSER_QUESTIONS = examples/fit/questions.tsv examples/fit/questions-round3.tsv
 WTQ_GLOVE_STEPS ?= 19416
 WIKISQL_MINILM_STEPS ?= 4000
 WIKISQL_ONE_PROCESS ?= 3657
@@ -180,8 +183,14 @@ models: install
 	done
 	rm -rf examples/models/wtq && mv examples/models/wtq.new examples/models/wtq
 	rm -rf examples/models/wikisql && mv examples/models/wikisql.new examples/models/wikisql
-	$(NSM) rerank examples/models/wtq --data data/wtq-word --split pristine-seen-tables \
-		--tables-of random-split-1-train --workers 2
+	rm -rf data/wtq-chooser data/wtq-chooser-beams.pkl data/wtq-chooser-scores.pkl
+	$(BIN)/python bench/rerank_user_questions.py --model examples/models/wtq \
+		$(CHOOSER_QUESTIONS:%=--questions %) --cache data/wtq-chooser-beams.pkl --weights 3 --variants full \
+		--workers 2
+	$(BIN)/python bench/matcher_fit.py --cache data/wtq-chooser-beams.pkl $(CHOOSER_QUESTIONS:%=--questions %) \
+		--scores data/wtq-chooser-scores.pkl --variants full --out data/wtq-chooser
+	cp data/wtq-chooser/full/reranker.json data/wtq-chooser/full/matcher.pt data/wtq-chooser/full/matcher.json \
+		examples/models/wtq/
 	$(NSM) eval examples/models/wtq --data data/wtq-word --split random-split-1-dev --beam 5
 	$(NSM) eval wtq-glove --data data/wtq-word --split random-split-1-dev --beam 5
 	$(NSM) eval examples/models/wikisql --data data/wikisql-word --split dev --beam 5
