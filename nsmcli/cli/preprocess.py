@@ -62,7 +62,7 @@ def preprocess(
     """
     fmt = dataset_format(dataset)  # unknown names fail before any work
     check_linking(linking)
-    mixed = MixIn.parse(mix_in) if mix_in else None
+    mixed = MixIn.parse(mix_in) if mix_in is not None else None  # "" is a mistake, not "none"
     if data_dir is None and fmt.default_dir is None:
         raise DataError(f"nsm preprocess {dataset} needs --data-dir (the directory of its question files)")
     data_dir = data_dir or Path(fmt.default_dir)
