@@ -353,6 +353,7 @@ def test_mix_in_refuses_what_it_cannot_add_with_one_line_errors(tmp_path):
         ["tables", "--data-dir", str(OWN_DATA), "--mix-in", f"{tmp_path / 'own'}:train:3"],
         ["tables", "--data-dir", str(OWN_DATA), "--mix-in", f"{tmp_path / 'own'}:train"],
         ["tables", "--data-dir", str(OWN_DATA), "--mix-in", ""],
+        ["wtq", "--data-dir", str(tmp_path / "no-release"), "--mix-in", f"{tmp_path / 'own'}:train:3"],
     ):
         proc = subprocess.run(
             [sys.executable, "-m", "nsmcli", "preprocess", *args, "--out", str(tmp_path / "out")],

@@ -372,6 +372,8 @@ def preprocess(
     `mix_in` adds another dataset's questions to the `train` split (`MixIn`)."""
     fmt = dataset_format(dataset)
     check_linking(linking)
+    if mix_in is not None and fmt is not TABLES_FORMAT:  # refused before a release is read
+        raise DataError(f"--mix-in adds to your own question files (nsm preprocess tables), not to {dataset}")
     data_dir, out_dir = Path(data_dir), Path(out_dir)
     if not data_dir.is_dir():
         raise DataError(f"data directory {data_dir} does not exist")
@@ -390,10 +392,8 @@ def _preprocess(
     dataset = fmt.name
     start = time.perf_counter()
     splits, load_table = fmt.read(data_dir, fmt.value_rules)
-    if mix_in is not None and (fmt.name != TABLES_FORMAT.name or "train" not in splits):
-        raise DataError(
-            f"--mix-in adds to the train split of your own question files, and {data_dir} has none"
-        )
+    if mix_in is not None and "train" not in splits:
+        raise DataError(f"--mix-in adds to the train split, and {data_dir} has none (train.tsv)")
     mixed_questions, mixed_tables = mix_in.read(fmt.language, linking) if mix_in else ([], [])
     summary = Summary(dataset, str(out_dir))
     unique = {q.id: q for items in splits.values() for q in items if isinstance(q, RawQuestion)}
