@@ -24,6 +24,10 @@ out. The real-world set (`examples/real`) is not read here; `bench/real_world.py
   a new table does not share.
 
     python bench/rerank_user_questions.py --questions examples/fit/questions.tsv --cache /tmp/beams.pkl
+
+When a member of `--model` was fine-tuned on the user questions themselves, their beams must come from
+members that never saw their tables: `bench/user_folds.py` splits them in folds by table, and
+`--decode-with FOLD_FILE=MODEL` decodes each fold with a bundle whose member trained on the other folds.
 """
 
 from __future__ import annotations
@@ -124,6 +128,14 @@ def fit_by_the_rule(
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--model", default="wtq")
+    ap.add_argument(
+        "--decode-with",
+        action="append",
+        default=[],
+        metavar="FILE=MODEL",
+        help="decode the question file FILE (as given to --questions) with MODEL instead of --model: a member"
+        " fine-tuned on the fit questions decodes each fold with a model that never saw its tables",
+    )
     ap.add_argument("--data", default="data/wtq-word")
     ap.add_argument("--fit-split", default="pristine-seen-tables")
     ap.add_argument("--tables-of", default="random-split-1-train")
@@ -140,6 +152,12 @@ def main() -> None:
     args = ap.parse_args()
 
     model_dir = find_model(args.model)
+    decode_with = {}
+    for given in args.decode_with:
+        name, sep, model = given.partition("=")
+        if not sep or Path(name) not in args.questions:
+            raise SystemExit(f"--decode-with {given!r}: FILE=MODEL, FILE one of --questions")
+        decode_with[Path(name)] = find_model(model)
     cache: dict = {}
     if args.cache and args.cache.is_file():
         cache = pickle.loads(args.cache.read_bytes())  # our own file, written below
@@ -153,7 +171,7 @@ def main() -> None:
     for path in args.questions:
         key = f"questions-grouped:{path}:{path.stat().st_mtime_ns}"
         if key not in cache:
-            cache[key] = decode_question_file(model_dir, path, progress=print)
+            cache[key] = decode_question_file(decode_with.get(path, model_dir), path, progress=print)
     if args.cache:
         args.cache.write_bytes(pickle.dumps(cache))
     user = [cache[f"questions-grouped:{p}:{p.stat().st_mtime_ns}"] for p in args.questions]
