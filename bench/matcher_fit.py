@@ -143,10 +143,13 @@ def main() -> None:
 
     cache = pickle.loads(args.cache.read_bytes())  # our own file
     fit_set, dev = cache["fit"], cache["dev"]
-    # the decoding's key names the file's path and time; a worktree's copy of the file has another time
-    user = [
-        next(v for k, v in cache.items() if k.startswith(f"questions-grouped:{p}:")) for p in args.questions
-    ]
+    # the decoding's key names the file's path, time and decoder; a worktree's copy of the file has another time
+    user = []
+    for path in args.questions:
+        found = [v for k, v in cache.items() if k.startswith(f"questions-grouped:{path}:")]
+        if len(found) != 1:
+            raise SystemExit(f"{args.cache} holds {len(found)} decodings of {path}; it needs exactly one")
+        user += found
     sets = [fit_set, *user]
     problems = [p for b in sets for p in match_problems(b)]
     weights = [1.0 if b is fit_set else args.user_weight for b in sets for _ in b.problems]

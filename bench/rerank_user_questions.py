@@ -161,6 +161,13 @@ def main() -> None:
     cache: dict = {}
     if args.cache and args.cache.is_file():
         cache = pickle.loads(args.cache.read_bytes())  # our own file, written below
+    # the cache names the model that decoded WTQ's splits, and each question file's key its decoder: beams of
+    # another model are never taken for this one's (out-of-fold beams are the point of --decode-with)
+    if cache.get("model", str(model_dir)) != str(model_dir):
+        raise SystemExit(
+            f"{args.cache} holds beams of {cache['model']}, not of {model_dir}: give another --cache"
+        )
+    cache["model"] = str(model_dir)
     dataset = load_dataset(args.data)
     if "fit" not in cache:
         select = on_tables_of(dataset, args.tables_of)
@@ -169,12 +176,16 @@ def main() -> None:
         )
         cache["dev"] = decode_for_reranking(model_dir, dataset, args.dev_split, workers=args.workers)
     for path in args.questions:
-        key = f"questions-grouped:{path}:{path.stat().st_mtime_ns}"
+        decoder = decode_with.get(path, model_dir)
+        key = f"questions-grouped:{path}:{path.stat().st_mtime_ns}:{decoder}"
         if key not in cache:
-            cache[key] = decode_question_file(decode_with.get(path, model_dir), path, progress=print)
+            cache[key] = decode_question_file(decoder, path, progress=print)
     if args.cache:
         args.cache.write_bytes(pickle.dumps(cache))
-    user = [cache[f"questions-grouped:{p}:{p.stat().st_mtime_ns}"] for p in args.questions]
+    user = [
+        cache[f"questions-grouped:{p}:{p.stat().st_mtime_ns}:{decode_with.get(p, model_dir)}"]
+        for p in args.questions
+    ]
     fit_set, dev = cache["fit"], cache["dev"]
 
     rows = []

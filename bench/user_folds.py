@@ -27,11 +27,15 @@ from nsmcli.fileio import atomic_write_text
 
 
 def read_questions(path: Path) -> tuple[list[str], list[list[str]]]:
-    with path.open(newline="", encoding="utf-8") as f:
+    # as nsm reads question files: a spreadsheet's byte-order mark, and lines of blanks skipped
+    with path.open(newline="", encoding="utf-8-sig") as f:
         rows = list(csv.reader(f, delimiter="\t", quoting=csv.QUOTE_NONE))
-    header, body = rows[0], [r for r in rows[1:] if r]
+    header, body = rows[0], [r for r in rows[1:] if "".join(r).strip()]
     if header[:3] != ["table", "question", "answer"]:
         raise SystemExit(f"{path}: the header must start with table, question, answer")
+    for row in body:
+        if len(row) < 2 or not row[0].strip():
+            raise SystemExit(f"{path}: expected table<TAB>question[<TAB>answer], got {row!r}")
     # table paths absolute, so that they can be written relative to any new file
     return header, [[str((path.parent / r[0]).resolve()), *r[1:]] for r in body]
 
