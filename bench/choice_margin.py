@@ -14,10 +14,11 @@ question files the model's reranker and matcher were never fitted on. Fit questi
 from __future__ import annotations
 
 import argparse
-import csv
 import math
 import pickle
 from pathlib import Path
+
+from user_folds import read_questions
 
 from nsmcli.parser import find_model
 from nsmcli.train.rerank import load_reranker
@@ -26,12 +27,7 @@ MARGINS = (0.25, 0.5, 1.0, 2.0)
 
 
 def question_texts(paths: list[Path]) -> set[str]:
-    texts = set()
-    for path in paths:
-        with path.open(encoding="utf-8-sig", newline="") as f:
-            rows = list(csv.reader(f, delimiter="\t", quoting=csv.QUOTE_NONE))
-        texts |= {row[1] for row in rows[1:] if len(row) > 1}
-    return texts
+    return {row[1] for path in paths for row in read_questions(path)[1]}
 
 
 def main() -> None:

@@ -175,17 +175,15 @@ def main() -> None:
             model_dir, dataset, args.fit_split, select=select, workers=args.workers
         )
         cache["dev"] = decode_for_reranking(model_dir, dataset, args.dev_split, workers=args.workers)
+    user = []
     for path in args.questions:
         decoder = decode_with.get(path, model_dir)
         key = f"questions-grouped:{path}:{path.stat().st_mtime_ns}:{decoder}"
         if key not in cache:
             cache[key] = decode_question_file(decoder, path, progress=print)
+        user.append(cache[key])
     if args.cache:
         args.cache.write_bytes(pickle.dumps(cache))
-    user = [
-        cache[f"questions-grouped:{p}:{p.stat().st_mtime_ns}:{decode_with.get(p, model_dir)}"]
-        for p in args.questions
-    ]
     fit_set, dev = cache["fit"], cache["dev"]
 
     rows = []
