@@ -20,7 +20,7 @@ from pathlib import Path
 from common import ROOT, code_version, machine, write_result
 
 from nsmcli.errors import DataError
-from nsmcli.parser import Parser, answer_matches
+from nsmcli.parser import CLOSE_MARGIN, Parser, answer_matches
 from nsmcli.worlds.tables.data.readers import QuestionCase, load_table, read_question_file
 from nsmcli.worlds.tables.data.table import Table
 
@@ -75,6 +75,7 @@ def main() -> None:
     model = Parser.load(args.model)
     tables, unreadable = {}, {}
     among = 0
+    close = [0, 0, 0, 0]  # runner-up shown: questions, first right, runner-up right, only the runner-up right
     totals: dict[str, list[int]] = defaultdict(lambda: [0, 0])  # type -> [right, asked]
     wrong = []
     for case in cases:
@@ -90,7 +91,13 @@ def main() -> None:
         result = model.parse(case.question, tables[case.table], beam=args.beam)
         if args.candidates:
             among += any_candidate_right(model, case, tables[case.table], args.beam)
-        if answer_matches(case.answer, result, tables[case.table]):
+        right_first = answer_matches(case.answer, result, tables[case.table])
+        if result.close:  # `nsm parse --runner-up` shows the runner-up beside the answer
+            close[0] += 1
+            close[1] += right_first
+            close[2] += answer_matches(case.answer, result.runner_up, tables[case.table])
+            close[3] += not right_first and answer_matches(case.answer, result.runner_up, tables[case.table])
+        if right_first:
             totals[kind][0] += 1
         else:
             got = "no program" if result.program is None else short(result.display)
@@ -115,6 +122,10 @@ def main() -> None:
             if args.candidates
             else []
         ),
+        f"- close choices (the chooser's margin below {CLOSE_MARGIN:g}, where `nsm parse --runner-up` shows "
+        f"the runner-up): {close[0]} questions; there the first answer is right for {close[1]}, the runner-up "
+        f"for {close[2]}; right answers shown with `--runner-up` (the first, or a close runner-up when the "
+        f"first is wrong): {right + close[3]} of {asked}\n",
         "| type | questions | right | accuracy |",
         "|---|---:|---:|---:|",
     ]

@@ -17,7 +17,7 @@ import math
 import re
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from nsmcli.display import EMPTY_CELL, step_text
 from nsmcli.errors import ArgumentTypeError, CheckpointError, DataError, GrammarError
@@ -51,6 +51,27 @@ class Candidate:
     answer: list
 
 
+#: The runner-up is shown beside the answer when the chooser's score of the first choice leads it by less
+#: than this (log odds: the chooser holds the first at most e^0.5, about 1.65 times as likely). Set on fit
+#: questions the chooser never saw (`bench/choice_margin.py`; BENCHMARKS.md), never on the real-world set.
+CLOSE_MARGIN = 0.5
+#: How many of the next-best programs are tried for a runner-up whose shown answer differs from the first's.
+RUNNER_UP_TRIES = 5
+
+
+@dataclass
+class Alternative:
+    """The runner-up: the best-scored program whose answer differs from the chosen one's."""
+
+    answer: list
+    display: list[str]
+    program: str
+    probability: float
+    reading: str | None
+    margin: float  # the chooser's score of the first choice minus this one's (log odds)
+    close: bool  # margin < CLOSE_MARGIN: `nsm parse` shows it beside the answer
+
+
 @dataclass
 class ParseResult:
     question: str
@@ -71,6 +92,13 @@ class ParseResult:
     chosen_by: str = "answer"  # what chose the program among the beam's: rerank, answer (vote) or program
     # the program read as English from its language's glosses ("the total units of all rows whose ...")
     reading: str | None = None
+    # the best program with another answer, and how far behind the first choice it is (`Alternative`)
+    runner_up: Alternative | None = None
+
+    @property
+    def close(self) -> bool:
+        """Whether the choice was close: the runner-up is nearly as likely as the answer (`CLOSE_MARGIN`)."""
+        return self.runner_up is not None and self.runner_up.close
 
     def to_json(self) -> dict:
         return asdict(self)
@@ -80,7 +108,9 @@ class ParseResult:
             return f"ParseResult(question={_cut(self.question)!r}, no program found)"
         return (
             f"ParseResult(question={_cut(self.question)!r}, display={_cut_list(self.display)},\n"
-            f"            program={_cut(self.program, 120)!r}, probability={self.probability:.2f})"
+            f"            program={_cut(self.program, 120)!r}, probability={self.probability:.2f}"
+            + (f",\n            close runner-up={_cut_list(self.runner_up.display)}" if self.close else "")
+            + ")"
         )
 
     def _repr_html_(self) -> str:
@@ -101,9 +131,17 @@ class ParseResult:
             f"<div><b>program:</b> <code>{e(self.program)}</code> (p = {self.probability:.2f}; "
             f"answer p = {self.answer_probability:.2f})</div>"
             + (f"<div><b>reads:</b> {e(self.reading)}</div>" if self.reading else "")
+            + (_runner_up_html(self.runner_up) if self.close else "")
             + f"<table><thead><tr><th>#</th><th>expression</th><th>result</th></tr></thead>"
             f"<tbody>{rows}</tbody></table>{sql}{warnings}</div>"
         )
+
+
+def _runner_up_html(runner_up: Alternative) -> str:
+    e = html.escape
+    answer = ", ".join(e(v) if v else f"<i>{EMPTY_CELL}</i>" for v in runner_up.display)
+    reading = f" (reads: {e(runner_up.reading)})" if runner_up.reading else ""
+    return f"<div><b>or, close behind:</b> {answer}{reading}</div>"
 
 
 @dataclass
@@ -118,6 +156,15 @@ class Beam:
     answers: dict[str, list]  # program text -> its answer
 
 
+class FileAnswer(NamedTuple):
+    """One question of a question file answered (`Parser.parse_file`)."""
+
+    case: QuestionCase
+    result: ParseResult
+    correct: bool | None  # None: the file gives no answer
+    runner_up_correct: bool | None  # whether the runner-up (shown or not) is right
+
+
 def _cut(text: str, limit: int = 80) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
@@ -127,7 +174,9 @@ def _cut_list(values: list[str], shown: int = 5) -> str:
     return f"[{items}{f', ... ({len(values)} in all)' if len(values) > shown else ''}]"
 
 
-def answer_matches(expected: list[str], result: ParseResult, table: Table | None = None) -> bool:
+def answer_matches(
+    expected: list[str], result: ParseResult | Alternative, table: Table | None = None
+) -> bool:
     """The official WTQ answer check of a parse against the expected answers (`nsm parse --questions`).
 
     On a table read with the user rules, an answer also matches when both sides state the same amounts
@@ -390,14 +439,23 @@ class Parser:
         sql_dialect: str | None = "sqlite",
         vote: str = "rerank",
         sql_check: bool = False,
-    ):
-        """Answer every question of a question file; yields (case, result, correct or None)."""
+    ) -> Iterator[FileAnswer]:
+        """Answer every question of a question file; yields a `FileAnswer` for each (its `correct` and
+        `runner_up_correct` are None for a question without an answer)."""
         for case, table in _with_tables(path, read_question_file(path)):
             result = self.parse(
                 case.question, table, beam=beam, sql_dialect=sql_dialect, vote=vote, sql_check=sql_check
             )
-            correct = None if case.answer is None else answer_matches(case.answer, result, table)
-            yield case, result, correct
+            if case.answer is None:
+                yield FileAnswer(case, result, None, None)
+                continue
+            runner_up = result.runner_up
+            yield FileAnswer(
+                case,
+                result,
+                answer_matches(case.answer, result, table),
+                runner_up is not None and answer_matches(case.answer, runner_up, table),
+            )
 
     def parse(
         self,
@@ -455,7 +513,8 @@ class Parser:
         vote: str,
         sql_check: bool,
     ) -> ParseResult:
-        from nsmcli.train.evaluate import answer_key, check_vote, choose, effective_vote
+        from nsmcli.train.evaluate import answer_key, check_vote, choose, effective_vote, vote_scores
+        from nsmcli.train.rerank import chosen_text
 
         check_vote(vote)
         _checked_question(question, beam)  # the question's faults are told before the dialect's
@@ -475,23 +534,23 @@ class Parser:
         # most probable first; ties keep the beam's order (sorted is stable)
         candidates = [Candidate(t, p, answers[t]) for t, p in sorted(totals.items(), key=lambda kv: -kv[1])]
         if reranker is not None:
-            text = reranker.choose(problem, env, totals, answers, proposed)
+            scores = reranker.candidate_scores(problem, env, totals, answers, proposed)
+            text = chosen_text(totals, scores)  # `Reranker.choose`, keeping the scores for the runner-up
         else:
-            text = choose(totals, answers, vote)
+            scores = vote_scores(totals, answers, chosen_by)
+            text = choose(totals, answers, chosen_by)
         best = next(c for c in candidates if c.program == text)
         key = answer_key(best.answer)
         # proposals carry a token probability beside the beam's normalised one: at most 1 in all
         agreeing = min(1.0, sum(c.probability for c in candidates if answer_key(c.answer) == key))
         result = env.execute(best.program)
         steps = [describe_step(e, t, v, table) for e, t, v in result.intermediates]
-        from nsmcli.worlds.tables.lang.gloss import gloss
         from nsmcli.worlds.tables.lang.program import parse_program
 
         program = parse_program(best.program)
-        try:
-            reading = gloss(program, self.language)
-        except GrammarError:  # a language declared without glosses
-            reading = None
+        reading = self._reading(best.program)
+        answer, display = shown_answer(result, env, annotated.tokens)
+        runner_up = self._runner_up(found, scores, text, display)
         sql, sql_exact, sql_note = None, False, None
         if sql_dialect:
             try:
@@ -500,7 +559,6 @@ class Parser:
             except GrammarError:
                 pass
         checked = check_program_sql(program, table, result.answer, self.language.name) if sql_check else None
-        answer, display = shown_answer(result, env, annotated.tokens)
         return ParseResult(
             question,
             answer,
@@ -517,7 +575,50 @@ class Parser:
             sql_check=checked,
             chosen_by=chosen_by,
             reading=reading,
+            runner_up=runner_up,
         )
+
+    def _reading(self, program: str) -> str | None:
+        """The program read as English from its language's glosses; None for a language without them."""
+        from nsmcli.worlds.tables.lang.gloss import gloss
+        from nsmcli.worlds.tables.lang.program import parse_program
+
+        try:
+            return gloss(parse_program(program), self.language)
+        except GrammarError:
+            return None
+
+    def _runner_up(
+        self, found: Beam, scores: Sequence[float], chosen: str, display: list[str]
+    ) -> Alternative | None:
+        """The best-scored program of `found` (scores in its `totals`' order) whose answer differs from the
+        chosen program's and is not empty, and whose shown answer differs from `display`; None when there is
+        none among the next `RUNNER_UP_TRIES` such programs."""
+        from nsmcli.train.evaluate import answer_key
+
+        texts = list(found.totals)
+        first = scores[texts.index(chosen)]
+        chosen_key = answer_key(found.answers[chosen])
+        # best score first; ties to the more probable program, then to the beam's order (sort is stable)
+        order = sorted(range(len(texts)), key=lambda i: (-scores[i], -found.totals[texts[i]]))
+        others = [
+            i for i in order if found.answers[texts[i]] and answer_key(found.answers[texts[i]]) != chosen_key
+        ]
+        for i in others[:RUNNER_UP_TRIES]:
+            shown = self.answer_of(found, texts[i])
+            if shown.display == display:  # the same answer as shown (a number and its cell's text)
+                continue
+            margin = first - scores[i]
+            return Alternative(
+                shown.answer,
+                shown.display,
+                texts[i],
+                shown.probability,
+                self._reading(texts[i]),
+                margin,
+                margin < CLOSE_MARGIN,
+            )
+        return None
 
 
 def _with_tables(path: Path | str, cases: Iterable[QuestionCase]) -> Iterator[tuple[QuestionCase, Table]]:

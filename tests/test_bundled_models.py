@@ -67,7 +67,7 @@ def test_the_default_falls_back_to_the_glove_model_without_the_encoder_package(m
 
 def test_bundled_wtq_model_answers_the_stated_number_of_example_questions():
     parser = Parser.load()  # no argument: the bundled WTQ model
-    outcomes = [correct for _, _, correct in parser.parse_file(QUESTIONS)]
+    outcomes = [answered.correct for answered in parser.parse_file(QUESTIONS)]
     assert len(outcomes) >= 20
     assert sum(outcomes) >= stated_count()
 

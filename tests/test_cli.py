@@ -256,3 +256,138 @@ def test_execute_json_with_a_cell_beyond_float_range_is_strict(tmp_path):
     assert done.exit_code == 0, done.output
     assert "Infinity" not in done.stdout
     json.loads(done.stdout, parse_constant=lambda c: pytest.fail(f"non-strict constant {c}"))
+
+
+LEAGUE = ROOT / "examples" / "tables" / "league.csv"
+
+
+def test_parse_remember_writes_the_given_answer_to_a_question_file(tmp_path):
+    questions = tmp_path / "mine.tsv"
+    remember = ("parse", "which team scored the most goals?", str(LEAGUE), "--remember", str(questions))
+    proc = nsm(*remember, "--answer", "Greenvale")
+    assert proc.returncode == 0, proc.stderr
+    assert "remembered: Greenvale" in proc.stdout
+    proc = nsm("parse", "--questions", str(questions), "--json")
+    assert proc.returncode == 0, proc.stderr
+    record = json.loads(proc.stdout)["questions"][0]
+    assert record["expected"] == ["Greenvale"] and Path(record["table"]).resolve() == LEAGUE.resolve()
+    proc = nsm(*remember, "--answer", "Riverside United", "--json")
+    assert json.loads(proc.stdout)["remembered"] == {
+        "file": str(questions),
+        "answer": ["Riverside United"],
+        "replaced": True,
+    }
+    assert questions.read_text(encoding="utf-8").count("\n") == 2  # the header and the one question
+
+
+@pytest.mark.parametrize(
+    ("args", "fragment"),
+    [
+        (["q?", str(MEDALS), "--answer", "x"], "--answer goes with --remember"),
+        (["q?", "-", "--remember", "OUT"], "--remember needs a table file"),
+        (["q?", "https://example.invalid/t.csv", "--remember", "OUT"], "--remember needs a table file"),
+        (
+            ["q?", str(MEDALS), "--remember", "OUT"],
+            "--remember needs --answer TEXT when standard input is not",
+        ),
+        (["q?", str(MEDALS), "--remember", "OUT", "--json"], "--remember needs --answer TEXT with --json"),
+        (["q?", str(MEDALS), "--remember", "OUT", "--answer", " "], "--answer: the answer is empty"),
+        (["q?", str(MEDALS), "--remember", "OUT", "--answer", "a|"], "--answer: the answer is empty"),
+        (
+            ["q?", str(MEDALS), "--remember", "OUT", "--answer", "1", "--encoding", "cp1252"],
+            "cannot keep --format",
+        ),
+        (
+            ["q?", str(MEDALS), "--remember", "OUT", "--answer", "1", "--format", "csv"],
+            "cannot keep --format",
+        ),
+        (["q?", "missing.csv", "--remember", "OUT", "--answer", "1"], "it is not a table file"),
+    ],
+)
+def test_parse_remember_faults_are_one_line_and_write_nothing(tmp_path, args, fragment):
+    out = tmp_path / "mine.tsv"
+    proc = subprocess.run(
+        [sys.executable, "-m", "nsmcli", "parse", *(str(out) if a == "OUT" else a for a in args)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=300,
+        stdin=subprocess.DEVNULL,
+    )
+    assert_one_line_error(proc, fragment)
+    assert not out.exists()
+
+
+def test_parse_runner_up_shows_it_exactly_when_the_choice_is_close():
+    report = json.loads(nsm("parse", "--questions", "examples/questions.tsv", "--json").stdout)
+    records = report["questions"]
+    close = [r for r in records if r["runner_up"] and r["runner_up"]["close"]]
+    rescued = [r for r in close if r["runner_up_correct"] and not r["correct"]]
+    assert report["close_runner_up_correct"] == len(rescued)
+    assert close and len(close) < len(records)
+    human = nsm("parse", "--questions", "examples/questions.tsv", "--runner-up").stdout
+    assert human.count("or, close behind:") == len(close)
+    assert "close behind" not in nsm("parse", "--questions", "examples/questions.tsv").stdout  # opt-in
+    for record in close:
+        assert f"or, close behind: {record['runner_up']['display'][0]}" in human
+
+
+@pytest.mark.parametrize(
+    ("typed", "expected"),
+    [
+        ([""], ["Riverside United"]),
+        (["2"], ["Greenvale"]),
+        (["x"], None),
+        (["  Old Quay | Castle Hill "], ["Old Quay", "Castle Hill"]),
+        (["=2"], ["2"]),
+        (["=", "7"], ["7"]),  # nothing after = asks again
+        ([EOFError], None),
+        (["X"], None),
+        (["a||b", "c"], ["c"]),  # an empty answer asks again
+    ],
+)
+def test_the_remember_prompt_takes_enter_2_x_or_the_answer_typed(monkeypatch, typed, expected):
+    from nsmcli.cli import parse as parse_command
+    from nsmcli.parser import Alternative, ParseResult
+
+    runner_up = Alternative(["greenvale"], ["Greenvale"], "(p)", 0.2, None, 0.3, True)
+    result = ParseResult(
+        "q?", ["riverside united"], "(p0)", 0.8, display=["Riverside United"], runner_up=runner_up
+    )
+    replies = iter(typed)
+
+    def reply(prompt: str) -> str:
+        assert "Enter: Riverside United" in prompt and "2: Greenvale" in prompt
+        answer = next(replies)
+        if answer is EOFError:
+            raise EOFError
+        return answer
+
+    monkeypatch.setattr(parse_command.stderr, "input", reply)
+    assert parse_command._ask_answer(result, None) == expected
+
+
+def test_the_remember_prompt_offers_no_runner_up_when_the_choice_was_clear(monkeypatch):
+    from nsmcli.cli import parse as parse_command
+    from nsmcli.parser import Alternative, ParseResult
+
+    runner_up = Alternative(["greenvale"], ["Greenvale"], "(p)", 0.01, None, 4.0, False)
+    result = ParseResult(
+        "q?", ["riverside united"], "(p0)", 0.99, display=["Riverside United"], runner_up=runner_up
+    )
+    prompts = []
+    monkeypatch.setattr(parse_command.stderr, "input", lambda prompt: prompts.append(prompt) or "2")
+    assert parse_command._ask_answer(result, None) == ["2"]  # typed, since no runner-up was offered
+    assert "Greenvale" not in prompts[0]
+
+
+def test_the_remember_prompt_offers_an_answer_the_answer_check_takes():
+    from nsmcli.cli.parse import _checkable
+    from nsmcli.parser import ParseResult, answer_matches
+
+    # "in millions": the display says the magnitude, which the check does not read, so the value is offered
+    result = ParseResult("q?", [61.35], "(p)", 1.0, display=["61.35 million"])
+    assert _checkable(result, None) == ["61.35"] and answer_matches(["61.35"], result)
+    cells = ParseResult("q?", ["norway"], "(p)", 1.0, display=["Norway"])
+    assert _checkable(cells, None) == ["Norway"]
+    assert _checkable(ParseResult("q?", ["a|b"], "(p)", 1.0, display=["a|b"]), None) is None

@@ -175,3 +175,104 @@ def test_answer_check_reads_a_text_answer_from_its_cell_not_its_lowercased_view(
     user = Table.from_rows("t", ["city", "population"], [["Accra", "2.5M"]], value_rules="user")
     assert answer_matches(["2.5 million"], _result(["2.5m"], ["2.5M"]), user)
     assert not answer_matches(["2.5 million"], _result(["2.5m"], ["2.5m"]), user)  # a metre is no million
+
+
+QUESTIONS = ROOT / "examples" / "questions.tsv"
+
+
+@pytest.fixture(scope="module")
+def answered_examples(parser):
+    return list(parser.parse_file(QUESTIONS))
+
+
+def test_the_runner_up_is_the_best_scored_other_answer_and_close_means_within_the_margin(answered_examples):
+    from nsmcli.parser import CLOSE_MARGIN
+    from nsmcli.train.evaluate import answer_key
+
+    with_runner_up = [a.result for a in answered_examples if a.result.runner_up is not None]
+    assert len(with_runner_up) >= len(answered_examples) // 2
+    for result in with_runner_up:
+        runner_up = result.runner_up
+        assert answer_key(runner_up.answer) != answer_key(result.answer)
+        assert runner_up.display != result.display and runner_up.display
+        assert runner_up.program in {c.program for c in result.candidates}
+        assert runner_up.margin >= 0  # the chooser scored the chosen program highest
+        assert result.close is runner_up.close is (runner_up.margin < CLOSE_MARGIN)
+    # the examples hold close choices and clear ones, so both branches are exercised
+    assert {result.close for result in with_runner_up} == {True, False}
+
+
+def test_under_the_answer_vote_the_margin_is_the_log_ratio_of_the_two_answers_probabilities(parser):
+    import math
+
+    from nsmcli.train.evaluate import answer_key
+
+    result = parser.parse(
+        "which team scored the most goals?", ROOT / "examples" / "tables" / "league.csv", vote="answer"
+    )
+    assert result.chosen_by == "answer" and result.runner_up is not None
+    mass: dict = {}
+    for candidate in result.candidates:
+        key = answer_key(candidate.answer)
+        mass[key] = mass.get(key, 0.0) + candidate.probability
+    first, second = mass[answer_key(result.answer)], mass[answer_key(result.runner_up.answer)]
+    assert first == max(mass.values())
+    assert result.runner_up.margin == pytest.approx(math.log(first / second))
+
+
+def test_a_close_runner_up_shows_in_repr_html_and_json(answered_examples):
+    close = next(a.result for a in answered_examples if a.result.close)
+    assert "close runner-up" in repr(close) and close.runner_up.display[0] in repr(close)
+    assert "or, close behind" in close._repr_html_()
+    assert close.to_json()["runner_up"]["close"] is True
+    clear = next(a.result for a in answered_examples if a.result.runner_up and not a.result.close)
+    assert "runner-up" not in repr(clear) and "close behind" not in clear._repr_html_()
+
+
+def test_a_question_file_whose_answer_is_the_close_runner_up_counts_the_runner_up_right(
+    parser, answered_examples, tmp_path
+):
+    close = next(a for a in answered_examples if a.result.close)
+    questions = tmp_path / "q.tsv"
+    expected = "|".join(close.result.runner_up.display)
+    questions.write_text(
+        f"table\tquestion\tanswer\n{close.case.table.resolve()}\t{close.case.question}\t{expected}\n",
+        encoding="utf-8",
+    )
+    [answered] = parser.parse_file(questions)
+    assert answered.correct is False and answered.runner_up_correct is True
+
+
+def test_the_choice_is_the_rerankers_and_the_runner_up_its_best_scored_other_answer(
+    parser, answered_examples
+):
+    from nsmcli.train.evaluate import answer_key
+    from nsmcli.worlds.tables.data.readers import load_table
+
+    for answered in answered_examples[:12]:
+        found = parser.beam_search(answered.case.question, load_table(answered.case.table))
+        reranker = parser.reranker
+        proposed = reranker.propose(found.problem, found.env, found.totals, found.answers)
+        chosen = reranker.choose(found.problem, found.env, found.totals, found.answers, proposed)
+        assert answered.result.program == chosen
+        scores = dict(
+            zip(
+                found.totals,
+                reranker.candidate_scores(found.problem, found.env, found.totals, found.answers, proposed),
+                strict=True,
+            )
+        )
+        key = answer_key(found.answers[chosen])
+        others = [s for t, s in scores.items() if found.answers[t] and answer_key(found.answers[t]) != key]
+        runner_up = answered.result.runner_up
+        if runner_up is None:  # no other answer, or every other answer shows as the chosen one's
+            shown = {
+                tuple(parser.answer_of(found, t).display)
+                for t in found.totals
+                if found.answers[t] and answer_key(found.answers[t]) != key
+            }
+            assert shown <= {tuple(answered.result.display)}
+            continue
+        # the best other answer, unless it shows as the chosen one (then a lower one: a larger margin)
+        assert runner_up.margin >= scores[chosen] - max(others) - 1e-9
+        assert runner_up.margin == pytest.approx(scores[chosen] - scores[runner_up.program])

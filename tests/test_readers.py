@@ -983,3 +983,81 @@ def test_a_summary_row_is_left_out_with_a_note(tmp_path: Path) -> None:
     frame = pd.DataFrame({"Region": ["North", "South", "East", "Total"], "Sales": ["1", "2", "3", "6"]})
     assert table_from_dataframe(frame, value_rules="wtq").n_rows == 4
     assert table_from_dataframe(frame).n_rows == 3
+
+
+def test_a_remembered_answer_reads_back_as_a_question_file_line(tmp_path):
+    from nsmcli.worlds.tables.data.readers import read_question_file, remember_answer
+
+    table = tmp_path / "tables" / "sales.csv"
+    table.parent.mkdir()
+    table.write_text('Region,Amount\nNorth,"$1,234.50"\n', encoding="utf-8")
+    questions = tmp_path / "mine" / "questions.tsv"
+    questions.parent.mkdir()
+    assert remember_answer(questions, table, "  what  is the   amount? ", [" $1,234.50"]) == (
+        False,
+        ["$1,234.50"],
+    )
+    assert remember_answer(questions, table, "which region?", ["North", "South"])[0] is False
+    cases = read_question_file(questions)
+    assert [(c.table.resolve(), c.question, c.answer) for c in cases] == [
+        (table.resolve(), "what is the amount?", ["$1,234.50"]),
+        (table.resolve(), "which region?", ["North", "South"]),
+    ]
+    assert questions.read_text(encoding="utf-8").splitlines()[1].startswith("../tables/sales.csv\t")
+    # the same question over the same table: its answer is corrected, not added twice
+    assert remember_answer(questions, table, "what is the amount?", ["1234.5"])[0] is True
+    assert [c.answer for c in read_question_file(questions)] == [["1234.5"], ["North", "South"]]
+
+
+def test_remembering_keeps_a_files_other_columns_and_adds_the_answer_column(tmp_path):
+    from nsmcli.worlds.tables.data.readers import read_question_file, remember_answer
+
+    table = tmp_path / "t.csv"
+    table.write_text("a\n1\n", encoding="utf-8")
+    two = tmp_path / "two.tsv"
+    two.write_text("\ufefftable\tquestion\nt.csv\thow many rows?\n", encoding="utf-8")
+    remember_answer(two, table, "what is a?", ["1"])
+    assert two.read_text(encoding="utf-8").splitlines()[0] == "table\tquestion\tanswer"
+    assert [c.answer for c in read_question_file(two)] == [None, ["1"]]
+    typed = tmp_path / "typed.tsv"
+    typed.write_text("table\tquestion\tanswer\ttype\nt.csv\twhat is a?\t2\tlookup\n", encoding="utf-8")
+    assert remember_answer(typed, table, "what is a?", ["1"])[0] is True
+    assert typed.read_text(encoding="utf-8").splitlines()[1] == "t.csv\twhat is a?\t1\tlookup"
+
+
+@pytest.mark.parametrize(
+    ("header", "answers", "message"),
+    [
+        ("table\tquestion\tanswer\n", ["a|b"], "holds '|'"),
+        ("table\tquestion\tanswer\n", ["  "], "the answer is empty"),
+        ("question\ttable\n", ["1"], "the first line must be the header"),
+        ("table\tquestion\texpected\n", ["1"], "the first line must be the header"),
+    ],
+)
+def test_a_bad_answer_or_file_is_refused_and_the_file_left_as_it_was(tmp_path, header, answers, message):
+    from nsmcli.worlds.tables.data.readers import remember_answer
+
+    table = tmp_path / "t.csv"
+    table.write_text("a\n1\n", encoding="utf-8")
+    questions = tmp_path / "q.tsv"
+    questions.write_text(header + "t.csv\tolder question?\t3\n", encoding="utf-8")
+    before = questions.read_bytes()
+    with pytest.raises(DataError, match=message):
+        remember_answer(questions, table, "what is a?", answers)
+    assert questions.read_bytes() == before
+
+
+def test_a_remembered_worksheet_keeps_its_sheet_and_a_symlinked_file_is_refused(tmp_path):
+    from nsmcli.worlds.tables.data.readers import read_question_file, remember_answer, remembered_table
+
+    book = tmp_path / "book.xlsx"
+    book.write_bytes(b"not read here")
+    questions = tmp_path / "q.tsv"
+    assert remembered_table(questions, f"{book}#Sheet 2") == "book.xlsx#Sheet 2"
+    remember_answer(questions, f"{book}#Sheet 2", "what?", ["1"])
+    assert read_question_file(questions)[0].table == tmp_path / "book.xlsx#Sheet 2"
+    link = tmp_path / "link.tsv"
+    link.symlink_to(questions)
+    with pytest.raises(DataError, match="is a symbolic link"):
+        remember_answer(link, book, "what?", ["2"])
+    assert read_question_file(questions)[0].answer == ["1"]

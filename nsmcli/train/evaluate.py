@@ -148,6 +148,21 @@ def choose(totals: dict[str, float], answers: dict[str, Sequence[Any]], vote: st
     return max((t for t in totals if answer_key(answers[t]) == best), key=lambda t: totals[t])
 
 
+def vote_scores(
+    totals: dict[str, float], answers: dict[str, Sequence[Any]], vote: str = "answer"
+) -> list[float]:
+    """Each program's score under `vote` (`choose`'s), in `totals`' order, on the log scale of a reranker's
+    scores: the log of its probability (`program`), or of the summed probability of the programs that give
+    its answer (`answer`). Score differences are then log odds whichever chose."""
+    if vote == "program":
+        return [math.log(max(p, 1e-300)) for p in totals.values()]
+    groups: dict[tuple[str, ...], float] = {}
+    for text, prob in totals.items():
+        key = answer_key(answers[text])
+        groups[key] = groups.get(key, 0.0) + prob
+    return [math.log(max(groups[answer_key(answers[t])], 1e-300)) for t in totals]
+
+
 def pool_programs(
     totals: dict[str, float], answers: dict[str, Any], hypotheses: Iterable[tuple[str, float, Any]]
 ) -> None:

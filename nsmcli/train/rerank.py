@@ -230,6 +230,12 @@ def best_index(scores: Sequence[float]) -> int:
     return max(range(len(scores)), key=lambda i: (scores[i], -i))
 
 
+def chosen_text(totals: dict[str, float], scores: Sequence[float]) -> str:
+    """The program text of `totals` (in its order) that `scores` rank first: the choice `Reranker.choose`
+    makes, for a caller that keeps the scores."""
+    return list(totals)[best_index(scores)]
+
+
 @dataclass
 class Reranker:
     """Weights over one world's rerank features (`World.rerank`)."""
@@ -281,7 +287,7 @@ class Reranker:
     ) -> str:
         """The program text among `totals` (program text -> probability, in beam order, with the texts of
         `proposed` that `propose` added) that scores highest; ties go to the first in beam order."""
-        return list(totals)[best_index(self.candidate_scores(problem, env, totals, answers, proposed))]
+        return chosen_text(totals, self.candidate_scores(problem, env, totals, answers, proposed))
 
     def candidate_scores(
         self,

@@ -21,11 +21,12 @@ import datetime
 import io
 import json
 import math
+import os
 import re
 import stat
 import sys
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
@@ -207,6 +208,11 @@ def load_table(
         return _load_table(source, table_id, format, encoding, value_rules)
 
 
+def is_url(source: Path | str | None) -> bool:
+    """Whether `load_table` reads `source` from the web (an http or https URL given as a string)."""
+    return isinstance(source, str) and bool(_URL.match(source))
+
+
 def _load_table(
     source: Path | str, table_id: str | None, format: str | None, encoding: str | None, value_rules: str
 ) -> Table:
@@ -214,7 +220,7 @@ def _load_table(
     source_text = str(source)
     if source_text == "-":
         found = _read_stdin(fmt)
-    elif isinstance(source, str) and _URL.match(source_text):
+    elif is_url(source):
         found = _fetch_url(source_text, fmt)
     else:
         found = _read_file(Path(source), fmt)
@@ -1158,6 +1164,95 @@ def read_question_file(path: Path | str) -> list[QuestionCase]:
     if not cases:
         raise DataError(f"{path}: no questions after the header line")
     return cases
+
+
+def remembered_table(path: Path | str, table: Path | str) -> str:
+    """How the question file `path` would name the table file `table` (relative to the file's folder, with a
+    workbook's `#Sheet`), after checking that a line can be remembered there: a DataError when `table` is no
+    file, when `path` is a symbolic link, or when it exists but cannot be read or has another header. Call it
+    before the work whose answer is remembered (`remember_answer` checks again)."""
+    path, table = Path(path), Path(table)
+    sheet = ""
+    if not table.exists() and _SHEET.search(str(table)):  # `book.xlsx#Sheet 2`, as `load_table` reads it
+        base, _, name = str(table).rpartition("#")
+        table, sheet = Path(base), f"#{name}"
+    if not table.is_file():
+        raise DataError(f"cannot remember a question over {table}: it is not a table file")
+    if path.is_symlink():  # replacing it atomically would replace the link, not its target
+        raise DataError(f"{path} is a symbolic link: give the question file itself")
+    # relative to the folder `read_question_file` reads it from: the file's, as the path names it
+    relative = os.path.relpath(table.resolve(), Path(os.path.abspath(path)).parent) + sheet
+    if any(c in relative for c in "\t\r\n"):
+        raise DataError(f"cannot remember a question over {table}: its path holds a tab or a line break")
+    _question_file_lines(path)
+    return relative
+
+
+def _question_file_lines(path: Path) -> list[str]:
+    """The lines of the question file `path` to add to (its header with an answer column), or a new one's."""
+    if not path.exists():
+        return ["table\tquestion\tanswer"]
+    try:
+        lines = _text_lines(path.read_text(encoding="utf-8-sig"))
+    except (OSError, UnicodeDecodeError) as exc:
+        raise DataError(f"cannot read question file {path}: {exc}") from None
+    if not lines:
+        return ["table\tquestion\tanswer"]
+    header = lines[0].split("\t")
+    if header[:2] != ["table", "question"] or header[2:3] not in ([], ["answer"]):
+        raise DataError(f"{path}: the first line must be the header table<TAB>question[<TAB>answer]")
+    if len(header) == 2:
+        lines[0] += "\tanswer"
+    return lines
+
+
+def clean_answers(answers: Sequence[str]) -> list[str]:
+    """Answers as a question file writes them (spaces collapsed); a DataError for an empty one or one
+    holding `|`, which separates a file's answers."""
+    cleaned = [" ".join(str(a).split()) for a in answers]
+    if not cleaned or not all(cleaned):
+        raise DataError("the answer is empty")
+    if any("|" in a for a in cleaned):
+        raise DataError("an answer holds '|', which separates answers in a question file")
+    return cleaned
+
+
+def remember_answer(
+    path: Path | str, table: Path | str, question: str, answers: Sequence[str]
+) -> tuple[bool, list[str]]:
+    """Write the right `answers` to `question` over the table file `table` into the question file `path`
+    (created with its header when missing; the table named as `remembered_table` says). The lines with the
+    same table and question get the new answer; else a line is added. The file is rewritten atomically
+    under a lock, so a failure loses nothing; a second writer at the same moment is refused with a
+    DataError. Returns whether a line was replaced, and the answers as written (`clean_answers`)."""
+    from nsmcli.fileio import atomic_write_text, output_lock
+
+    path = Path(path)
+    question = check_question(question)
+    answers = clean_answers(answers)
+    relative = remembered_table(path, table)
+    with output_lock(path, "question file", inside=False):
+        lines = _question_file_lines(path)
+        row = [relative, question, "|".join(answers)]
+        replaced = False
+        for number, line in enumerate(lines[1:], start=1):
+            fields = line.split("\t")
+            if len(fields) < 2 or " ".join(fields[1].split()) != question:
+                continue
+            if fields[0] == relative or _same_file(path.parent / fields[0], path.parent / relative):
+                lines[number] = "\t".join([*row, *fields[3:]])
+                replaced = True
+        if not replaced:
+            lines.append("\t".join(row))
+        atomic_write_text(path, "\n".join(lines) + "\n")
+    return replaced, answers
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        return a.resolve() == b.resolve()
+    except (OSError, ValueError):  # a NUL in a line's path
+        return False
 
 
 def _text_lines(text: str) -> list[str]:
