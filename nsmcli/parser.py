@@ -640,41 +640,110 @@ def decode_question_file(
     beam: int = 5,
     proposals: bool = True,
     progress: Callable[[str], None] | None = None,
+    workers: int = 1,
 ) -> BeamProblems:
     """Decode the questions of a question file (`table<TAB>question<TAB>answer`, users' own tables) with
     the model at `model_dir`, as `nsm parse` does: their beams (with the world's proposals when
     `proposals`), each candidate's features (with the scores of the matcher the model's reranker weighs) and
-    match texts, and its credit by `answer_matches` (1 or 0). Questions without
-    an answer are left out; the file must hold questions the model and its reranker never saw answered."""
-    from nsmcli.train.evaluate import choose
-    from nsmcli.train.rerank import (
-        BeamProblems,
-        add_proposals,
-        candidate_features,
-        match_texts,
-        readings_available,
-    )
+    match texts, and its credit by `answer_matches` (1 or 0). Questions without an answer are left out;
+    the file must hold questions the model and its reranker never saw answered. With `workers` > 1 the
+    questions are decoded and scored in that many processes, each table's questions in one."""
+    from nsmcli.train.backends import map_shards, shard_bounds
+    from nsmcli.train.rerank import BeamProblems
 
     cases = [case for case in read_question_file(path) if case.answer is not None]
-    parser = Parser.load(model_dir)
+    job = _QuestionFileJob(str(model_dir), str(path), beam, proposals)
+    tables = list(dict.fromkeys(case.table for case in cases))
+    if workers <= 1 or len(tables) < 2:
+        world, found = _decode_questions(job, list(range(len(cases))), progress)
+    else:
+        # shards of whole tables, in the file's order, so that each table is read once per shard
+        groups = [set(tables[a:b]) for a, b in shard_bounds(len(tables), min(len(tables), 4 * workers))]
+        shards = [[i for i, case in enumerate(cases) if case.table in group] for group in groups]
+        found, worlds = {}, set()
+        for _, (shard_world, part) in map_shards("processes", _decode_questions, job, shards, workers):
+            found.update(part)
+            worlds.add(shard_world)
+            if progress:
+                progress(f"{path}: {len(found)} of {len(cases)} questions decoded")
+        [world] = worlds  # every shard's model is the same
+    decoded = [found[i] for i in range(len(cases)) if found.get(i) is not None]
+    return BeamProblems(
+        str(path),
+        [(d.features, d.credits) for d in decoded],
+        sum(d.vote_right for d in decoded),
+        len(cases),
+        proposals,
+        world,
+        [d.group for d in decoded],
+        [d.matched for d in decoded],
+    )
+
+
+@dataclass
+class _QuestionFileJob:
+    """What a process decoding part of a question file is sent once."""
+
+    model_dir: str
+    path: str
+    beam: int
+    proposals: bool
+
+
+@dataclass
+class _DecodedQuestion:
+    features: list
+    credits: list[float]
+    matched: tuple[str, list[str]] | None  # the question and its candidates' match texts
+    group: str  # its table, which cross-validation holds out whole
+    vote_right: bool  # whether the beam's answer vote is right
+
+
+#: The parser of the job this process last decoded for (kept across its shards).
+_FILE_PARSER: list = []
+
+
+def _question_file_parser(job: _QuestionFileJob) -> Parser:
+    if not _FILE_PARSER or _FILE_PARSER[0] != job:
+        _FILE_PARSER[:] = [job, Parser.load(job.model_dir)]
+    return _FILE_PARSER[1]
+
+
+def _decode_questions(
+    job: _QuestionFileJob, indices: list[int], progress: Callable[[str], None] | None = None
+) -> tuple[str, dict[int, _DecodedQuestion | None]]:
+    """The model's world, and the answered questions of `job`'s file at `indices` decoded and scored (None:
+    an empty beam); `progress` hears every 50 questions."""
+    import multiprocessing
+
+    from nsmcli.train.evaluate import choose
+    from nsmcli.train.rerank import add_proposals, candidate_features, match_texts, readings_available
+
+    if multiprocessing.parent_process() is not None:  # a worker: one thread each, as evaluate's
+        import torch
+
+        torch.set_num_threads(1)
+    parser = _question_file_parser(job)
     world = parser.language.name
     with_readings = readings_available()
     matcher = parser.reranker.matcher if parser.reranker is not None else None  # its scores, for a refit
-    problems: list[tuple[list, list[float]]] = []
-    groups: list[str] = []
-    matched: list[tuple[str, list[str]] | None] = []  # per question, its match texts
-    vote_right = 0
-    for number, (case, table) in enumerate(_with_tables(path, cases), start=1):
-        found = parser.beam_search(case.question, table, beam)
+    cases = [case for case in read_question_file(job.path) if case.answer is not None]
+    wanted = set(indices)
+    numbered = [(i, case) for i, case in enumerate(cases) if i in wanted]
+    out: dict[int, _DecodedQuestion | None] = {}
+    for (i, _), (case, table) in zip(numbered, _with_tables(job.path, (c for _, c in numbered)), strict=True):
+        found = parser.beam_search(case.question, table, job.beam)
         if not found.totals:
+            out[i] = None
             continue
         vote = choose(found.totals, found.answers, "answer")
         proposed = (
-            add_proposals(world, found.problem, found.env, found.totals, found.answers) if proposals else {}
+            add_proposals(world, found.problem, found.env, found.totals, found.answers)
+            if job.proposals
+            else {}
         )
         texts = list(found.totals)
         credits = [float(answer_matches(case.answer, parser.answer_of(found, t), table)) for t in texts]
-        vote_right += credits[texts.index(vote)] >= 1
         candidates = [(t, found.totals[t], found.answers[t] or []) for t in texts]
         features = candidate_features(
             world,
@@ -685,9 +754,9 @@ def decode_question_file(
             proposed=proposed,
             matcher=matcher,
         )
-        problems.append((features, credits))
-        matched.append(match_texts(world, found.problem, found.env, candidates))
-        groups.append(str(case.table.resolve()))
-        if progress and number % 50 == 0:
-            progress(f"{path}: {number} of {len(cases)} questions decoded")
-    return BeamProblems(str(path), problems, vote_right, len(cases), proposals, world, groups, matched)
+        matched = match_texts(world, found.problem, found.env, candidates)
+        right = credits[texts.index(vote)] >= 1
+        out[i] = _DecodedQuestion(features, credits, matched, str(case.table.resolve()), right)
+        if progress and len(out) % 50 == 0:
+            progress(f"{job.path}: {len(out)} of {len(cases)} questions decoded")
+    return world, out

@@ -932,6 +932,27 @@ def test_own_questions_are_decoded_as_parse_decodes_them_with_credit_by_the_answ
     assert 0 < beams.right_answer_in_beam < 6 and beams.answer_vote_right <= beams.right_answer_in_beam
 
 
+def test_own_questions_decode_the_same_in_worker_processes(glove_copy, tmp_path):
+    path = _own_questions(tmp_path)
+    cities = ROOT / "examples" / "tables" / "cities.csv"
+    with path.open("a", encoding="utf-8") as f:  # a second table, so that the workers share the file
+        f.write(
+            f"{cities}\thow many cities are in spain?\t3\n{cities}\twhich city has the largest area?\tRome\n"
+        )
+    inline = decode_question_file(glove_copy, path, beam=5)
+    spread = decode_question_file(glove_copy, path, beam=5, workers=2)
+    assert spread.questions == inline.questions == 8 and spread.world == inline.world == "wtq"
+    assert spread.groups == inline.groups and spread.texts == inline.texts
+    assert spread.answer_vote_right == inline.answer_vote_right
+    for (features, credits), (expected_features, expected_credits) in zip(
+        spread.problems, inline.problems, strict=True
+    ):
+        assert credits == expected_credits
+        assert [sparse for _, sparse in features] == [sparse for _, sparse in expected_features]
+        for (dense, _), (expected_dense, _) in zip(features, expected_features, strict=True):
+            assert dense == pytest.approx(expected_dense, abs=1e-6)  # one thread in a worker, several here
+
+
 def test_cli_rerank_fits_on_own_questions_alone_or_beside_a_split(tiny, glove_copy, tmp_path):  # noqa: F811
     data, _ = tiny
     path = _own_questions(tmp_path)

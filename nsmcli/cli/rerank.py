@@ -76,7 +76,9 @@ def rerank(
         "[default: on; adjusting the model's reranker: as it was fitted].",
         show_default=False,
     ),
-    workers: int = typer.Option(1, "--workers", min=1, help="Worker processes that decode."),
+    workers: int = typer.Option(
+        1, "--workers", min=1, help="Worker processes that decode (the split, and each --questions file)."
+    ),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar or progress lines."),
     json_out: bool = typer.Option(False, "--json", help="Print the summary as JSON."),
 ) -> None:
@@ -154,7 +156,11 @@ def rerank(
                 )
             )
     for path in questions or []:
-        sets.append(decode_question_file(model_dir, path, beam=beam, proposals=proposals, progress=report))
+        sets.append(
+            decode_question_file(
+                model_dir, path, beam=beam, proposals=proposals, progress=report, workers=workers
+            )
+        )
     matcher = model_matcher(model_dir)  # its scores are among the features fitted on
     # the split by the name the dataset resolved (`--split dev` names random-split-1-dev)
     in_sample = matcher_seen(matcher, sets[0].split if data is not None else None, questions or [])
