@@ -60,6 +60,7 @@ def main() -> None:
     ap.add_argument("--model", default="wtq", help="a bundled model name or a model directory")
     ap.add_argument("--work", type=Path, required=True, help="a folder for the halves and the model copies")
     ap.add_argument("--workers", type=int, default=2, help="decoding processes of nsm rerank")
+    ap.add_argument("--label", default="", help="a suffix of the result file's name, for a variant")
     args = ap.parse_args()
 
     start = time.time()
@@ -125,7 +126,8 @@ def main() -> None:
     ]
     text = "\n".join(lines) + "\n"
     print(text)
-    print(f"written to {write_result(f'remembered-refit-{Path(args.model).name}', text)}")
+    name = f"remembered-refit-{Path(args.model).name}" + (f"-{args.label}" if args.label else "")
+    print(f"written to {write_result(name, text)}")
 
 
 if __name__ == "__main__":
