@@ -647,27 +647,31 @@ def decode_question_file(
     `proposals`), each candidate's features (with the scores of the matcher the model's reranker weighs) and
     match texts, and its credit by `answer_matches` (1 or 0). Questions without an answer are left out;
     the file must hold questions the model and its reranker never saw answered. With `workers` > 1 the
-    questions are decoded and scored in that many processes, each table's questions in one."""
+    questions are decoded and scored in that many processes, each table's questions in one; a process
+    scores with one thread, so its features can differ from one process's in the last digits."""
     from nsmcli.train.backends import map_shards, shard_bounds
     from nsmcli.train.rerank import BeamProblems
 
-    cases = [case for case in read_question_file(path) if case.answer is not None]
+    cases = list(enumerate(case for case in read_question_file(path) if case.answer is not None))
     job = _QuestionFileJob(str(model_dir), str(path), beam, proposals)
-    tables = list(dict.fromkeys(case.table for case in cases))
+    tables = list(dict.fromkeys(case.table for _, case in cases))
     if workers <= 1 or len(tables) < 2:
-        world, found = _decode_questions(job, list(range(len(cases))), progress)
+        world, found = _decode_questions(Parser.load(model_dir), job, cases, progress)
     else:
         # shards of whole tables, in the file's order, so that each table is read once per shard
         groups = [set(tables[a:b]) for a, b in shard_bounds(len(tables), min(len(tables), 4 * workers))]
-        shards = [[i for i, case in enumerate(cases) if case.table in group] for group in groups]
+        shards = [[(i, case) for i, case in cases if case.table in group] for group in groups]
+        if progress:
+            progress(f"{path}: decoding {len(cases)} questions in {min(workers, len(shards))} processes")
         found, worlds = {}, set()
-        for _, (shard_world, part) in map_shards("processes", _decode_questions, job, shards, workers):
+        for _, (shard_world, part) in map_shards("processes", _decode_shard, job, shards, workers):
             found.update(part)
             worlds.add(shard_world)
             if progress:
                 progress(f"{path}: {len(found)} of {len(cases)} questions decoded")
         [world] = worlds  # every shard's model is the same
-    decoded = [found[i] for i in range(len(cases)) if found.get(i) is not None]
+    assert len(found) == len(cases), "a question of the file was not decoded"
+    decoded = [d for i, _ in cases if (d := found[i]) is not None]
     return BeamProblems(
         str(path),
         [(d.features, d.credits) for d in decoded],
@@ -685,7 +689,7 @@ class _QuestionFileJob:
     """What a process decoding part of a question file is sent once."""
 
     model_dir: str
-    path: str
+    path: str  # for error messages: the cases come with each shard
     beam: int
     proposals: bool
 
@@ -699,39 +703,38 @@ class _DecodedQuestion:
     vote_right: bool  # whether the beam's answer vote is right
 
 
-#: The parser of the job this process last decoded for (kept across its shards).
-_FILE_PARSER: list = []
+#: In a worker process: the job it decodes for and its parser (kept across the job's shards).
+_WORKER_PARSER: list = []
 
 
-def _question_file_parser(job: _QuestionFileJob) -> Parser:
-    if not _FILE_PARSER or _FILE_PARSER[0] != job:
-        _FILE_PARSER[:] = [job, Parser.load(job.model_dir)]
-    return _FILE_PARSER[1]
-
-
-def _decode_questions(
-    job: _QuestionFileJob, indices: list[int], progress: Callable[[str], None] | None = None
+def _decode_shard(
+    job: _QuestionFileJob, cases: list[tuple[int, QuestionCase]]
 ) -> tuple[str, dict[int, _DecodedQuestion | None]]:
-    """The model's world, and the answered questions of `job`'s file at `indices` decoded and scored (None:
-    an empty beam); `progress` hears every 50 questions."""
-    import multiprocessing
-
-    from nsmcli.train.evaluate import choose
-    from nsmcli.train.rerank import add_proposals, candidate_features, match_texts, readings_available
-
-    if multiprocessing.parent_process() is not None:  # a worker: one thread each, as evaluate's
+    """A worker process's part of `decode_question_file`: one thread, the parser loaded once per job."""
+    if not _WORKER_PARSER or _WORKER_PARSER[0] != job:
         import torch
 
         torch.set_num_threads(1)
-    parser = _question_file_parser(job)
+        _WORKER_PARSER[:] = [job, Parser.load(job.model_dir)]
+    return _decode_questions(_WORKER_PARSER[1], job, cases)
+
+
+def _decode_questions(
+    parser: Parser,
+    job: _QuestionFileJob,
+    cases: list[tuple[int, QuestionCase]],
+    progress: Callable[[str], None] | None = None,
+) -> tuple[str, dict[int, _DecodedQuestion | None]]:
+    """The model's world, and the numbered answered questions `cases` of `job`'s file decoded and scored
+    (None: an empty beam); `progress` hears every 50 questions."""
+    from nsmcli.train.evaluate import choose
+    from nsmcli.train.rerank import add_proposals, candidate_features, match_texts, readings_available
+
     world = parser.language.name
     with_readings = readings_available()
     matcher = parser.reranker.matcher if parser.reranker is not None else None  # its scores, for a refit
-    cases = [case for case in read_question_file(job.path) if case.answer is not None]
-    wanted = set(indices)
-    numbered = [(i, case) for i, case in enumerate(cases) if i in wanted]
     out: dict[int, _DecodedQuestion | None] = {}
-    for (i, _), (case, table) in zip(numbered, _with_tables(job.path, (c for _, c in numbered)), strict=True):
+    for (i, _), (case, table) in zip(cases, _with_tables(job.path, (c for _, c in cases)), strict=True):
         found = parser.beam_search(case.question, table, job.beam)
         if not found.totals:
             out[i] = None

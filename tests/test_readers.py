@@ -1061,3 +1061,18 @@ def test_a_remembered_worksheet_keeps_its_sheet_and_a_symlinked_file_is_refused(
     with pytest.raises(DataError, match="is a symbolic link"):
         remember_answer(link, book, "what?", ["2"])
     assert read_question_file(questions)[0].answer == ["1"]
+
+
+def test_a_remembered_table_reads_back_through_a_linked_folder(tmp_path):
+    from nsmcli.worlds.tables.data.readers import read_question_file, remember_answer
+
+    deep = tmp_path / "a" / "b" / "c"
+    deep.mkdir(parents=True)
+    table = deep / "t.csv"
+    table.write_text("a\n1\n", encoding="utf-8")
+    link = tmp_path / "L"
+    link.symlink_to(deep, target_is_directory=True)
+    questions = link / "q.tsv"
+    remember_answer(questions, link / "t.csv", "what is a?", ["1"])
+    [case] = read_question_file(questions)
+    assert case.table.is_file() and case.table.resolve() == table.resolve()

@@ -933,15 +933,23 @@ def test_own_questions_are_decoded_as_parse_decodes_them_with_credit_by_the_answ
 
 
 def test_own_questions_decode_the_same_in_worker_processes(glove_copy, tmp_path):
-    path = _own_questions(tmp_path)
+    medals = _own_questions(tmp_path).read_text(encoding="utf-8").splitlines()
     cities = ROOT / "examples" / "tables" / "cities.csv"
-    with path.open("a", encoding="utf-8") as f:  # a second table, so that the workers share the file
-        f.write(
-            f"{cities}\thow many cities are in spain?\t3\n{cities}\twhich city has the largest area?\tRome\n"
-        )
+    # a second table, its lines between the first's, and a line twice: each question keeps its place
+    lines = [
+        *medals[:3],
+        f"{cities}\thow many cities are in spain?\t3",
+        *medals[3:5],
+        f"{cities}\twhich city has the largest area?\tRome",
+        medals[1],
+        *medals[5:],
+    ]
+    path = tmp_path / "mixed.tsv"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     inline = decode_question_file(glove_copy, path, beam=5)
     spread = decode_question_file(glove_copy, path, beam=5, workers=2)
-    assert spread.questions == inline.questions == 8 and spread.world == inline.world == "wtq"
+    assert spread.questions == inline.questions == 9 and spread.world == inline.world == "wtq"
+    assert [t[0].split(" | ")[0] for t in inline.texts] == [line.split("\t")[1] for line in lines[1:]]
     assert spread.groups == inline.groups and spread.texts == inline.texts
     assert spread.answer_vote_right == inline.answer_vote_right
     for (features, credits), (expected_features, expected_credits) in zip(

@@ -190,7 +190,7 @@ def _ask_answer(result, table) -> list[str] | None:
     while True:
         try:
             typed = stderr.input(safe(prompt)).strip()
-        except (EOFError, KeyboardInterrupt):
+        except EOFError:  # Ctrl-D skips; Ctrl-C interrupts, as everywhere
             return None
         if typed.lower() == SKIP:
             return None

@@ -1180,8 +1180,9 @@ def remembered_table(path: Path | str, table: Path | str) -> str:
         raise DataError(f"cannot remember a question over {table}: it is not a table file")
     if path.is_symlink():  # replacing it atomically would replace the link, not its target
         raise DataError(f"{path} is a symbolic link: give the question file itself")
-    # relative to the folder `read_question_file` reads it from: the file's, as the path names it
-    relative = os.path.relpath(table.resolve(), Path(os.path.abspath(path)).parent) + sheet
+    # relative to the folder `read_question_file` reads it from, both resolved: a `..` after a linked
+    # folder leads out of the link's target, not back to where the link is
+    relative = os.path.relpath(table.resolve(), Path(os.path.abspath(path)).parent.resolve()) + sheet
     if any(c in relative for c in "\t\r\n"):
         raise DataError(f"cannot remember a question over {table}: its path holds a tab or a line break")
     _question_file_lines(path)
