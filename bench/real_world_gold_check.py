@@ -1,6 +1,7 @@
 """Recompute every gold answer of the real-world set (`examples/real/questions.tsv`, `questions-round2.tsv`,
 `questions-round3.tsv`, `questions-round4.tsv`, `questions-round5.tsv`, `questions-round6.tsv`,
-`questions-round7.tsv`, `questions-round8.tsv`) from the tables with plain pandas, not nsm.
+`questions-round7.tsv`, `questions-round8.tsv`, `questions-round9.tsv`) from the tables with plain pandas, not
+nsm.
 
 The answers in the question file were written by hand; this script states each question once more as explicit
 pandas code over the table, read with its own parsing of money, accounting negatives, European decimals,
@@ -783,6 +784,7 @@ def main() -> int:
     import real_world_round6 as round6
     import real_world_round7 as round7
     import real_world_round8 as round8
+    import real_world_round9 as round9
 
     rounds = [("questions.tsv", ANSWERS)]
     for name, package in (
@@ -793,6 +795,7 @@ def main() -> int:
         ("questions-round6.tsv", round6),
         ("questions-round7.tsv", round7),
         ("questions-round8.tsv", round8),
+        ("questions-round9.tsv", round9),
     ):
         answers: dict[str, Callable[[], object]] = {}
         for module in package.WRITERS:
