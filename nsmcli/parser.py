@@ -51,9 +51,10 @@ class Candidate:
     answer: list
 
 
-#: The runner-up is shown beside the answer when the chooser's score of the first choice leads it by less
-#: than this (log odds: the chooser holds the first at most e^0.5, about 1.65 times as likely). Set on fit
-#: questions the chooser never saw (`bench/choice_margin.py`; BENCHMARKS.md), never on the real-world set.
+#: A choice is close when the chooser's score of the first choice leads the runner-up's by less than this
+#: (log odds: the chooser holds the first at most e^0.5, about 1.65 times as likely); `nsm parse --runner-up`
+#: then shows the runner-up. Set on fit questions the chooser never saw (`bench/choice_margin.py`;
+#: BENCHMARKS.md), never on the real-world set.
 CLOSE_MARGIN = 0.5
 #: How many of the next-best programs are tried for a runner-up whose shown answer differs from the first's.
 RUNNER_UP_TRIES = 5
@@ -69,7 +70,7 @@ class Alternative:
     probability: float
     reading: str | None
     margin: float  # the chooser's score of the first choice minus this one's (log odds)
-    close: bool  # margin < CLOSE_MARGIN: `nsm parse` shows it beside the answer
+    close: bool  # margin < CLOSE_MARGIN: `nsm parse --runner-up` shows it beside the answer
 
 
 @dataclass

@@ -87,8 +87,8 @@ def parse(
       nsm parse "which nation won the most gold?" medals.csv --remember mine.tsv
 
     With --runner-up, a close choice also shows the best other answer ("or, close behind: ..."). --remember
-    keeps the answer you confirm, so that your own questions can refit the model's reranker
-    (nsm rerank --questions).
+    keeps the answer you confirm, so that your own questions can check a model (nsm parse --questions) or
+    refit its reranker (nsm rerank --questions).
     """
     from nsmcli.parser import Parser
 
