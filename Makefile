@@ -26,8 +26,8 @@ test: lint
 	$(BIN)/pytest
 
 demo: install
-	@echo "== answer the example questions with the bundled WTQ model (answer, program, SQL)"
-	$(NSM) parse --questions examples/questions.tsv
+	@echo "== answer the example questions with the bundled WTQ model (answer, program, SQL; after a close choice, its runner-up)"
+	$(NSM) parse --questions examples/questions.tsv --runner-up
 	@echo "== one question, with every intermediate result"
 	$(NSM) parse "which nation ranked right before kenya?" examples/tables/medals.csv
 	@echo "== execute a hand-written program on a table"
