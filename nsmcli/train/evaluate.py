@@ -140,10 +140,7 @@ def choose(totals: dict[str, float], answers: dict[str, Sequence[Any]], vote: st
         return max(totals, key=lambda t: totals[t])
     if vote not in ("answer", "rerank"):
         raise ValueError(f"vote must be one of {', '.join(VOTES)}, got {vote!r}")
-    groups: dict[tuple[str, ...], float] = {}
-    for text, prob in totals.items():
-        key = answer_key(answers[text])
-        groups[key] = groups.get(key, 0.0) + prob
+    groups = answer_mass(totals, answers)
     best = max(groups, key=lambda k: groups[k])
     return max((t for t in totals if answer_key(answers[t]) == best), key=lambda t: totals[t])
 
@@ -156,11 +153,18 @@ def vote_scores(
     its answer (`answer`). Score differences are then log odds whichever chose."""
     if vote == "program":
         return [math.log(max(p, 1e-300)) for p in totals.values()]
+    groups = answer_mass(totals, answers)
+    return [math.log(max(groups[answer_key(answers[t])], 1e-300)) for t in totals]
+
+
+def answer_mass(totals: dict[str, float], answers: dict[str, Sequence[Any]]) -> dict[tuple[str, ...], float]:
+    """The summed probability of the programs of `totals` that give each answer (by `answer_key`), in the
+    order the answers first appear."""
     groups: dict[tuple[str, ...], float] = {}
     for text, prob in totals.items():
         key = answer_key(answers[text])
         groups[key] = groups.get(key, 0.0) + prob
-    return [math.log(max(groups[answer_key(answers[t])], 1e-300)) for t in totals]
+    return groups
 
 
 def pool_programs(

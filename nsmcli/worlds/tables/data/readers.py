@@ -567,12 +567,18 @@ def _too_large(name: str, size: int | None) -> DataError:
     )
 
 
+def _split_sheet(path: Path) -> tuple[Path, str | None]:
+    """A workbook's file and the worksheet a path names after `#` (`book.xlsx#Sheet 2`), when no file has
+    the whole name; else the path and None."""
+    if not path.exists() and _SHEET.search(str(path)):
+        base, _, sheet = str(path).rpartition("#")
+        return Path(base), sheet
+    return path, None
+
+
 def _read_file(path: Path, fmt: str | None) -> _Input:
     """A local file's bytes. Pipes and devices are refused: reading one could block or never end."""
-    sheet = None
-    if not path.exists() and _SHEET.search(str(path)):  # `book.xlsx#Sheet 2`
-        base, _, sheet = str(path).rpartition("#")
-        path = Path(base)
+    path, sheet = _split_sheet(path)
     if path.is_dir():
         raise DataError(f"{path}: is a directory, not a table file")
     if not path.exists():
@@ -1171,21 +1177,24 @@ def remembered_table(path: Path | str, table: Path | str) -> str:
     workbook's `#Sheet`), after checking that a line can be remembered there: a DataError when `table` is no
     file, when `path` is a symbolic link, or when it exists but cannot be read or has another header. Call it
     before the work whose answer is remembered (`remember_answer` checks again)."""
-    path, table = Path(path), Path(table)
-    sheet = ""
-    if not table.exists() and _SHEET.search(str(table)):  # `book.xlsx#Sheet 2`, as `load_table` reads it
-        base, _, name = str(table).rpartition("#")
-        table, sheet = Path(base), f"#{name}"
+    relative = _relative_table(Path(path), Path(table))
+    _question_file_lines(Path(path))
+    return relative
+
+
+def _relative_table(path: Path, table: Path) -> str:
+    """`remembered_table`'s name for `table` in `path`, without reading the question file."""
+    table, sheet = _split_sheet(table)  # `book.xlsx#Sheet 2`, as `load_table` reads it
     if not table.is_file():
         raise DataError(f"cannot remember a question over {table}: it is not a table file")
     if path.is_symlink():  # replacing it atomically would replace the link, not its target
         raise DataError(f"{path} is a symbolic link: give the question file itself")
     # relative to the folder `read_question_file` reads it from, both resolved: a `..` after a linked
     # folder leads out of the link's target, not back to where the link is
-    relative = os.path.relpath(table.resolve(), Path(os.path.abspath(path)).parent.resolve()) + sheet
+    relative = os.path.relpath(table.resolve(), Path(os.path.abspath(path)).parent.resolve())
+    relative += "" if sheet is None else f"#{sheet}"
     if any(c in relative for c in "\t\r\n"):
         raise DataError(f"cannot remember a question over {table}: its path holds a tab or a line break")
-    _question_file_lines(path)
     return relative
 
 
@@ -1231,7 +1240,7 @@ def remember_answer(
     path = Path(path)
     question = check_question(question)
     answers = clean_answers(answers)
-    relative = remembered_table(path, table)
+    relative = _relative_table(path, Path(table))  # the file is read once, under the lock
     with output_lock(path, "question file", inside=False):
         lines = _question_file_lines(path)
         row = [relative, question, "|".join(answers)]
