@@ -310,6 +310,36 @@ def test_a_word_links_a_user_tables_cell_that_holds_it_in_its_other_number() -> 
     assert _strings("when was the first thunderstorm?", Table.from_rows("t", header, rows)) == []
 
 
+def test_a_span_that_ends_in_the_other_number_links_the_cells_words() -> None:
+    header = ["Name", "Role"]
+    rows = [
+        ["Lisa", "Dental Hygienist"],
+        ["Carlos", "Dental Assistant"],
+        ["Omar", "Dentist"],
+        ["Bo", "Dental Assistant"],
+    ]
+    user = Table.from_rows("t", header, rows, value_rules="user")
+    # not "dental", which every dental role holds
+    assert _strings("how many dental assistants do we have", user) == [("dental assistant", 2, 4)]
+    assert _strings("total hours of our dental hygienists", user) == [("dental hygienist", 4, 6)]
+    # a span that the other number does not complete stops where it is found
+    assert _strings("how many dental nurses do we have", user) == [("dental", 2, 3)]
+    # WTQ's tables keep MAPO's linking
+    assert _strings("how many dental assistants do we have", Table.from_rows("t", header, rows)) == [
+        ("dental", 2, 3)
+    ]
+
+
+def test_freezing_is_the_number_of_the_freezing_point_in_the_tables_scale() -> None:
+    rows = [["March 1", "4.1", "-4.6"], ["March 2", "-0.5", "-3.0"]]
+    celsius = _user_entities("how many days below freezing", ["Date", "High (°C)", "Low (°C)"], rows)
+    assert ("number", (0.0,)) in celsius
+    fahrenheit = _user_entities("how many days below freezing", ["Date", "High (°F)", "Low (°F)"], rows)
+    assert ("number", (32.0,)) in fahrenheit and ("number", (0.0,)) not in fahrenheit
+    plain = _user_entities("how many days", ["Date", "High (°F)", "Low (°F)"], rows)
+    assert not any(kind == "number" for kind, _ in plain)
+
+
 def test_a_user_tables_cell_that_opens_with_a_stop_word_links_whole() -> None:
     header, rows = (
         ["Task", "Status"],

@@ -349,6 +349,31 @@ def test_an_answer_over_a_column_of_quantities_is_stated_in_the_unit_asked_for()
     assert shown("(sum all_rows r.score-number)", "how many minutes") == ([21.0], ["21"])
 
 
+def test_an_answer_over_a_column_of_times_is_in_hours_and_stated_in_the_unit_asked_for() -> None:
+    table = Table.from_rows(
+        "t",
+        ["Rider", "Finish Time", "Start"],
+        [["Luca", "1:02:33", "6:30 PM"], ["Dave", "1:04:47", "7:15 PM"], ["Sam", "", ""]],
+        value_rules="user",
+    )
+
+    def shown(program: str, question: str) -> tuple[list, list[str]]:
+        result = bind("wtq", table).execute(program)
+        return shown_answer(result, bind("wtq", table), annotate_question(question, table).tokens)
+
+    slower = "(argmax all_rows r.finish_time-number) (argmin all_rows r.finish_time-number) (diff v0 v1 r.finish_time-number)"
+    assert shown(slower, "how many seconds slower was Dave than Luca") == ([134.0], ["134 seconds"])
+    assert shown(slower, "how many minutes slower was Dave than Luca") == (
+        [2.233333333],
+        ["2.233333 minutes"],
+    )
+    later = "(argmax all_rows r.start-number) (argmin all_rows r.start-number) (diff v0 v1 r.start-number)"
+    assert shown(later, "how many minutes later did Dave start") == ([45.0], ["45 minutes"])
+    # no unit asked: the hours as computed; a question's "over an hour" is read by the column's cells
+    assert shown(slower, "what is the gap between Dave and Luca")[0] == pytest.approx([134 / 3600])
+    assert table.quantity_unit(table.column("Finish Time")) is None
+
+
 def test_an_answer_asked_in_millions_is_scaled_unless_its_column_already_counts_in_them() -> None:
     header, rows = (
         ["Film", "Gross", "GDP (million EUR)"],
@@ -370,6 +395,27 @@ def test_an_answer_asked_in_millions_is_scaled_unless_its_column_already_counts_
     assert shown("(count all_rows)", "how many films, in thousands")[0] == [2.0]
     wtq = Table.from_rows("t", ["Film", "Gross"], [["a", "45200000"]])
     assert shown("(sum all_rows r.gross-number)", "total gross in millions", wtq)[0] == [45200000.0]
+
+
+def test_how_much_was_spent_is_the_size_of_a_ledgers_negative_outgoings() -> None:
+    header = ["Date", "Description", "Amount"]
+    rows = [
+        ["2024-05-02", "Fuel", "-$60.10"],
+        ["2024-05-09", "Fuel", "-$60.10"],
+        ["2024-05-10", "Salary", "$2,000"],
+    ]
+    table = Table.from_rows("t", header, rows, value_rules="user")
+
+    def shown(program: str, question: str, of: Table = table) -> tuple[list, list[str]]:
+        result = bind("wtq", of).execute(program)
+        return shown_answer(result, bind("wtq", of), annotate_question(question, of).tokens)
+
+    fuel = "(argmin all_rows r.amount-number) (sum v0 r.amount-number)"  # both fuel rows tie
+    assert shown(fuel, "How much was spent on fuel?") == ([120.2], ["$120.20"])
+    assert shown(fuel, "how much did we spend") == ([120.2], ["$120.20"])
+    # no word of spending, or an answer that is not all negative, keeps its sign
+    assert shown(fuel, "what is the total of the smallest amount") == ([-120.2], ["-$120.20"])
+    assert shown("(sum all_rows r.amount-number)", "how much was paid in and out")[0] == [1879.8]
 
 
 def test_a_quantity_said_with_a_unit_compares_with_a_column_in_that_family() -> None:
@@ -492,6 +538,7 @@ def test_words_of_falling_and_rising_compare_with_zero_where_a_column_holds_both
     )
     assert zeros("who got the biggest payment out of the account?", ledger) == [5]
     assert zeros("how many outgoing payments were over $100", ledger) == [2]
+    assert zeros("how many entries are outgoings", ledger) == [4]
     assert zeros("how much money came into the account?", ledger) == [4]
     assert zeros("who came in first?", ledger) == []
     assert zeros("which came out on top?", ledger) == []

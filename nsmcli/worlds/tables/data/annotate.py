@@ -334,6 +334,12 @@ def _string_entities(
                 if index.has_match(candidate, linking):
                     grown = candidate
                     break
+            if grown is None and user_readings:
+                # "dental assistants" of cells `Dental Assistant`: the span ends in the other number
+                grown = _inflected_ending(span, index, linking)
+                if grown is not None:
+                    end, best = j + 1, grown
+                break
             if grown is None:
                 break
             j += 1
@@ -344,6 +350,20 @@ def _string_entities(
             out.append(Entity("string", (best,), i, end))
         i = end
     return out
+
+
+def _inflected_ending(span: list[str], index: _TableIndex, linking: str) -> str | None:
+    """The text of a span of two words or more whose last word, in its other number (`inflections`), makes
+    it a cell's words ("dental assistants" of `Dental Assistant`, "kid shoe" of `Kid Shoes`); None when no
+    form does, or the last word is short, a stop word or not a word."""
+    last = normalize(span[-1])
+    if len(span) < 2 or last in STOP_WORDS or len(last) < 4 or not last.isalpha():
+        return None
+    for form in inflections(last):
+        for candidate in _joinings([*span[:-1], form], linking):
+            if index.has_match(candidate, linking):
+                return candidate
+    return None
 
 
 def _cell_opening(span: list[str], index: _TableIndex, linking: str) -> str | None:
@@ -718,6 +738,18 @@ _NOTHING_STATED = frozenset("written listed recorded entered filled given".split
 _UNSTATED_AFTER_NAME = _ABSENT_AFTER_NOT - {"have", "has", "had"}
 
 
+#: A header that states its temperatures in Fahrenheit: `High (°F)`, `Temp F`, `temp_f`, `Fahrenheit`.
+_FAHRENHEIT_HEADER = re.compile(r"°\s*F\b|\(\s*F\s*\)|(?i:fahrenheit|\btemp[a-z]*[ _]f\b|\bdeg\.?\s*f\b)")
+
+
+def _freezing_entities(tokens: list[str], table: Table) -> list[Entity]:
+    """The word "freezing" as the number of the freezing point ("days below freezing"): 32 where a header
+    states temperatures in Fahrenheit, else 0."""
+    fahrenheit = any(_FAHRENHEIT_HEADER.search(c.header) for c in table.columns)
+    point = 32.0 if fahrenheit else 0.0
+    return [Entity("number", (point,), i, i + 1) for i, token in enumerate(tokens) if token == "freezing"]
+
+
 def _has_blank_cells(column: Column) -> bool:
     """Whether a text column has both blank cells and cells with text: a question may ask for its blanks."""
     cells = column.views.get("string", ())
@@ -948,6 +980,7 @@ def annotate_question(
         quantities += [Entity("number", q.values, q.start, q.end) for q in said]
         signs = textnum.find_sign_words(tokens, signed_column=index.signed_column)
         quantities += [Entity("number", q.values, q.start, q.end) for q in signs]
+        quantities += _freezing_entities(tokens, table)
         strings += _yes_no_entities(tokens, table) + _result_code_entities(tokens, table)
         strings += _blank_entities(tokens, index)
         strings += _demonym_entities(tokens, strings, index)

@@ -103,6 +103,12 @@ class Table:
         """The unit the column's numbers are in, from its cells or its header (`ValueRules.quantity_unit`)."""
         return self.rules.quantity_unit(column.header, self.quantity(column))
 
+    def answer_unit(self, column: Column) -> Unit | None:
+        """The unit an answer computed from the column's numbers is in: `quantity_unit`, else hours for a
+        column of times (`ValueRules.clock_unit`). Questions' quantities stay with `quantity_unit` alone: a
+        table of start times and durations in minutes must not make "over 45 minutes" ambiguous."""
+        return self.quantity_unit(column) or self.rules.clock_unit(column.raw)
+
     def column(self, name_or_slug: str) -> Column:
         for c in self.columns:
             if name_or_slug in (c.header, c.slug):

@@ -591,8 +591,8 @@ FALLING_WORDS = frozenset(
         "shrinking", "shrank", "shrunk", "shrinks", "shrink", "declined", "declining", "declines", "decline",
         "decreased", "decreasing", "decreases", "fell", "falling", "falls", "fall", "dropped", "dropping",
         "drops", "drop", "lost", "lose", "loses", "losing", "cut", "cuts", "reduced", "loss-making", "early",
-        "refund", "refunds", "refunded", "lowered", "lowering", "outgoing", "withdrawal", "withdrawals",
-        "debits", "debited",
+        "refund", "refunds", "refunded", "lowered", "lowering", "outgoing", "outgoings", "withdrawal",
+        "withdrawals", "debits", "debited",
     }
 )  # fmt: skip
 RISING_WORDS = frozenset(

@@ -95,6 +95,9 @@ for _spellings in _SPELLINGS:
     for _word, _unit in _spellings.items():
         UNITS[_word] = (*UNITS.get(_word, ()), _unit)
 
+#: The unit of a time of day's or a clock-written duration's number (`ValueRules.clock_unit`).
+HOUR = UNITS["hour"][0]
+
 # A number (US digits or a decimal comma) and its unit word, with optional spacing, a period after an
 # abbreviation, and "and" or a comma between parts ("1 hr, 20 min", "5 ft 11 in", "2h30m").
 _PART = re.compile(

@@ -115,6 +115,11 @@ class ValueRules:
         header ("Height (cm)"), when these rules read units; None otherwise."""
         return None
 
+    def clock_unit(self, raw: Sequence[str]) -> units.Unit | None:
+        """The unit of a column's numbers where its cells are times (`18:05`, `1:02:33`), when these rules
+        read times; None otherwise."""
+        return None
+
     def column_views(
         self, raw: Sequence[str], min_typed_fraction: float, header: str = ""
     ) -> dict[str, tuple]:
@@ -849,6 +854,15 @@ class UserRules(ValueRules):
 
     def quantity_unit(self, header: str, quantity: units.UnitReading | None) -> units.Unit | None:
         return quantity.unit if quantity is not None else units.header_unit(header)
+
+    def clock_unit(self, raw: Sequence[str]) -> units.Unit | None:
+        """Hours, where every cell with a digit is a time (`clock`: `6:30 PM`, a race's `1:02:33`), which the
+        number view reads in hours: so that a difference of finish times asked "how many seconds" is 134,
+        not 0.037222."""
+        timed = [text for text in set(raw) if _ANY_DIGIT.search(text)]
+        if not timed or not ColumnLayout.infer(raw, self.european_default).times:
+            return None
+        return units.HOUR if all(self.clock(text) is not None for text in timed) else None
 
     def _column_at_once(self, raw: Sequence[str], min_typed_fraction: float) -> dict[str, tuple] | None:
         """The views `cell` gives every cell, when all distinct cells are words alone or plain numerals

@@ -609,7 +609,7 @@ def answer_unit(result: Result, env: Environment) -> AnswerUnit | None:
         return None
     last = P.parse_program(result.program).exprs[-1]
     column = _number_column(last, env)
-    unit = env.table.quantity_unit(column) if column is not None else None
+    unit = env.table.answer_unit(column) if column is not None else None
     if column is None or unit is None:
         return None
     reading = env.table.quantity(column)
@@ -633,6 +633,9 @@ def shown_answer(
         word = _MAGNITUDE_WORDS[asked_power]
         answer = [v / 10**shift if _is_number(v) else v for v in result.answer]
         return answer, [f"{value_text(v)} {word}" if _is_number(v) else value_text(v) for v in answer]
+    if _asks_amount_spent(result, env, question_tokens):  # "how much was spent on fuel?" of `-120.20`: 120.20
+        answer = [-v for v in result.answer]
+        return answer, display_values(answer, None, unit_column(result, env))
     quantity = answer_unit(result, env)
     asked = units.asked_unit(question_tokens) if quantity is not None else None
     if quantity is not None and asked is not None and asked.family == quantity.unit.family:
@@ -645,6 +648,22 @@ def shown_answer(
 
 
 _MAGNITUDE_WORDS = {3: "thousand", 6: "million", 9: "billion", 12: "trillion"}
+
+#: Words that ask how much went out. A ledger writes its outgoings negative (`-120.20`, `(1,200.00)`), and
+#: the amount spent on something is their size.
+_SPENDING_WORDS = frozenset({"spend", "spends", "spent", "spending", "pay", "paid"})
+
+
+def _asks_amount_spent(result: Result, env: Environment, question_tokens: Sequence[str]) -> bool:
+    """Whether the question asks how much was spent or paid and the answer is negative numbers read or
+    computed from one number column of a user's table: the answer is then their size."""
+    if not user_matching(env.table) or not result.ok or not result.intermediates or not result.answer:
+        return False
+    if result.type not in ("num", "num_list") or not all(_is_number(v) and v < 0 for v in result.answer):
+        return False
+    if not any(token.lower() in _SPENDING_WORDS for token in question_tokens):
+        return False
+    return _number_column(P.parse_program(result.program).exprs[-1], env) is not None
 
 
 def _said_power_in(tokens: Sequence[str]) -> int | None:
