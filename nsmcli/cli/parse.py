@@ -58,7 +58,7 @@ def parse(
     runner_up: bool = typer.Option(
         False,
         "--runner-up",
-        help="When the choice was close, also show the best other answer and what its program reads.",
+        help="When the choice was close, show the best other answer and what its program reads.",
     ),
     remember: Path = typer.Option(
         None,
@@ -86,7 +86,8 @@ def parse(
       nsm parse --questions examples/questions.tsv
       nsm parse "which nation won the most gold?" medals.csv --remember mine.tsv
 
-    With --runner-up, a close choice also shows the best other answer ("or, close behind: ..."). --remember
+    A close choice (another answer scored nearly as high) is said so; --runner-up shows that other answer
+    ("or, close behind: ..."). --remember
     keeps the answer you confirm, so that your own questions can check a model (nsm parse --questions) or
     refit its reranker (nsm rerank --questions).
     """
@@ -241,17 +242,21 @@ def _show(result, sql_check: bool = False, runner_up: bool = False) -> None:
     )
     if result.reading:
         stdout.print(f"[bold]reads:[/] {safe(result.reading)}")
-    for line in _runner_up_lines(result) if runner_up else []:
+    for line in _close_lines(result, runner_up):
         stdout.print(f"[bold]{line[0]}:[/] {safe(line[1])}")
     stdout.print(steps_table(result.steps))
     for line in _sql_lines(result, sql_check):
         stdout.print(f"[bold]{line[0]}:[/] {safe(line[1])}")
 
 
-def _runner_up_lines(result) -> list[tuple[str, str]]:
-    """(label, text) lines for a close runner-up: its answer, and what its program reads."""
+def _close_lines(result, runner_up: bool) -> list[tuple[str, str]]:
+    """(label, text) lines after a close choice: with `runner_up` the runner-up's answer and what its program
+    reads, else a note that the choice was close (close first choices are right far less often than the
+    rest; BENCHMARKS.md, forty-sixth session)."""
     if not result.close:
         return []
+    if not runner_up:
+        return [("a close choice", "another answer scored nearly as high (--runner-up shows it)")]
     runner_up = result.runner_up
     reading = f" (reads: {runner_up.reading})" if runner_up.reading else ""
     return [("or, close behind", f"{answer_text(runner_up.display)}{reading}")]
@@ -318,7 +323,7 @@ def _parse_file(
             if result.reading:
                 stdout.print(f"  reads: {safe(result.reading)}")
             for label, text in [
-                *(_runner_up_lines(result) if runner_up else []),
+                *_close_lines(result, runner_up),
                 *_sql_lines(result, sql_check),
             ]:
                 stdout.print(f"  {label}: {safe(text)}")
