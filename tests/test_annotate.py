@@ -330,6 +330,30 @@ def test_a_span_that_ends_in_the_other_number_links_the_cells_words() -> None:
     ]
 
 
+def test_anonymous_asks_for_a_blank_name() -> None:
+    rows = [["", "25.00"], ["Ann Lee", "100.00"], ["", "22.50"]]
+    assert ("string", ("",)) in _user_entities("how many donations were anonymous", ["Donor", "Amount"], rows)
+    assert ("string", ("",)) not in _user_entities("how many donations were there", ["Donor", "Amount"], rows)
+    # where a cell says so, the word links that cell, not the blanks
+    said = [["Anonymous", "25.00", ""], ["Ann Lee", "100.00", "gift aid"]]
+    linked = _user_entities("how many donations were anonymous", ["Donor", "Amount", "Note"], said)
+    assert linked == [("string", ("anonymous",))]
+
+
+def test_a_duration_gives_its_number_where_no_columns_unit_converts_it() -> None:
+    plain = [["Ann", "34.1"], ["Bo", "28.0"]]
+    said = _user_entities("who averages more than 30 minutes a game", ["Player", "MIN"], plain)
+    assert ("number", (30.0,)) in said
+    # a column in minutes converts "2 hours" to 120, and the 2 as said is no second reading
+    timed = [["Audit", "2h 30m"], ["Backup", "45m"]]
+    converted = _user_entities("which tasks took over 2 hours", ["Task", "Time"], timed)
+    assert ("number", (120.0,)) in converted and ("number", (2.0,)) not in converted
+    # no column says a unit of time: no number, as a duration never gave one
+    assert not any(
+        kind == "number" for kind, _ in _user_entities("over 30 minutes", ["Player", "PTS"], plain)
+    )
+
+
 def test_freezing_is_the_number_of_the_freezing_point_in_the_tables_scale() -> None:
     rows = [["March 1", "4.1", "-4.6"], ["March 2", "-0.5", "-3.0"]]
     celsius = _user_entities("how many days below freezing", ["Date", "High (°C)", "Low (°C)"], rows)
@@ -338,6 +362,22 @@ def test_freezing_is_the_number_of_the_freezing_point_in_the_tables_scale() -> N
     assert ("number", (32.0,)) in fahrenheit and ("number", (0.0,)) not in fahrenheit
     plain = _user_entities("how many days", ["Date", "High (°F)", "Low (°F)"], rows)
     assert not any(kind == "number" for kind, _ in plain)
+    # the scale may be in the cells; "(F)" alone is no Fahrenheit
+    in_cells = [["March 1", "40°F", "28°F"]]
+    assert ("number", (32.0,)) in _user_entities("days below freezing", ["Date", "High", "Low"], in_cells)
+    counts = [["Maths", "12", "3"]]
+    assert ("number", (32.0,)) not in _user_entities(
+        "below freezing", ["Class", "Low (°C)", "Students (F)"], counts
+    )
+    # no temperatures, or a cell the word belongs to: no freezing point
+    stock = [["Peas", "Frozen", "12"], ["Milk", "Chilled", "8"]]
+    assert not any(
+        kind == "number"
+        for kind, _ in _user_entities("which items need freezing", ["Item", "Storage", "Qty"], stock)
+    )
+    weather = [["March 1", "-2.0", "Freezing rain"], ["March 2", "3.5", "Sunny"]]
+    rain = _user_entities("how many days had freezing rain", ["Date", "Low (°C)", "Conditions"], weather)
+    assert rain == [("string", ("freezing rain",))]
 
 
 def test_a_user_tables_cell_that_opens_with_a_stop_word_links_whole() -> None:

@@ -308,6 +308,20 @@ def test_questions_say_numbers_and_names_as_people_write_them() -> None:
         ("number", ("1500.0",)),
     ]
     assert entities("orders in 4/2024") == [("date", ("2024-04-xx",))]
+    # thousands grouped by spaces are one number where the cells group them so (French and SI write them
+    # so), with decimals in either convention; elsewhere two numbers side by side stay two
+    spaced = Table.from_rows(
+        "t", ["Site", "kWh"], [["Lyon", "12 480"], ["Nice", "9 870,5"]], value_rules="user"
+    )
+
+    def numbers_in(question: str, of: Table) -> list[float]:
+        return [e.values[0] for e in annotate_question(question, of).entities if e.kind == "number"]
+
+    assert numbers_in("sites above 10 000 kWh", spaced) == [10000.0]
+    assert numbers_in("a refund of -1 234 567.50", spaced) == [-1234567.5]
+    assert numbers_in("the top 10 sites", spaced) == [10.0]
+    assert numbers_in("orders above 10 000 dollars", table) == [10.0, 0.0]
+    assert numbers_in("the 3 100 m races", table) == [3.0, 100.0]
     # WTQ tables keep MAPO's linking: no "&" for "and"
     wtq = Table.from_rows("t", ["Customer"], [["O'Neil & Sons"]])
     assert [e.values for e in annotate_question("O'Neil and Sons", wtq).entities] == [("o'neil",), ("sons",)]
@@ -372,6 +386,11 @@ def test_an_answer_over_a_column_of_times_is_in_hours_and_stated_in_the_unit_ask
     # no unit asked: the hours as computed; a question's "over an hour" is read by the column's cells
     assert shown(slower, "what is the gap between Dave and Luca")[0] == pytest.approx([134 / 3600])
     assert table.quantity_unit(table.column("Finish Time")) is None
+    # `19:45` may be a 5K's minutes and seconds: no unit is claimed for it
+    fives = Table.from_rows(
+        "t", ["Runner", "5K Time"], [["Ann", "19:45"], ["Cy", "21:02"]], value_rules="user"
+    )
+    assert fives.answer_unit(fives.column("5K Time")) is None
 
 
 def test_an_answer_asked_in_millions_is_scaled_unless_its_column_already_counts_in_them() -> None:
@@ -413,8 +432,18 @@ def test_how_much_was_spent_is_the_size_of_a_ledgers_negative_outgoings() -> Non
     fuel = "(argmin all_rows r.amount-number) (sum v0 r.amount-number)"  # both fuel rows tie
     assert shown(fuel, "How much was spent on fuel?") == ([120.2], ["$120.20"])
     assert shown(fuel, "how much did we spend") == ([120.2], ["$120.20"])
-    # no word of spending, or an answer that is not all negative, keeps its sign
+    assert shown(fuel, "how much did we spend, in thousands") == ([0.1202], ["0.1202 thousand"])
+    # a cell read as it is shows without its sign
+    assert shown(
+        "(argmin all_rows r.amount-number) (hop v0 r.amount-number)", "how much was paid for fuel?"
+    ) == (
+        [60.1],
+        ["$60.10"],
+    )
+    # no "how much" with a word of spending, a net, or an answer that is not all negative, keeps its sign
     assert shown(fuel, "what is the total of the smallest amount") == ([-120.2], ["-$120.20"])
+    assert shown(fuel, "what did we pay for fuel")[0] == [-120.2]
+    assert shown(fuel, "how much was paid in net")[0] == [-120.2]
     assert shown("(sum all_rows r.amount-number)", "how much was paid in and out")[0] == [1879.8]
 
 
@@ -456,9 +485,17 @@ def test_a_quantity_said_with_a_unit_compares_with_a_column_in_that_family() -> 
     assert [
         e.values for e in annotate_question("who ran the 100m", named).entities
     ] == []  # "m" alone: no unit
-    # a table without a column of that family: "2 hours" stays a duration, no number, as before
-    plain = Table.from_rows("t", ["Task", "Minutes"], [["Audit", "150"]], value_rules="user")
-    assert [e for e in annotate_question("longer than 2 hours", plain).entities if e.kind == "number"] == []
+    # a column's name that says its unit converts too: "2 hours" of `Minutes` is 120, "30 minutes" of `MIN` 30
+    plain = Table.from_rows("t", ["Task", "Minutes", "Year"], [["Audit", "150", "2021"]], value_rules="user")
+    assert [
+        e.values for e in annotate_question("longer than 2 hours", plain).entities if e.kind == "number"
+    ] == [(120.0,)]
+    box = Table.from_rows("t", ["Player", "MIN"], [["Ann", "34.1"]], value_rules="user")
+    assert [e.values for e in annotate_question("more than 30 minutes a game", box).entities] == [(30.0,)]
+    # a table without a column of that family (a `Year` is no duration): "2 hours" stays a duration, no number
+    seasons = Table.from_rows("t", ["Team", "Year"], [["Ann", "2021"]], value_rules="user")
+    assert [e for e in annotate_question("within 2 hours", seasons).entities if e.kind == "number"] == []
+    assert [e for e in annotate_question("over 5 years", seasons).entities if e.kind == "number"] == []
 
 
 def test_question_times_compare_with_time_columns(tmp_path: Path) -> None:
@@ -573,6 +610,10 @@ def test_a_question_on_a_yes_no_column_links_the_cell_it_means() -> None:
         '(filter_str_contain_any all_rows "yes" r.would_recommend-string) (count v0)'
     )
     assert result.ok and result.answer == [2.0]
+    # the name with "un" before it is negated: "unpaid" of a `Paid` column
+    paid = Table.from_rows("t", ["Invoice", "Paid"], [["A1", "Y"], ["A2", "N"]], value_rules="user")
+    assert [e.values for e in annotate_question("how many invoices are unpaid", paid).entities] == [("n",)]
+    assert [e.values for e in annotate_question("how many invoices are paid", paid).entities] == [("y",)]
     # a column with other values too is no yes/no column
     other = Table.from_rows("t", ["Recommend"], [["Yes"], ["No"], ["Maybe"]], value_rules="user")
     assert not annotate_question("would they recommend it?", other).entities

@@ -87,9 +87,8 @@ def parse(
       nsm parse "which nation won the most gold?" medals.csv --remember mine.tsv
 
     A close choice (another answer scored nearly as high) is said so; --runner-up shows that other answer
-    ("or, close behind: ..."). --remember
-    keeps the answer you confirm, so that your own questions can check a model (nsm parse --questions) or
-    refit its reranker (nsm rerank --questions).
+    ("or, close behind: ..."). --remember keeps the answer you confirm, so that your own questions can
+    check a model (nsm parse --questions) or refit its reranker (nsm rerank --questions).
     """
     from nsmcli.parser import Parser
 
@@ -257,9 +256,9 @@ def _close_lines(result, runner_up: bool) -> list[tuple[str, str]]:
         return []
     if not runner_up:
         return [("a close choice", "another answer scored nearly as high (--runner-up shows it)")]
-    runner_up = result.runner_up
-    reading = f" (reads: {runner_up.reading})" if runner_up.reading else ""
-    return [("or, close behind", f"{answer_text(runner_up.display)}{reading}")]
+    other = result.runner_up
+    reading = f" (reads: {other.reading})" if other.reading else ""
+    return [("or, close behind", f"{answer_text(other.display)}{reading}")]
 
 
 def _sql_lines(result, sql_check: bool) -> list[tuple[str, str]]:

@@ -29,6 +29,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from nsmcli.errors import GrammarError
+from nsmcli.worlds.tables.data import lexicon
 from nsmcli.worlds.tables.data.annotate import is_signed
 from nsmcli.worlds.tables.data.values import Date
 from nsmcli.worlds.tables.lang import program as P
@@ -346,18 +347,16 @@ def pick_of_two_programs(problem: Any, env: Any) -> list[str]:
 
 #: Words that ask for a total.
 _TOTAL_WORDS = frozenset({"total", "totals", "altogether", "sum", "combined", "add", "overall"})
-#: With "how much", words that ask for a total too ("how much did I spend in 2023" sums the year's rows;
-#: "who spent the most" does not).
-_TOTAL_AFTER_HOW_MUCH = frozenset({"spend", "spent", "pay", "paid"})
 
 
 def summed_programs(problem: Any, env: Any, beam: Sequence[str]) -> list[str]:
-    """For a question with a word of totals (or "how much" with "spend" or "pay"), each beam program that
-    ends counting rows (`count`) or showing a column of them (`hop`): the sum of each number column over
-    those rows instead ("total downloads for the May episodes" counted the episodes)."""
+    """For a question with a word of totals (or "how much" with a word of spending, `lexicon.SPENDING`:
+    "who spent the most" asks for no total), each beam program that ends counting rows (`count`) or showing
+    a column of them (`hop`): the sum of each number column over those rows instead ("total downloads for
+    the May episodes" counted the episodes)."""
     tokens = problem.question.tokens
     how_much = any(a == "how" and b == "much" for a, b in zip(tokens, tokens[1:], strict=False))
-    if not (_TOTAL_WORDS & set(tokens) or (how_much and _TOTAL_AFTER_HOW_MUCH & set(tokens))):
+    if not (_TOTAL_WORDS & set(tokens) or (how_much and lexicon.SPENDING & set(tokens))):
         return []
     numbers = [P.Column(c.property_name("number")) for c in env.table.columns if "number" in c.views]
     out = []

@@ -26,6 +26,7 @@ from nsmcli.worlds.tables.data import lexicon, textnum, units
 from nsmcli.worlds.tables.data.table import Column, Table
 from nsmcli.worlds.tables.data.units import Unit
 from nsmcli.worlds.tables.data.valuerules import (
+    HeaderWords,
     header_magnitude,
     is_currency_code,
     names_identifier,
@@ -354,8 +355,8 @@ def _string_entities(
 
 def _inflected_ending(span: list[str], index: _TableIndex, linking: str) -> str | None:
     """The text of a span of two words or more whose last word, in its other number (`inflections`), makes
-    it a cell's words ("dental assistants" of `Dental Assistant`, "kid shoe" of `Kid Shoes`); None when no
-    form does, or the last word is short, a stop word or not a word."""
+    it words that some cell holds ("dental assistants" of `Dental Assistant`, "kid shoe" of `Kid Shoes`);
+    None when no form does, or the last word is short, a stop word or not a word."""
     last = normalize(span[-1])
     if len(span) < 2 or last in STOP_WORDS or len(last) < 4 or not last.isalpha():
         return None
@@ -703,11 +704,14 @@ def _yes_no_entities(tokens: list[str], table: Table) -> list[Entity]:
             continue
         last = words.stem(pieces[-1]) if words is not None else pieces[-1]
         at = next((k for k, t in enumerate(tokens) if t == pieces[-1] or stems[k] == last), None)
-        if at is None:
+        # "unpaid" of a `Paid` column: the name with "un" before it, which negates it
+        unnamed = next((k for k, t in enumerate(tokens) if _un_named(t, pieces[-1], last, words)), None)
+        if at is None and unnamed is None:
             continue
+        at = unnamed if at is None else at
         own = set(column.slug.split("_"))
         before = tokens[max(0, at - _NEGATION_REACH - len(pieces) + 1) : at]
-        negated = any(word in _NEGATIONS and word not in own for word in before)
+        negated = at == unnamed or any(word in _NEGATIONS and word not in own for word in before)
         # "no pet policy listed" asks for the blank cells, not for "no"
         blank = (
             negated
@@ -718,8 +722,21 @@ def _yes_no_entities(tokens: list[str], table: Table) -> list[Entity]:
     return out
 
 
-#: Words that ask for a cell with nothing in it ("how many orders have no tip", "missing data").
-_ABSENCE_WORDS = frozenset({"no", "without", "missing", "blank", "empty", "unassigned", "lacking", "lacks"})
+def _un_named(token: str, name: str, stem: str, words: HeaderWords | None) -> bool:
+    """Whether `token` is a column's name word with "un" before it ("unpaid" of `Paid`, "unassigned" of
+    `Assigned`, by `HeaderWords.stem` too)."""
+    rest = token[2:]
+    if not token.startswith("un") or len(rest) < 4:
+        return False
+    return rest == name or (words is not None and words.stem(rest) == stem)
+
+
+#: Words that ask for a cell with nothing in it ("how many orders have no tip", "missing data", "anonymous
+#: donations" of a donor left blank).
+_UNNAMED_WORDS = frozenset({"anonymous", "unnamed"})  # unless a cell says so: `Anonymous`
+_ABSENCE_WORDS = frozenset(
+    {"no", "without", "missing", "blank", "empty", "unassigned", "lacking", "lacks"}
+) | (_UNNAMED_WORDS)
 #: After "not" or "n't", the words that make it ask for a blank cell ("don't have a trainer", "not listed").
 _ABSENT_AFTER_NOT = frozenset(
     "have has had listed recorded given entered assigned filled specified provided set yet".split()
@@ -738,16 +755,56 @@ _NOTHING_STATED = frozenset("written listed recorded entered filled given".split
 _UNSTATED_AFTER_NAME = _ABSENT_AFTER_NOT - {"have", "has", "had"}
 
 
-#: A header that states its temperatures in Fahrenheit: `High (°F)`, `Temp F`, `temp_f`, `Fahrenheit`.
-_FAHRENHEIT_HEADER = re.compile(r"°\s*F\b|\(\s*F\s*\)|(?i:fahrenheit|\btemp[a-z]*[ _]f\b|\bdeg\.?\s*f\b)")
+#: A header of temperatures: a degree sign or a word of temperature (`Low (°C)`, `temp_c`, `Max temp`), or a
+#: high or low with a scale's letter (`High (F)`; `Students (F)` alone says no temperature).
+_TEMPERATURE_HEADER = re.compile(
+    r"[°℃℉]|(?i:temp|celsius|fahrenheit|\bdeg\b)|(?i:\b(?:high|low|max|min|maximum|minimum)\b).*\(\s*[CF]\s*\)"
+)
+#: ... of temperatures in Fahrenheit: `High (°F)`, `Temp F`, `temp_f`, `Fahrenheit`, `Low (F)`.
+_FAHRENHEIT_HEADER = re.compile(
+    r"°\s*F\b|℉|(?i:fahrenheit|\btemp[a-z]*[ _]f\b|\bdeg\.?\s*f\b)"
+    r"|(?i:\b(?:high|low|max|min|maximum|minimum|temp[a-z]*)\b).*\(\s*F\s*\)"
+)
+_FAHRENHEIT_CELL = re.compile(r"°\s*F\b|℉")
 
 
-def _freezing_entities(tokens: list[str], table: Table) -> list[Entity]:
-    """The word "freezing" as the number of the freezing point ("days below freezing"): 32 where a header
-    states temperatures in Fahrenheit, else 0."""
-    fahrenheit = any(_FAHRENHEIT_HEADER.search(c.header) for c in table.columns)
+def _freezing_entities(tokens: list[str], strings: list[Entity], table: Table) -> list[Entity]:
+    """The word "freezing" as the number of the freezing point ("days below freezing"), on a table of
+    temperatures (a header or a cell says so): 32 where they are in Fahrenheit, else 0. Not where the word
+    is part of a cell the question names ("freezing rain")."""
+    linked = {k for e in strings for k in range(e.start, e.end)}
+    at = [i for i, token in enumerate(tokens) if token == "freezing" and i not in linked]
+    if not at:
+        return []
+    cells = [
+        cell for column in table.columns for cell in column.raw if "°" in cell or "℉" in cell or "℃" in cell
+    ]
+    if not cells and not any(_TEMPERATURE_HEADER.search(c.header) for c in table.columns):
+        return []
+    fahrenheit = any(_FAHRENHEIT_HEADER.search(c.header) for c in table.columns) or any(
+        _FAHRENHEIT_CELL.search(cell) for cell in cells
+    )
     point = 32.0 if fahrenheit else 0.0
-    return [Entity("number", (point,), i, i + 1) for i, token in enumerate(tokens) if token == "freezing"]
+    return [Entity("number", (point,), i, i + 1) for i in at]
+
+
+#: The longest unit of time a column's name may say its plain numbers are in: a `Year` column holds years
+#: of the calendar, not durations.
+_LONGEST_NAMED_UNIT = units.UNITS["week"][0].size
+
+
+def _units_named_by_headers(table: Table) -> tuple[Unit, ...]:
+    """Units of time that a plain number column's name says by a word of its own (`Minutes`, `MIN`, `Weekly
+    Hours`, `Days Open`), where neither its cells nor a bracket state one (`Table.quantity_unit`)."""
+    named = []
+    for column in table.columns:
+        if "number" not in column.views or table.quantity_unit(column) is not None:
+            continue
+        for piece in column.slug.split("_"):
+            spelled = units.UNITS.get(piece, ()) if len(piece) >= 3 else ()
+            if len(spelled) == 1 and spelled[0].family == "time" and spelled[0].size <= _LONGEST_NAMED_UNIT:
+                named.append(spelled[0])
+    return tuple(dict.fromkeys(named))
 
 
 def _has_blank_cells(column: Column) -> bool:
@@ -765,7 +822,7 @@ def _blank_entities(tokens: list[str], index: _TableIndex) -> list[Entity]:
     for at, word in enumerate(tokens):
         after = range(at + 1, min(at + 1 + _NEGATION_REACH, len(tokens)))
         if (
-            word in _ABSENCE_WORDS
+            (word in _ABSENCE_WORDS and not (word in _UNNAMED_WORDS and index.has_words(word)))
             or (word == "nothing" and _NOTHING_STATED & set(tokens[at + 1 : at + 3]))
             or (
                 word in ("not", "n't")
@@ -953,7 +1010,8 @@ def annotate_question(
     Entities come in token order (string before number/date at the same start), without duplicate
     (kind, values). Number and date entities follow CoreNLP's NUMBER/DATE mentions: a year alone is a
     date `yyyy-xx-xx` (MAPO's original preprocessing drops those; filter on month == day == -1 to match it),
-    signs are kept, "5 years" is a duration and gives no number, ordinals give numbers only with `ordinals`.
+    signs are kept, "5 years" is a duration and gives no number (on a user's table it gives its number in
+    the unit of a column that states or names one), ordinals give numbers only with `ordinals`.
     String entities are cell text matched on word boundaries, or as any substring with
     `linking="substring"` (MAPO's linking).
     """
@@ -978,15 +1036,23 @@ def annotate_question(
         # beside it ("a 2.7 inch screen" of a table with a column in mm may mean another column)
         said = units.question_quantities(cased, index.units)
         quantities += [Entity("number", q.values, q.start, q.end) for q in said]
+        # "more than 30 minutes a game" of a `MIN` column of 34.1, "over 2 hours" of a `Minutes` column: a
+        # duration in the unit a plain number column's name says, where no column's stated unit took it
+        by_name = units.question_quantities(cased, _units_named_by_headers(table))
+        quantities += [
+            Entity("number", q.values, q.start, q.end)
+            for q in by_name
+            if not any(s.start < q.end and q.start < s.end for s in said)
+        ]
         signs = textnum.find_sign_words(tokens, signed_column=index.signed_column)
         quantities += [Entity("number", q.values, q.start, q.end) for q in signs]
-        quantities += _freezing_entities(tokens, table)
         strings += _yes_no_entities(tokens, table) + _result_code_entities(tokens, table)
         strings += _blank_entities(tokens, index)
         strings += _demonym_entities(tokens, strings, index)
         strings += _state_code_entities(tokens, strings, index)
         strings += _inflected_entities(tokens, strings, index, table)
         strings += _named_cell_entities(tokens, strings, table)
+        quantities += _freezing_entities(tokens, strings, table)
         quantities = _in_table_units(quantities, tokens, index.header_power)
     found = strings + quantities
     found.sort(key=lambda e: (e.start, ENTITY_KINDS.index(e.kind)))

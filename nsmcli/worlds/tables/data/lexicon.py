@@ -149,6 +149,9 @@ TIME_DIRECTION: dict[str, int] = {
 }
 #: Adjectives of speed: the fastest of a column of times is its smallest.
 SPEED = frozenset({"fast", "quick", "slow"})
+#: Verbs of money going out: "how much did I spend in 2023" asks for a total of the year's rows, and "how
+#: much was spent on fuel" of a ledger's negative outgoings asks for their size.
+SPENDING = frozenset({"spend", "spent", "pay", "paid"})
 
 
 #: Words of distance that point only in their degrees: "a quake near Caddick", "so far" and "far away"

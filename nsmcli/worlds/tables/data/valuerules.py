@@ -221,6 +221,10 @@ def number_noun(token: str) -> re.Match[str] | None:
 #: A question's number token ("1.5", "-2", "1,200").
 _QUESTION_NUMERAL = re.compile(r"(?P<sign>[-+−]?)(?P<digits>\d[\d.,]*|[.,]\d+)")
 _MINUS = "-−"
+#: The first group of a numeral whose thousands are grouped by spaces, and each group after it (the last
+#: with decimals in either convention).
+_SPACED_HEAD = re.compile(r"[-−]?[1-9]\d{0,2}")
+_SPACED_GROUP = re.compile(r"\d{3}(?:[.,]\d+)?")
 #: A numeral of thousands groups with one separator throughout ("3,000", "10.000"): thousands in either
 #: convention, since a question seldom writes three decimals.
 _GROUPED_THOUSANDS = re.compile(r"[1-9]\d{0,2}(?:\.\d{3})+|[1-9]\d{0,2}(?:,\d{3})+")
@@ -469,6 +473,13 @@ class ColumnLayout:
         return cls(european=eu > us if eu != us else european_default, day_first=day_first, times=times)
 
 
+def _says_hours(text: str) -> bool:
+    """Whether a cell is a time that counts hours for certain: with seconds (`1:02:33`) or am/pm (`6:30 PM`),
+    not `19:45`, which may be minutes and seconds."""
+    m = _CLOCK.fullmatch(text)
+    return m is not None and bool(m["s"] or m["half"]) and textnum.match_hours(m) is not None
+
+
 def _amount_text(raw: str) -> str:
     """`raw` with spaces that group thousands made no-break spaces, and a money amount's lower-case `m` or
     `b` made `M` or `bn`; any other text unchanged."""
@@ -640,22 +651,28 @@ class UserRules(ValueRules):
     header_names = {"+/-": "plus minus", "±": "plus minus"}
     header_words = HeaderWords()
 
-    def __init__(self, european_default: bool = False, day_first: bool = False) -> None:
+    def __init__(
+        self, european_default: bool = False, day_first: bool = False, space_grouped: bool = False
+    ) -> None:
         #: The table's decimal convention, for columns whose own cells do not say (`for_table`).
         self.european_default = european_default
         #: Whether the table's numeric dates put the day first: how a question's `03/04/2024` reads.
         self.day_first = day_first
+        #: Whether the table's cells group thousands by spaces (`12 480`): then a question's "10 000" is one
+        #: number, and elsewhere "the 3 100 m races" two.
+        self.space_grouped = space_grouped
 
     def for_table(self, columns: Sequence[Sequence[str]]) -> UserRules:
         """European decimals for the columns that do not say when the table's other columns together
         say European: in a file of `48.215,70` revenues, a customer count of `3.104` is 3,104."""
         joined = [_SEP.join(dict.fromkeys(raw)) for raw in columns]
+        spaced = any(_SPACE_GROUPED.search(text) for text in joined)
         # a cell with European evidence holds a match of the pattern somewhere (a necessary condition, also
         # met by US thousands such as "1,250"): tables without a comma-or-point number end here
         has_eu = any(_holds_european_evidence(text) for text in joined)
         may_date = [_NUMERIC_DATE_IN.search(text) is not None for text in joined]
         if not has_eu and not any(may_date):
-            return self
+            return UserRules(space_grouped=True) if spaced else self
         eu = us = day_first = month_first = 0
         for raw, text, maybe in zip(columns, joined, may_date, strict=True):
             if maybe or (has_eu and (_holds_european_evidence(text) or _US_EVIDENCE.search(text))):
@@ -669,9 +686,9 @@ class UserRules(ValueRules):
                         month_first + (not column_day_first),
                     )
         european = has_eu and eu > us
-        if not european and day_first <= month_first:
+        if not european and day_first <= month_first and not spaced:
             return self
-        return UserRules(european_default=european, day_first=day_first > month_first)
+        return UserRules(european_default=european, day_first=day_first > month_first, space_grouped=spaced)
 
     def _question_digits(self, digits: str, power: int) -> float | None:
         """A question's digits times 10**power, read by the table's decimal convention first: a question may
@@ -686,15 +703,38 @@ class UserRules(ValueRules):
             return float(re.sub("[.,]", "", digits))
         return self._question_digits(digits, 0)
 
+    def _space_grouped(self, tokens: Sequence[str], i: int) -> tuple[int, float] | None:
+        """(end, value) of a numeral whose thousands are grouped by spaces from token `i` on ("10 000",
+        "1 234 567", "2 246,40": French and SI write them so, and the tokenizer splits them), on a table whose
+        cells group thousands so; else None."""
+        if not self.space_grouped or not _SPACED_HEAD.fullmatch(tokens[i]):
+            return None
+        end = i + 1
+        while end < len(tokens) and _SPACED_GROUP.fullmatch(tokens[end]):
+            end += 1
+            if not tokens[end - 1].isdigit():  # decimals end the numeral
+                break
+        if end == i + 1:
+            return None
+        digits = "".join(tokens[i:end]).lstrip("-−")
+        value = self._question_digits(digits, 0)
+        return None if value is None else (end, -value if tokens[i][0] in _MINUS else value)
+
     def question_values(self, tokens: Sequence[str]) -> list[textnum.Quantity]:
-        """Numbers with a magnitude suffix ("18k", "1.5M", "2bn"; the cells' suffixes, in their case),
-        numbers with a point or comma on a table of European decimals as its cells read them ("10.000" is ten
-        thousand, and so is "10,000"; "2,5" is 2.5), and numeric dates, day first when a field says so
-        ("15/03/2024") or the table's dates do."""
+        """Numbers whose thousands are grouped by spaces as the cells' are ("10 000"), numbers with a magnitude
+        suffix ("18k", "1.5M", "2bn"; the cells' suffixes, in their case), numbers with a point or comma on a
+        table of European decimals as its cells read them ("10.000" is ten thousand, and so is "10,000"; "2,5"
+        is 2.5), and numeric dates, day first when a field says so ("15/03/2024") or the table's dates do."""
         out = []
         skip_to = 0
         for i, token in enumerate(tokens):
             if i < skip_to:
+                continue
+            grouped = self._space_grouped(tokens, i)
+            if grouped is not None:  # "above 10 000 kWh": ten thousand, not 10 and 0
+                end, value = grouped
+                out.append(textnum.Quantity("NUMBER", i, end, (value,)))
+                skip_to = end
                 continue
             money = i > 0 and _MONEY_TOKEN.fullmatch(tokens[i - 1]) is not None
             m = _SUFFIXED_NUMBER.fullmatch(token) or (
@@ -856,13 +896,12 @@ class UserRules(ValueRules):
         return quantity.unit if quantity is not None else units.header_unit(header)
 
     def clock_unit(self, raw: Sequence[str]) -> units.Unit | None:
-        """Hours, where every cell with a digit is a time (`clock`: `6:30 PM`, a race's `1:02:33`), which the
-        number view reads in hours: so that a difference of finish times asked "how many seconds" is 134,
-        not 0.037222."""
+        """Hours, where every cell with a digit is a time that says it counts hours (`6:30 PM`, a race's
+        `1:02:33`), which the number view reads in hours: so that a difference of finish times asked "how
+        many seconds" is 134, not 0.037222. A column of `19:45` may be a 5K's minutes and seconds, which the
+        number view also reads as hours: it gets no unit, so that no answer states a wrong one."""
         timed = [text for text in set(raw) if _ANY_DIGIT.search(text)]
-        if not timed or not ColumnLayout.infer(raw, self.european_default).times:
-            return None
-        return units.HOUR if all(self.clock(text) is not None for text in timed) else None
+        return units.HOUR if timed and all(map(_says_hours, timed)) else None
 
     def _column_at_once(self, raw: Sequence[str], min_typed_fraction: float) -> dict[str, tuple] | None:
         """The views `cell` gives every cell, when all distinct cells are words alone or plain numerals

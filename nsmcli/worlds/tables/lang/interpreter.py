@@ -15,6 +15,7 @@ prefix per environment. `step` never raises: a type or value error gives an erro
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -22,7 +23,7 @@ from typing import Any
 
 from nsmcli.errors import GrammarError
 from nsmcli.memory import gc_paused
-from nsmcli.worlds.tables.data import units
+from nsmcli.worlds.tables.data import lexicon, units
 from nsmcli.worlds.tables.data.table import Column, Table
 from nsmcli.worlds.tables.data.valuerules import header_magnitude, said_power
 from nsmcli.worlds.tables.data.values import Date
@@ -627,15 +628,17 @@ def shown_answer(
     no cell states) is shown with the column's unit ("990 minutes")."""
     from nsmcli.display import display_values, value_text
 
+    # "how much was spent on fuel?" of a ledger's `-120.20`: 120.20, as the cell `-$120.20` shows `$120.20`
+    cells = answer_cells(result, env)
+    if _asks_amount_spent(result, env, question_tokens):
+        result = dataclasses.replace(result, answer=[-v for v in result.answer])
+        cells = None if cells is None else [_unsigned(cell) for cell in cells]
     asked_power = _said_power_in(question_tokens)
     shift = _asked_magnitude(result, env, asked_power) if asked_power is not None else 0
     if shift:  # "average opening weekend, in millions": 61,350,000 is 61.35 millions
         word = _MAGNITUDE_WORDS[asked_power]
         answer = [v / 10**shift if _is_number(v) else v for v in result.answer]
         return answer, [f"{value_text(v)} {word}" if _is_number(v) else value_text(v) for v in answer]
-    if _asks_amount_spent(result, env, question_tokens):  # "how much was spent on fuel?" of `-120.20`: 120.20
-        answer = [-v for v in result.answer]
-        return answer, display_values(answer, None, unit_column(result, env))
     quantity = answer_unit(result, env)
     asked = units.asked_unit(question_tokens) if quantity is not None else None
     if quantity is not None and asked is not None and asked.family == quantity.unit.family:
@@ -644,26 +647,40 @@ def shown_answer(
     if quantity is not None and quantity.computed and quantity.mixed:
         unit = quantity.unit
         return result.answer, [f"{value_text(v)} {unit.plural}" for v in result.answer]
-    return result.answer, display_values(result.answer, answer_cells(result, env), unit_column(result, env))
+    return result.answer, display_values(result.answer, cells, unit_column(result, env))
 
 
 _MAGNITUDE_WORDS = {3: "thousand", 6: "million", 9: "billion", 12: "trillion"}
 
-#: Words that ask how much went out. A ledger writes its outgoings negative (`-120.20`, `(1,200.00)`), and
-#: the amount spent on something is their size.
-_SPENDING_WORDS = frozenset({"spend", "spends", "spent", "spending", "pay", "paid"})
+
+#: Words of a question about what is left after the money went out: a net or a balance keeps its sign.
+_SIGNED_TOTAL_WORDS = frozenset({"net", "balance", "balances", "left", "remaining"})
 
 
 def _asks_amount_spent(result: Result, env: Environment, question_tokens: Sequence[str]) -> bool:
-    """Whether the question asks how much was spent or paid and the answer is negative numbers read or
-    computed from one number column of a user's table: the answer is then their size."""
+    """Whether the question asks "how much" was spent or paid (`lexicon.SPENDING`), not a net or a balance,
+    and the answer is negative numbers read or computed from one number column of a user's table: a ledger
+    writes its outgoings negative (`-120.20`, `(1,200.00)`), and the amount spent is their size."""
     if not user_matching(env.table) or not result.ok or not result.intermediates or not result.answer:
         return False
     if result.type not in ("num", "num_list") or not all(_is_number(v) and v < 0 for v in result.answer):
         return False
-    if not any(token.lower() in _SPENDING_WORDS for token in question_tokens):
+    words = [token.lower() for token in question_tokens]
+    how_much = any(a == "how" and b == "much" for a, b in zip(words, words[1:], strict=False))
+    if not how_much or not lexicon.SPENDING & set(words) or _SIGNED_TOTAL_WORDS & set(words):
         return False
     return _number_column(P.parse_program(result.program).exprs[-1], env) is not None
+
+
+def _unsigned(cell: str) -> str:
+    """A negative amount's cell without its sign: `-$120.20` -> `$120.20`, `(1,200.00)` -> `1,200.00`,
+    `1,200.00-` -> `1,200.00`."""
+    text = cell.strip()
+    if text.startswith("(") and text.endswith(")"):
+        return text[1:-1].strip()
+    if text.endswith(("-", "−")):
+        return text[:-1].rstrip()
+    return re.sub(r"^([^\d\-−]*)[-−]\s*", r"\1", text, count=1)
 
 
 def _said_power_in(tokens: Sequence[str]) -> int | None:
