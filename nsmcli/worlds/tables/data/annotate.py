@@ -734,9 +734,16 @@ def _un_named(token: str, name: str, stem: str, words: HeaderWords | None) -> bo
 #: Words that ask for a cell with nothing in it ("how many orders have no tip", "missing data", "anonymous
 #: donations" of a donor left blank).
 _UNNAMED_WORDS = frozenset({"anonymous", "unnamed"})  # unless a cell says so: `Anonymous`
-_ABSENCE_WORDS = frozenset(
-    {"no", "without", "missing", "blank", "empty", "unassigned", "lacking", "lacks"}
-) | (_UNNAMED_WORDS)
+_ABSENCE_WORDS = _UNNAMED_WORDS | {
+    "no",
+    "without",
+    "missing",
+    "blank",
+    "empty",
+    "unassigned",
+    "lacking",
+    "lacks",
+}
 #: After "not" or "n't", the words that make it ask for a blank cell ("don't have a trainer", "not listed").
 _ABSENT_AFTER_NOT = frozenset(
     "have has had listed recorded given entered assigned filled specified provided set yet".split()

@@ -664,7 +664,8 @@ class UserRules(ValueRules):
 
     def for_table(self, columns: Sequence[Sequence[str]]) -> UserRules:
         """European decimals for the columns that do not say when the table's other columns together
-        say European: in a file of `48.215,70` revenues, a customer count of `3.104` is 3,104."""
+        say European: in a file of `48.215,70` revenues, a customer count of `3.104` is 3,104. Also whether
+        numeric dates put the day first, and whether cells group thousands by spaces (`12 480`)."""
         joined = [_SEP.join(dict.fromkeys(raw)) for raw in columns]
         spaced = any(_SPACE_GROUPED.search(text) for text in joined)
         # a cell with European evidence holds a match of the pattern somewhere (a necessary condition, also
