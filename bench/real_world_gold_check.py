@@ -767,8 +767,9 @@ def by_table(
             ]
         if len(owners) == 1:
             keyed[table, question] = owners[0][question]
+    asked = {question for _, question in keyed}
     for answers in writers:  # a recomputation of no line is reported by `check`
-        keyed.update({("?", q): f for q, f in answers.items() if not any(k[1] == q for k in keyed)})
+        keyed.update({("?", q): f for q, f in answers.items() if q not in asked})
     return keyed
 
 

@@ -350,13 +350,12 @@ _TOTAL_WORDS = frozenset({"total", "totals", "altogether", "sum", "combined", "a
 
 
 def summed_programs(problem: Any, env: Any, beam: Sequence[str]) -> list[str]:
-    """For a question with a word of totals (or "how much" with a word of spending, `lexicon.SPENDING`:
-    "who spent the most" asks for no total), each beam program that ends counting rows (`count`) or showing
+    """For a question with a word of totals (or "how much" with a word of spending,
+    `lexicon.asks_amount_spent`), each beam program that ends counting rows (`count`) or showing
     a column of them (`hop`): the sum of each number column over those rows instead ("total downloads for
     the May episodes" counted the episodes)."""
     tokens = problem.question.tokens
-    how_much = any(a == "how" and b == "much" for a, b in zip(tokens, tokens[1:], strict=False))
-    if not (_TOTAL_WORDS & set(tokens) or (how_much and lexicon.SPENDING & set(tokens))):
+    if not (_TOTAL_WORDS & set(tokens) or lexicon.asks_amount_spent(tokens)):
         return []
     numbers = [P.Column(c.property_name("number")) for c in env.table.columns if "number" in c.views]
     out = []

@@ -176,6 +176,8 @@ class _TableIndex:
     acronyms: dict[str, str] = field(default_factory=dict)
     #: the words of every property's name (`properties`' pieces)
     piece_words: frozenset[str] = frozenset()
+    #: on user tables, the units of time that plain number columns' names say (`_units_named_by_headers`)
+    named_units: tuple[Unit, ...] = ()
 
     def has_substring(self, text: str) -> bool:
         return bool(text) and text in self.joined
@@ -272,6 +274,7 @@ def table_index(table: Table) -> _TableIndex:
         tuple(dict.fromkeys(u for u in column_units if u is not None)),
         any(_has_blank_cells(c) for c in table.columns),
         frozenset(column_name_pieces(c.slug) for c in table.columns),
+        named_units=_units_named_by_headers(table) if user else (),
         state_codes=_state_code_cells(table) if user else frozenset(),
         repeated_cells=_repeated_cells(table) if user else frozenset(),
         league_words=league_words,
@@ -1045,7 +1048,7 @@ def annotate_question(
         quantities += [Entity("number", q.values, q.start, q.end) for q in said]
         # "more than 30 minutes a game" of a `MIN` column of 34.1, "over 2 hours" of a `Minutes` column: a
         # duration in the unit a plain number column's name says, where no column's stated unit took it
-        by_name = units.question_quantities(cased, _units_named_by_headers(table))
+        by_name = units.question_quantities(cased, index.named_units)
         quantities += [
             Entity("number", q.values, q.start, q.end)
             for q in by_name

@@ -154,6 +154,13 @@ SPEED = frozenset({"fast", "quick", "slow"})
 SPENDING = frozenset({"spend", "spent", "pay", "paid"})
 
 
+def asks_amount_spent(words: Sequence[str]) -> bool:
+    """Whether lower-cased question words ask "how much" with a verb of `SPENDING` ("how much did I spend in
+    2023"; "who spent the most" does not)."""
+    how_much = any(a == "how" and b == "much" for a, b in zip(words, words[1:], strict=False))
+    return how_much and not SPENDING.isdisjoint(words)
+
+
 #: Words of distance that point only in their degrees: "a quake near Caddick", "so far" and "far away"
 #: compare nothing, "the nearest" and "the farthest" do (`polarity`'s `degrees_only`).
 _DEGREES_ONLY = frozenset({"near", "far"})

@@ -629,10 +629,10 @@ def shown_answer(
     from nsmcli.display import display_values, value_text
 
     # "how much was spent on fuel?" of a ledger's `-120.20`: 120.20, as the cell `-$120.20` shows `$120.20`
-    cells = answer_cells(result, env)
-    if _asks_amount_spent(result, env, question_tokens):
+    spent = _asks_amount_spent(result, env, question_tokens)
+    ran = result  # the answer's cells are found by the values the program gave
+    if spent:
         result = dataclasses.replace(result, answer=[-v for v in result.answer])
-        cells = None if cells is None else [_unsigned(cell) for cell in cells]
     asked_power = _said_power_in(question_tokens)
     shift = _asked_magnitude(result, env, asked_power) if asked_power is not None else 0
     if shift:  # "average opening weekend, in millions": 61,350,000 is 61.35 millions
@@ -647,6 +647,9 @@ def shown_answer(
     if quantity is not None and quantity.computed and quantity.mixed:
         unit = quantity.unit
         return result.answer, [f"{value_text(v)} {unit.plural}" for v in result.answer]
+    cells = answer_cells(ran, env)
+    if spent and cells is not None:
+        cells = [_unsigned(cell) for cell in cells]
     return result.answer, display_values(result.answer, cells, unit_column(result, env))
 
 
@@ -666,8 +669,7 @@ def _asks_amount_spent(result: Result, env: Environment, question_tokens: Sequen
     if result.type not in ("num", "num_list") or not all(_is_number(v) and v < 0 for v in result.answer):
         return False
     words = [token.lower() for token in question_tokens]
-    how_much = any(a == "how" and b == "much" for a, b in zip(words, words[1:], strict=False))
-    if not how_much or not lexicon.SPENDING & set(words) or _SIGNED_TOTAL_WORDS & set(words):
+    if not lexicon.asks_amount_spent(words) or not _SIGNED_TOTAL_WORDS.isdisjoint(words):
         return False
     return _number_column(P.parse_program(result.program).exprs[-1], env) is not None
 
