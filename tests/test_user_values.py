@@ -578,6 +578,9 @@ def test_words_of_falling_and_rising_compare_with_zero_where_a_column_holds_both
     assert zeros("how many entries are outgoings", ledger) == [4]
     assert zeros("how much money came into the account?", ledger) == [4]
     assert zeros("who came in first?", ledger) == []
+    # a balance's deficit is below 0, its surplus above
+    assert zeros("how many countries ran a current account deficit", table) == [7]
+    assert zeros("which city had a surplus", table) == [4]
     assert zeros("which came out on top?", ledger) == []
     games = Table.from_rows("t", ["Game", "Diff"], [["a", "-3"], ["b", "7"]], value_rules="user")
     assert zeros("how many games went into overtime?", games) == []
@@ -825,6 +828,14 @@ def test_codes_in_an_identifier_column_are_not_amounts() -> None:
         5.0,
     )
     assert Table.from_rows("t", ["Delivery ID"], [["D-2401"]]).columns[0].views["number"] == (2401.0,)  # WTQ
+    # digit groups joined by a hyphen are an article's number, not 100 and 2041 (as a score's 3-1 would be)
+    articles = Table.from_rows(
+        "t", ["Artikel-Nr.", "Bestand"], [["100-2041", "980"], ["900-0120", "12"]], value_rules="user"
+    )
+    assert sorted(articles.columns[0].views) == ["string"] and articles.columns[1].views["number"] == (
+        980.0,
+        12.0,
+    )
 
 
 def test_a_mostly_blank_column_of_numbers_is_still_numbers() -> None:

@@ -20,7 +20,9 @@ On a user's table only (`USER_KINDS`), where the models trained on WTQ read peop
 - `narrowed`: each beam program that leaves out a thing the question names, run on the rows that hold it:
   "how many *home* games had more than 17,000 fans?" is often read as the games over 17,000;
 - `summed`: a question asking for a total ("total downloads of the May episodes") where the beam counts
-  or shows the rows: each such beam program summing a number column of its rows instead.
+  or shows the rows: each such beam program summing a number column of its rows instead;
+- `listed`: a question asking for a total or an average over a list of named things ("the combined GDP of
+  France, Germany and the United Kingdom"): the rows of them all, summed, averaged or counted.
 """
 
 from __future__ import annotations
@@ -200,6 +202,12 @@ def _holding(env: Any, value: str) -> Any | None:
     )
 
 
+def _holds_all(column: Any, values: Sequence[str]) -> bool:
+    """Whether each of `values` is in some cell of the column's text view."""
+    cells = [str(c) for c in column.views.get("string", ()) if c]
+    return all(any(v in cell for cell in cells) for v in values)
+
+
 def _starts(problem: Any, env: Any) -> list[tuple[str, str, int]]:
     """Where a proposal's rows start, as (the expressions before, the rows' name, the next variable's
     number): all rows, and the rows of the first thing the question names that a text column holds
@@ -332,8 +340,7 @@ def pick_of_two_programs(problem: Any, env: Any) -> list[str]:
     numbers = [c.property_name("number") for c in env.table.columns if "number" in c.views]
     programs = []
     for column in env.table.columns:
-        cells = [str(c) for c in column.views.get("string", ()) if c]
-        if not all(any(v in cell for cell in cells) for v in named):
+        if not _holds_all(column, named):
             continue
         shown = column.property_name("string")
         keep = f"(filter_str_contain_any all_rows {both} {shown})"
@@ -345,17 +352,13 @@ def pick_of_two_programs(problem: Any, env: Any) -> list[str]:
     return programs
 
 
-#: Words that ask for a total.
-_TOTAL_WORDS = frozenset({"total", "totals", "altogether", "sum", "combined", "add", "overall"})
-
-
 def summed_programs(problem: Any, env: Any, beam: Sequence[str]) -> list[str]:
     """For a question with a word of totals (or "how much" with a word of spending,
     `lexicon.asks_amount_spent`), each beam program that ends counting rows (`count`) or showing
     a column of them (`hop`): the sum of each number column over those rows instead ("total downloads for
     the May episodes" counted the episodes)."""
     tokens = problem.question.tokens
-    if not (_TOTAL_WORDS & set(tokens) or lexicon.asks_amount_spent(tokens)):
+    if not (lexicon.TOTAL_WORDS & set(tokens) or lexicon.asks_amount_spent(tokens)):
         return []
     numbers = [P.Column(c.property_name("number")) for c in env.table.columns if "number" in c.views]
     out = []
@@ -370,10 +373,41 @@ def summed_programs(problem: Any, env: Any, beam: Sequence[str]) -> list[str]:
     return out
 
 
+def _is_list(entity: Any, tokens: Sequence[str]) -> bool:
+    """Whether a string entity names several things joined by "and" (`annotate.listed_entities`), not an
+    either-or pair."""
+    spanned = set(tokens[entity.start : entity.end])
+    return len(entity.values) >= 2 and bool(lexicon.LIST_JOINS & spanned) and "or" not in spanned
+
+
+def listed_programs(problem: Any, env: Any, beam: Sequence[str]) -> list[str]:
+    """For a question naming a list of things one text column holds and asking for a total or an average
+    of them (`annotate`'s entity of all their names: "the combined GDP of France, Germany and the United
+    Kingdom"): the rows of them all, summed or averaged by each number column, or counted. The beam keeps
+    the rows of one thing at a time."""
+    tokens = problem.question.tokens
+    listed = next((e for e in problem.question.entities if e.kind == "string" and _is_list(e, tokens)), None)
+    if listed is None:
+        return []
+    values = [str(v) for v in listed.values]
+    holding = next((c for c in env.table.columns if "date" not in c.views and _holds_all(c, values)), None)
+    if holding is None:
+        return []
+    them = P.Literal("string", tuple(values))
+    keep = f"(filter_str_contain_any all_rows {them} {holding.property_name('string')})"
+    numbers = [c.property_name("number") for c in env.table.columns if "number" in c.views]
+    return (
+        [f"{keep} (sum v0 {number})" for number in numbers]
+        + [f"{keep} (average v0 {number})" for number in numbers]
+        + [f"{keep} (count v0)"]
+    )
+
+
 #: The kinds proposed on users' tables only: each widens the candidates where the models, trained on WTQ,
 #: miss how people ask about their own tables (a second condition the beam drops, a total it counts);
 #: on WTQ tables the beam is in the models' own distribution and these cost more than they add there.
 USER_KINDS: dict[str, Callable[[Any, Any, Sequence[str]], list[str]]] = {
     "narrowed": narrowed_programs,
     "summed": summed_programs,
+    "listed": listed_programs,
 }

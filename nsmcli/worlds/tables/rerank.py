@@ -31,7 +31,7 @@ from typing import Any
 
 from nsmcli.errors import GrammarError
 from nsmcli.worlds.tables.data import units
-from nsmcli.worlds.tables.data.annotate import is_signed
+from nsmcli.worlds.tables.data.annotate import holds_outgoings, is_signed
 from nsmcli.worlds.tables.data.lexicon import bounds, measured_nouns, pointing
 from nsmcli.worlds.tables.data.textnum import MONTHS, change_direction
 from nsmcli.worlds.tables.data.valuerules import is_code
@@ -150,6 +150,8 @@ def _compared(column: Any, words: Sequence[str], user: bool) -> _Compared:
     # a column of years reads as dates through its number view too: "the oldest team" is the least year
     # founded; on a user's table "near" and "far" point only as degrees ("a quake near Caddick")
     points = pointing(words, dates="date" in column.views, times=_timed(column), degrees_only=user)
+    if user and holds_outgoings(column):  # "the biggest deduction" of (120.00), (345.00) is the least number
+        points = {-way for way in points}
     return _Compared(frozenset(points), is_signed(column))
 
 
@@ -246,25 +248,88 @@ def _stem(word: str) -> str:
 _WH_WORDS = frozenset({"which", "what", "who", "whom", "whose", "where", "when", "how", "why"})
 
 
-def _asked_columns(words: Sequence[str], slugs: Sequence[str]) -> set[str]:
+#: Words that open a request for a column's values ("list the return IDs ...", "name all stations ...").
+_LISTING = frozenset({"list", "name"})
+#: Words before the column a listing names.
+_LISTING_SKIP = frozenset({"the", "all", "every", "each"})
+#: A column's word that says it identifies rows (`Return ID`, `Order No`): "which return" asks for it, where
+#: the table has no column of names.
+_ID_WORDS = frozenset({"id", "no", "nr", "number", "code", "ref"})
+
+
+def _asked_columns(words: Sequence[str], naming: dict[str, str], user: bool) -> set[str]:
     """The columns the question asks for by name right after "which" or "what" ("which platform does ...",
-    "what was the average high ..."): those whose every word is among the next words (after "is the" and
-    the like; three at most, up to the next such word), plurals read as singulars. None when "which" or
-    "what" is not the question's first wh-word, or when it asks for a number of things."""
-    first = next((w for w in words if w in _WH_WORDS), None)
-    if first not in ("which", "what"):  # "who is the player which scored": a relative "which"
-        return set()
-    i = words.index(first)
-    rest = list(itertools.dropwhile(_ASKED_SKIP.__contains__, words[i + 1 :]))
+    "what was the average high ..."), or a listing's first word ("list the return IDs ..."): those whose
+    every word (`_naming_words`) is among the next words (after "is the" and the like; three at most, up to
+    the next such word), plurals read as singulars, a word that identifies rows aside where no column names
+    them ("which return": `Return ID`); the last two on a user's table only (`user`), as WTQ's reranker was
+    fitted without. None when "which" or "what" is not the question's first wh-word, or when it asks for a
+    number of things."""
+    if user and words and words[0] in _LISTING:
+        rest = list(itertools.dropwhile(_LISTING_SKIP.__contains__, words[1:]))
+    else:
+        first = next((w for w in words if w in _WH_WORDS), None)
+        if first not in ("which", "what"):  # "who is the player which scored": a relative "which"
+            return set()
+        i = words.index(first)
+        rest = list(itertools.dropwhile(_ASKED_SKIP.__contains__, words[i + 1 :]))
     asked = {_stem(w) for w in itertools.takewhile(lambda w: w not in _ASKED_SKIP, rest[:3])}
     if asked & _COUNTING:
         return set()
-    return {s for s in slugs if (parts := [_stem(p) for p in s.split("_") if p]) and set(parts) <= asked}
+    named = {s: [_stem(p) for p in n.split("_") if p] for s, n in naming.items()}
+    out = {s for s, parts in named.items() if parts and set(parts) <= asked}
+    if user and not out and not any("name" in parts for parts in named.values()):
+        out = {
+            s
+            for s, parts in named.items()
+            if (kept := set(parts) - _ID_WORDS) and kept < set(parts) <= asked | _ID_WORDS
+        }
+    return out
+
+
+def _when_columns(words: Sequence[str], table: Any) -> set[str]:
+    """The columns a question asks for with "when", its first wh-word ("when did ETH first close above
+    3,400?"): those of dates, and those of clock times (`14:35`)."""
+    if next((w for w in words if w in _WH_WORDS), None) != "when":
+        return set()
+    return {
+        c.slug
+        for c in table.columns
+        if "date" in c.views or _CLOCK.fullmatch(next((t for t in c.raw if t.strip()), "").strip())
+    }
 
 
 def _words_named(slug: str, words: set[str]) -> bool:
     parts = [w for w in slug.split("_") if w]
     return bool(parts) and all(w in words for w in parts)
+
+
+#: A slug's counter that tells apart columns of one name (`current_account_balance_2`).
+_SLUG_COUNTER = re.compile(r"_\d+$")
+
+
+def _naming_words(table: Any, user: bool) -> dict[str, str]:
+    """What names each column, as a slug's words joined by "_", by slug: the slug itself, except that on a
+    user's table two columns whose headers differ only after their shared words ("Current account balance
+    (BoP, current US$)", "Current account balance (% of GDP)") are named by all their headers' words, so
+    that a question quoting one names it and not the other."""
+    naming = {c.slug: c.slug for c in table.columns}
+    if not user:
+        return naming
+    bases: dict[str, list[Any]] = {}
+    for column in table.columns:
+        bases.setdefault(_SLUG_COUNTER.sub("", column.slug), []).append(column)
+    for shared in bases.values():
+        if len(shared) > 1:
+            for column in shared:
+                naming[column.slug] = "_".join(_WORD.findall(column.header.lower())) or column.slug
+    return naming
+
+
+def _adverbs_read(words: Sequence[str]) -> set[str]:
+    """The adjectives of the question's "-ally" adverbs ("actually" -> actual, "finally" -> final): a column
+    `Actual` is named by "when did it actually land"."""
+    return {w[:-2] for w in words if len(w) > 6 and w.endswith("ally")}
 
 
 def rerank_features(
@@ -280,15 +345,20 @@ def rerank_features(
     grams = words + [f"{a}_{b}" for a, b in zip(words, words[1:], strict=False)]
     named_entities = {k: sum(1 for e in question.entities if e.kind == k) for k in _ENTITY_KINDS}
     asked = _asked_number(question.tokens, question.pos_tags)
-    named_columns = {c.slug for c in env.table.columns if _words_named(c.slug, word_set)}
+    user = user_matching(env.table)
+    if user:  # WTQ's reranker was fitted without
+        word_set |= _adverbs_read(words)
+    naming = _naming_words(env.table, user)
+    named_columns = {slug for slug, name in naming.items() if _words_named(name, word_set)}
     opening = next((t for t in question.tokens if t in _ASKING or t == "how"), "none")
     key = _key_column(env.table)
     changes = {c for i in range(len(words)) if (c := change_direction(words, i)) is not None}
     columns = {c.slug: c for c in env.table.columns}
     read_columns: dict[str, _Compared] = {}
-    user = user_matching(env.table)
     said_bounds = bounds(_WORD.findall(_HYPHENED_NUMBER.sub(" ", text)), _is_value)
-    asked_columns = _asked_columns(words, list(columns))
+    asked_columns = _asked_columns(words, naming, user) or (
+        _when_columns(words, env.table) if user else set()
+    )
     measured = measured_nouns(words)
     out = []
     for program_text, _, answer in candidates:
@@ -327,7 +397,8 @@ def rerank_features(
             sparse.append(f"shows_key={shown is not None and shown == key}|asked={asked}")
         final_columns = [a for a in program.exprs[-1].args if isinstance(a, P.Column)]
         if final_columns:
-            sparse.append(f"final_column_named={_words_named(final_columns[-1].slug, word_set)}|last={last}")
+            final_named = final_columns[-1].slug in named_columns
+            sparse.append(f"final_column_named={final_named}|last={last}")
             sparse.append(f"final_column_view={final_columns[-1].view}")
             if asked_columns:
                 sparse.append(f"final_asked={final_columns[-1].slug in asked_columns}|last={last}")

@@ -32,6 +32,7 @@ from nsmcli.worlds.tables.data.valuerules import (
     names_identifier,
     number_noun,
     said_power,
+    states_money,
 )
 from nsmcli.worlds.tables.data.values import Date, contains_words, normalize
 
@@ -663,6 +664,31 @@ def _either_or_entities(tokens: list[str], strings: list[Entity], user: bool = F
     return out
 
 
+def listed_entities(tokens: list[str], strings: list[Entity]) -> list[Entity]:
+    """For a question asking for a total or an average (`lexicon.AGGREGATE_WORDS`) of a list of linked
+    cells joined by commas and "and" ("the combined GDP of France, Germany and the United Kingdom"): one
+    entity of all their values, spanning the list, so that one filter keeps the rows of them all. Only
+    there: a list elsewhere ("Ann and Bo's scores") is read one name at a time, as the models learnt."""
+    if not lexicon.AGGREGATE_WORDS & set(tokens):
+        return []
+    single = sorted((e for e in strings if len(e.values) == 1 and e.values[0] != ""), key=lambda e: e.start)
+    out: list[Entity] = []
+    run: list[Entity] = []
+    for entity in [*single, None]:
+        between = set(tokens[run[-1].end : entity.start]) if run and entity is not None else None
+        if entity is not None and run and between and between <= {",", "the"} | lexicon.LIST_JOINS:
+            run.append(entity)
+            continue
+        joined = set(tokens[run[0].end : run[-1].start]) if len(run) >= 2 else set()
+        values = tuple(dict.fromkeys(v for e in run for v in e.values))
+        # "between A and B" is a difference or a span, not a list
+        after_between = bool(run) and run[0].start > 0 and tokens[run[0].start - 1] == "between"
+        if joined & lexicon.LIST_JOINS and len(values) >= 2 and not after_between:
+            out.append(Entity("string", values, run[0].start, run[-1].end))
+        run = [entity] if entity is not None else []
+    return out
+
+
 def _quantity_entities(
     tokens: list[str], *, ordinals: bool, number_kinds: tuple[str, ...] = ("NUMBER",)
 ) -> list[Entity]:
@@ -884,6 +910,15 @@ def is_signed(column: Column) -> bool:
     return any(v < 0 for v in numbers) and any(v > 0 for v in numbers)
 
 
+def holds_outgoings(column: Column) -> bool:
+    """Whether a column's amounts are all money below 0 (`(120.00)`, `-£45.00`): deductions or outgoings,
+    whose "biggest" is the most negative."""
+    numbers = [v for v in column.views.get("number", ()) if v is not None]
+    if len(numbers) < 2 or any(v >= 0 for v in numbers):
+        return False
+    return all(states_money(text) for text in column.raw if text.strip())
+
+
 def _header_power(table: Table) -> int | None:
     """The one power of ten the table's headers count in (`valuerules.header_magnitude`); None for none, or
     when headers state different ones (which one a question's number means is then unknown)."""
@@ -1033,6 +1068,8 @@ def annotate_question(
     strings = _string_entities(tokens, index, linking, user_readings=table.rules.user_question_readings)
     if linking == "word":  # MAPO's substring linking, reproduced as it was, has no pairs
         strings += _either_or_entities(tokens, strings, user=table.rules.user_question_readings)
+        if table.rules.user_question_readings:  # WTQ's models were trained without
+            strings += listed_entities(tokens, strings)
     # on user tables an ordinal is a number where a column ranks ("who finished 10th?" of `Place`)
     ordinals = ordinals or (table.rules.user_question_readings and _ranks(table))
     # the cased tokens on user tables: "in May?" is the month, "may" the verb (WTQ's data keeps CoreNLP's

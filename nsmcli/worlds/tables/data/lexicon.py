@@ -152,6 +152,13 @@ SPEED = frozenset({"fast", "quick", "slow"})
 #: Verbs of money going out: "how much did I spend in 2023" asks for a total of the year's rows, and "how
 #: much was spent on fuel" of a ledger's negative outgoings asks for their size.
 SPENDING = frozenset({"spend", "spent", "pay", "paid"})
+#: Words that ask for a total.
+TOTAL_WORDS = frozenset({"total", "totals", "altogether", "sum", "combined", "add", "overall"})
+#: Words that ask for one figure of several rows together: a total or an average ("the combined GDP of
+#: France, Germany and the United Kingdom", "their average age").
+AGGREGATE_WORDS = TOTAL_WORDS | {"average", "together", "mean"}
+#: Words that end a list ("France, Germany and the United Kingdom").
+LIST_JOINS = frozenset({"and", "&"})
 
 
 def asks_amount_spent(words: Sequence[str]) -> bool:

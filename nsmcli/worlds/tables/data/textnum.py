@@ -585,20 +585,21 @@ def find_times(tokens: list[str]) -> list[Quantity]:
 _SIGN_WORDS = frozenset({"negative", "positive"})
 #: Words of falling and of rising, which compare with zero where a column holds both signs: "which cities
 #: are shrinking?" of a growth column of -0.4 and 1.2 is growth below 0; "lost" a change below 0; "early" a
-#: delay below 0, "refunds" amounts below 0.
+#: delay below 0, "refunds" amounts below 0, a "deficit" a balance below 0 (a "surplus" above).
 FALLING_WORDS = frozenset(
     {
         "shrinking", "shrank", "shrunk", "shrinks", "shrink", "declined", "declining", "declines", "decline",
         "decreased", "decreasing", "decreases", "fell", "falling", "falls", "fall", "dropped", "dropping",
         "drops", "drop", "lost", "lose", "loses", "losing", "cut", "cuts", "reduced", "loss-making", "early",
         "refund", "refunds", "refunded", "lowered", "lowering", "outgoing", "outgoings", "withdrawal",
-        "withdrawals", "debits", "debited",
+        "withdrawals", "debits", "debited", "deficit", "deficits",
     }
 )  # fmt: skip
 RISING_WORDS = frozenset(
     {
         "growing", "grew", "grows", "grow", "rose", "rising", "rises", "rise", "gained", "gaining", "gains",
         "gain", "increased", "increasing", "increases", "incoming", "deposit", "deposits", "deposited",
+        "surplus", "surpluses",
     }
 )  # fmt: skip
 #: "down" and "up" only after a verb of ending or going ("closed down", "went up", "is down"), "lower" and

@@ -328,8 +328,10 @@ _SEP = "\x00"
 FILLED_TYPED_FRACTION = 0.5
 #: ... and at least this many of them: one "see row 4" in an empty `Comment` column makes no number column.
 MIN_FILLED_TYPED = 3
-#: A code of letters and digits, one word (`D-2401`, `R10418`, `INV-0042/B`): an identifier, not an amount.
-_CODE = re.compile(r"[A-Za-z]+[-_#/]?\d+(?:[-_/][A-Za-z0-9]+)*")
+#: A code of letters and digits, one word (`D-2401`, `R10418`, `INV-0042/B`), or of digit groups joined by a
+#: hyphen or slash (`100-2041`, which the number view reads as two numbers the way it reads a score): an
+#: identifier, not an amount.
+_CODE = re.compile(r"[A-Za-z]+[-_#/]?\d+(?:[-_/][A-Za-z0-9]+)*|\d+(?:[-/]\d+)+")
 #: A header that ends naming an identifier (`Order #`, `Employee No.`, `Ext`, `Invoice Number`), not one
 #: that counts ("No. of Employees", "Number of Guests").
 _IDENTIFIER_LAST = re.compile(
@@ -857,7 +859,7 @@ class UserRules(ValueRules):
         A column whose header names an identifier (`Order ID`, `Invoice No.`, `Ext`) and holds bare whole
         numbers has no date view: order 1013 is not the year 1013, which the WTQ rules would make of any
         four-digit number. It has no number view either when its numbers all come with letters (`D-2401`,
-        `R10418`), or when its header ends naming the identifier (`Order #`, `Ext`) and its numbers number
+        `R10418`) or are digit groups joined by hyphens or slashes (`100-2041`), or when its header ends naming the identifier (`Order #`, `Ext`) and its numbers number
         rows (`_numbers_rows`): codes and order numbers are no amounts to sum or compare, and a question
         that names one links its cell.
 
@@ -1076,9 +1078,20 @@ def _numbers_rows(cells: Sequence[str]) -> bool:
     return counting or (len(widths) == 1 and widths.pop() >= 3)
 
 
+#: An amount written as a company's books write money going out: in parentheses (`(120.00)`).
+_ACCOUNTING = re.compile(r"\s*\(\s*[^()]*\d[^()]*\)\s*")
+
+
+def states_money(text: str) -> bool:
+    """Whether a cell writes money: with a currency (`£45.00`, `-$3`, `12,50 €`, `EUR 12`) or in an
+    accounting's parentheses (`(120.00)`)."""
+    return _MONEY_TOKEN.search(text) is not None or _ACCOUNTING.fullmatch(text) is not None
+
+
 def is_code(text: str) -> bool:
-    """Whether a cell is a code, letters then digits in one word (`D-2401`, `R10418`, `ECON305`): it names a
-    row, it states no amount (while `10k`, `12V` and `4K` do)."""
+    """Whether a cell is a code, letters then digits in one word (`D-2401`, `R10418`, `ECON305`) or digit
+    groups joined by hyphens or slashes (`100-2041`): it names a row, it states no amount (while `10k`, `12V`
+    and `4K` do)."""
     return _CODE.fullmatch(text.strip()) is not None
 
 
