@@ -802,7 +802,11 @@ def test_identifiers_are_not_years() -> None:
     assert "number" not in numbered.columns[0].views  # rows numbered one by one
     pending = Table.from_rows("t", ["Order #"], [["1001"], ["1002"], ["TBD"], ["TBD"]], value_rules="user")
     assert "number" not in pending.columns[0].views
-    for header in ("No. of Employees", "Number of Guests"):  # counts, not identifiers
+    # codes under a number's abbreviation or a reference are not amounts either (FT-2024-005 is not 2024)
+    for header in ("N. Documento", "N° facture", "Référence"):
+        coded = Table.from_rows("t", [header], [["FT-2024-005"], ["FT-2024-013"]], value_rules="user")
+        assert sorted(coded.columns[0].views) == ["string"], header
+    for header in ("No. of Employees", "Number of Guests", "N", "Nation"):  # counts, not identifiers
         assert "number" in Table.from_rows("t", [header], [["5"], ["7"]], value_rules="user").columns[0].views
     for header in ("Year", "Founded", "Opened", "Note"):
         table = Table.from_rows("t", [header], [["1001"]], value_rules="user")

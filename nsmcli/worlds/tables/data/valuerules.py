@@ -337,10 +337,12 @@ _CODE = re.compile(r"[A-Za-z]+[-_#/]?\d+(?:[-_/][A-Za-z0-9]+)*|\d+(?:[-/]\d+)+")
 _IDENTIFIER_LAST = re.compile(
     r"(?:^|[^a-z0-9])(?:id|no|nr|num|number|code|ref|sku|ext|extension|#)\.?$|#$", re.IGNORECASE
 )
-#: A header naming an identifier: one of these words between non-letters (`Order ID`, `invoice_no`, `SKU`), or a `#`.
+#: A header naming an identifier: one of these words between non-letters (`Order ID`, `invoice_no`, `SKU`,
+#: `Référence`), a `#`, or a number's abbreviation opening it (`N. Documento`, `N° facture`).
 _IDENTIFIER_HEADER = re.compile(
-    r"#|(?:^|[^a-z0-9])(?:id|ids|no|nr|num|number|code|ref|sku|isbn|zip|postcode|phone|ext|extension|pin|serial)"
-    r"(?:$|[^a-z0-9])",
+    r"#|^\s*n\s?[.°º]\s*\w"
+    r"|(?:^|[^a-z0-9])(?:id|ids|no|nr|num|number|code|ref|reference|référence|referenz|sku|isbn|zip|postcode|phone"
+    r"|ext|extension|pin|serial)(?:$|[^a-z0-9])",
     re.IGNORECASE,
 )
 
