@@ -15,7 +15,7 @@ from __future__ import annotations
 import html
 import math
 import re
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -155,6 +155,23 @@ class Beam:
     problem: Example  # the question's annotation as the worlds' rerank features read it
     totals: dict[str, float]  # program text -> probability, renormalised over the beam, most probable first
     answers: dict[str, list]  # program text -> its answer
+
+
+def _without_echoes(found: Beam) -> Beam:
+    """`found` without the programs that only repeat the question's text (`echoes_question`), on a user's
+    table and where another program remains: "reason for RMA-24163?" is never answered `RMA-24163`. WTQ's
+    data keeps the beam as its figures measured it."""
+    from nsmcli.worlds.tables.lang.functions import user_matching
+    from nsmcli.worlds.tables.rerank import echoes_question
+
+    if not user_matching(found.table):
+        return found
+    kept = [t for t in found.totals if not echoes_question(t, found.answers[t])]
+    if not kept or len(kept) == len(found.totals):
+        return found
+    return replace(
+        found, totals={t: found.totals[t] for t in kept}, answers={t: found.answers[t] for t in kept}
+    )
 
 
 class FileAnswer(NamedTuple):
@@ -521,7 +538,7 @@ class Parser:
         _checked_question(question, beam)  # the question's faults are told before the dialect's
         if sql_dialect:
             check_dialect(sql_dialect)
-        found = self.beam_search(question, table, beam)
+        found = _without_echoes(self.beam_search(question, table, beam))
         question, table, env, annotated = found.question, found.table, found.env, found.problem.question
         totals, answers = found.totals, found.answers
         warnings = [*self.notes, *table.notes, *(w for w in (env.reach_warning(),) if w)]

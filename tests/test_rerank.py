@@ -682,6 +682,7 @@ def test_a_total_over_a_list_of_named_things_gets_their_rows_summed():
         "which had the bigger total GDP, France or Chile",
         "what is the GDP of France, Germany and Chile",
         "what is the difference in average GDP between France and Chile",
+        "what is the difference in total GDP between the France and Chile rows",
     ):
         problem, env = _user_problem(question, rows, ["Country", "GDP"])
         assert not [t for t, kind in get_world("wtq").propose(problem, env, []) if kind == "listed"], question
@@ -868,6 +869,24 @@ def test_when_asks_for_a_column_of_dates_or_clock_times():
         "final_asked=True|last=hop",
         "final_asked=False|last=hop",
     ]
+    # a clause's "when" asks for no column
+    problem, env = _user_problem("when OS455 landed, where was AZ202 from?", flights, header)
+    features = get_world("wtq").rerank(problem, env, [(shown[1], 1.0, [])])
+    assert not [n for n in features[0] if n.startswith("final_asked")]
+
+
+def test_a_program_that_only_repeats_the_questions_text_is_no_answer():
+    from nsmcli.worlds.tables.rerank import echoes_question
+
+    echo = '(filter_str_contain_any all_rows "rma-24163" r.rma-string) (hop v0 r.rma-string)'
+    assert echoes_question(echo, ["rma-24163"])
+    # a cell that holds more than the text answers ("boston red sox" for "boston"), and so does another column
+    team = '(filter_str_contain_any all_rows "boston" r.team-string) (hop v0 r.team-string)'
+    assert not echoes_question(team, ["boston red sox"])
+    assert not echoes_question(
+        echo.replace("(hop v0 r.rma-string)", "(hop v0 r.reason-string)"), ["rma-24163"]
+    )
+    assert not echoes_question(echo.replace("(hop v0", "(next v0) (hop v1"), ["rma-24164"])
 
 
 def test_two_columns_of_one_name_are_told_apart_by_the_rest_of_their_headers():
@@ -904,6 +923,17 @@ def test_the_biggest_of_deductions_written_as_money_below_zero_is_the_least_numb
     )
     features = get_world("wtq").rerank(problem, env, [(least, 0.5, []), (most, 0.5, [])])
     assert "points=True|f=argmin" in features[0] and "points=False|f=argmax" in features[1]
+    # "highest" asks for a level, and "the biggest net income" of losses is the least loss: no flip
+    problem, env = _user_problem(
+        "which employee has the highest deduction", payroll, ["Employee", "Deductions"]
+    )
+    assert "points=True|f=argmax" in get_world("wtq").rerank(problem, env, [(most, 1.0, [])])[0]
+    quarters = [["Q1", "(1,200.00)"], ["Q2", "(340.00)"]]
+    problem, env = _user_problem(
+        "which quarter had the biggest net income", quarters, ["Quarter", "Net income"]
+    )
+    program = "(argmax all_rows r.net_income-number) (hop v0 r.quarter-string)"
+    assert "points=True|f=argmax" in get_world("wtq").rerank(problem, env, [(program, 1.0, [])])[0]
     # plain numbers below zero (a stock count's corrections) keep the way the words point
     problem, env = _user_problem(
         "which article has the biggest correction", [["a", "-3"], ["b", "-9"]], ["Article", "Correction"]

@@ -581,6 +581,11 @@ def test_words_of_falling_and_rising_compare_with_zero_where_a_column_holds_both
     # a balance's deficit is below 0, its surplus above
     assert zeros("how many countries ran a current account deficit", table) == [7]
     assert zeros("which city had a surplus", table) == [4]
+    # of a column the word names, a deficit is its values, not a sign
+    budget = Table.from_rows(
+        "t", ["Year", "Budget deficit"], [["2021", "120"], ["2022", "-15"]], value_rules="user"
+    )
+    assert zeros("which years had a deficit?", budget) == []
     assert zeros("which came out on top?", ledger) == []
     games = Table.from_rows("t", ["Game", "Diff"], [["a", "-3"], ["b", "7"]], value_rules="user")
     assert zeros("how many games went into overtime?", games) == []
@@ -836,10 +841,11 @@ def test_codes_in_an_identifier_column_are_not_amounts() -> None:
     articles = Table.from_rows(
         "t", ["Artikel-Nr.", "Bestand"], [["100-2041", "980"], ["900-0120", "12"]], value_rules="user"
     )
-    assert sorted(articles.columns[0].views) == ["string"] and articles.columns[1].views["number"] == (
-        980.0,
-        12.0,
-    )
+    assert sorted(articles.columns[0].views) == ["string"]
+    assert articles.columns[1].views["number"] == (980.0, 12.0)
+    # where the header does not end naming an identifier, they may be ranges: 2-4 players
+    players = Table.from_rows("t", ["Number of players"], [["2-4"], ["1-10"], ["3-5"]], value_rules="user")
+    assert players.columns[0].views["number"] == (2.0, 1.0, 3.0)
 
 
 def test_a_mostly_blank_column_of_numbers_is_still_numbers() -> None:

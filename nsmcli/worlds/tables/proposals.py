@@ -373,7 +373,7 @@ def summed_programs(problem: Any, env: Any, beam: Sequence[str]) -> list[str]:
     return out
 
 
-def _is_list(entity: Any, tokens: Sequence[str]) -> bool:
+def is_list(entity: Any, tokens: Sequence[str]) -> bool:
     """Whether a string entity names several things joined by "and" (`annotate.listed_entities`), not an
     either-or pair."""
     spanned = set(tokens[entity.start : entity.end])
@@ -386,7 +386,7 @@ def listed_programs(problem: Any, env: Any, beam: Sequence[str]) -> list[str]:
     Kingdom"): the rows of them all, summed or averaged by each number column, or counted. The beam keeps
     the rows of one thing at a time."""
     tokens = problem.question.tokens
-    listed = next((e for e in problem.question.entities if e.kind == "string" and _is_list(e, tokens)), None)
+    listed = next((e for e in problem.question.entities if e.kind == "string" and is_list(e, tokens)), None)
     if listed is None:
         return []
     values = [str(v) for v in listed.values]

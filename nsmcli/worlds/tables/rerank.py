@@ -31,15 +31,15 @@ from typing import Any
 
 from nsmcli.errors import GrammarError
 from nsmcli.worlds.tables.data import units
-from nsmcli.worlds.tables.data.annotate import holds_outgoings, is_signed
-from nsmcli.worlds.tables.data.lexicon import bounds, measured_nouns, pointing
-from nsmcli.worlds.tables.data.textnum import MONTHS, change_direction
-from nsmcli.worlds.tables.data.valuerules import is_code
+from nsmcli.worlds.tables.data.annotate import holds_outgoings, is_signed, names_balance
+from nsmcli.worlds.tables.data.lexicon import MAGNITUDE, bounds, degree_base, measured_nouns, pointing
+from nsmcli.worlds.tables.data.textnum import BALANCE_WORDS, MONTHS, change_direction
+from nsmcli.worlds.tables.data.valuerules import is_code, is_digit_code
 from nsmcli.worlds.tables.data.values import Date
 from nsmcli.worlds.tables.lang import program as P
 from nsmcli.worlds.tables.lang.functions import user_matching
 from nsmcli.worlds.tables.lang.gloss import gloss
-from nsmcli.worlds.tables.proposals import MIRRORED
+from nsmcli.worlds.tables.proposals import MIRRORED, is_list
 
 _WORD = re.compile(r"[a-z]+|\d+")
 _ENTITY_KINDS = ("string", "number", "date")
@@ -99,19 +99,19 @@ def _reads_as_amounts(column: Any, user: bool) -> bool:
     return 2 * (len(numbers) - numbers.count(None)) >= filled
 
 
-def _names_by_code(cell: str) -> bool:
+def _names_by_code(cell: str, user: bool) -> bool:
     cell = cell.strip()
-    return is_code(cell) or (cell.isascii() and cell.isdigit())
+    return is_code(cell) or (cell.isascii() and cell.isdigit()) or (user and is_digit_code(cell))
 
 
 def _key_column(table: Any) -> str | None:
     """The slug of the table's first column that names its rows: text (no number or date reading, and not
-    codes or order numbers, `D-2401`, `10231`, which the user rules give no number view), every cell filled
+    codes or order numbers, `D-2401`, `10231`, and on a user's table `100-2041`), every cell filled
     and different from the others (an expense's description, a store's name)."""
     for column in table.columns:
         if _reads_as_amounts(column, table.rules.user_question_readings) or "date" in column.views:
             continue
-        if all(map(_names_by_code, column.raw)):
+        if all(_names_by_code(cell, table.rules.user_question_readings) for cell in column.raw):
             continue
         cells = column.views.get("string", ())
         if len(cells) >= 2 and all(cells) and len(set(cells)) == len(cells):
@@ -150,9 +150,29 @@ def _compared(column: Any, words: Sequence[str], user: bool) -> _Compared:
     # a column of years reads as dates through its number view too: "the oldest team" is the least year
     # founded; on a user's table "near" and "far" point only as degrees ("a quake near Caddick")
     points = pointing(words, dates="date" in column.views, times=_timed(column), degrees_only=user)
-    if user and holds_outgoings(column):  # "the biggest deduction" of (120.00), (345.00) is the least number
-        points = {-way for way in points}
+    if (
+        user
+        and _by_size(words)
+        and holds_outgoings(column)
+        and not _LEVEL_HEADER_WORDS & set(column.slug.split("_"))
+    ):
+        points = {-way for way in points}  # "the biggest deduction" of (120.00), (345.00) is the least number
     return _Compared(frozenset(points), is_signed(column))
+
+
+#: Adjectives of size: "the biggest deduction" is the largest amount, whatever its sign.
+_SIZE_BASES = frozenset({"big", "large", "great", "small", "huge"})
+#: Headers of a level, not an amount that goes out: "the highest net income" of losses is the least loss.
+_LEVEL_HEADER_WORDS = frozenset(
+    {"balance", "income", "profit", "net", "change", "growth", "return", "margin"}
+)
+
+
+def _by_size(words: Sequence[str]) -> bool:
+    """Whether the question's words of degree are all of size ("biggest", "largest"), none of level
+    ("highest", "lowest")."""
+    bases = {b for w in words if (b := degree_base(w, MAGNITUDE)) is not None}
+    return bool(bases) and bases <= _SIZE_BASES
 
 
 def _compared_column(expr: P.Expr) -> P.Column | None:
@@ -287,10 +307,20 @@ def _asked_columns(words: Sequence[str], naming: dict[str, str], user: bool) -> 
     return out
 
 
+#: Verbs that follow a question's "when" ("when did", "when was"), not a clause's ("when alice scored").
+_AUXILIARIES = frozenset("did does do was were is are will has have had can could should would".split())
+
+
 def _when_columns(words: Sequence[str], table: Any) -> set[str]:
     """The columns a question asks for with "when", its first wh-word ("when did ETH first close above
     3,400?"): those of dates, and those of clock times (`14:35`)."""
-    if next((w for w in words if w in _WH_WORDS), None) != "when":
+    first = next((i for i, w in enumerate(words) if w in _WH_WORDS), None)
+    # "when did ...", not "when alice scored the most, how many did bob score?"
+    if (
+        first is None
+        or words[first] != "when"
+        or words[first + 1 : first + 2] not in ([a] for a in _AUXILIARIES)
+    ):
         return set()
     return {
         c.slug
@@ -310,9 +340,10 @@ _SLUG_COUNTER = re.compile(r"_\d+$")
 
 def _naming_words(table: Any, user: bool) -> dict[str, str]:
     """What names each column, as a slug's words joined by "_", by slug: the slug itself, except that on a
-    user's table two columns whose headers differ only after their shared words ("Current account balance
-    (BoP, current US$)", "Current account balance (% of GDP)") are named by all their headers' words, so
-    that a question quoting one names it and not the other."""
+    user's table columns whose slugs differ only in a trailing number (`current_account_balance`,
+    `current_account_balance_2` of "Current account balance (BoP, current US$)" and "Current account balance
+    (% of GDP)") are named by all their headers' words, so that a question quoting one names it and not the
+    other."""
     naming = {c.slug: c.slug for c in table.columns}
     if not user:
         return naming
@@ -326,10 +357,43 @@ def _naming_words(table: Any, user: bool) -> dict[str, str]:
     return naming
 
 
+#: Adverbs that name the column of their adjective: "when did it actually land" asks of `Actual`.
+_ADVERB_ADJECTIVES = {
+    "actually": "actual",
+    "originally": "original",
+    "initially": "initial",
+    "officially": "official",
+}
+
+
 def _adverbs_read(words: Sequence[str]) -> set[str]:
-    """The adjectives of the question's "-ally" adverbs ("actually" -> actual, "finally" -> final): a column
-    `Actual` is named by "when did it actually land"."""
-    return {w[:-2] for w in words if len(w) > 6 and w.endswith("ally")}
+    """The adjectives of the question's adverbs of `_ADVERB_ADJECTIVES`."""
+    return {_ADVERB_ADJECTIVES[w] for w in words if w in _ADVERB_ADJECTIVES}
+
+
+def echoes_question(program_text: str, answer: Sequence[Any]) -> bool:
+    """Whether a program only repeats what the question said: it keeps the rows whose column holds a text
+    the question names, then shows that column, and every cell it shows is that text ("reason for
+    RMA-24163?" answered `RMA-24163`). A cell that holds more than the text ("Boston Red Sox" for "boston")
+    is an answer."""
+    try:
+        program = P.Program.parse(program_text)
+    except (GrammarError, ValueError):
+        return False
+    if len(program.exprs) < 2 or not answer:
+        return False
+    kept, shown = program.exprs[-2:]
+    if kept.function != "filter_str_contain_any" or shown.function != "hop":
+        return False
+    literal, column = kept.args[1], kept.args[2]
+    if not isinstance(literal, P.Literal) or len(literal.values) != 1 or not isinstance(column, P.Column):
+        return False
+    last = shown.args[-1]
+    return (
+        isinstance(last, P.Column)
+        and last.slug == column.slug
+        and all(str(value) == str(literal.values[0]) for value in answer)
+    )
 
 
 def rerank_features(
@@ -343,7 +407,12 @@ def rerank_features(
     words = _WORD.findall(text)
     word_set = set(words)
     grams = words + [f"{a}_{b}" for a, b in zip(words, words[1:], strict=False)]
-    named_entities = {k: sum(1 for e in question.entities if e.kind == k) for k in _ENTITY_KINDS}
+    lists = [e for e in question.entities if e.kind == "string" and is_list(e, question.tokens)]
+    # a list stands for its parts (`annotate.listed_entities`): it is not counted beside them
+    named_entities = {
+        k: sum(1 for e in question.entities if e.kind == k and e not in lists) for k in _ENTITY_KINDS
+    }
+    list_values = {tuple(e.values) for e in lists}
     asked = _asked_number(question.tokens, question.pos_tags)
     user = user_matching(env.table)
     if user:  # WTQ's reranker was fitted without
@@ -352,7 +421,12 @@ def rerank_features(
     named_columns = {slug for slug, name in naming.items() if _words_named(name, word_set)}
     opening = next((t for t in question.tokens if t in _ASKING or t == "how"), "none")
     key = _key_column(env.table)
-    changes = {c for i in range(len(words)) if (c := change_direction(words, i)) is not None}
+    balance_named = names_balance(env.table)
+    changes = {
+        c
+        for i in range(len(words))
+        if (c := change_direction(words, i)) is not None and not (balance_named and words[i] in BALANCE_WORDS)
+    }
     columns = {c.slug: c for c in env.table.columns}
     read_columns: dict[str, _Compared] = {}
     said_bounds = bounds(_WORD.findall(_HYPHENED_NUMBER.sub(" ", text)), _is_value)
@@ -411,7 +485,11 @@ def rerank_features(
         sparse += _bound_features(program, said_bounds)
         sparse += _direction_features(program, words, changes, columns, read_columns, user)
         for k in _ENTITY_KINDS:
-            unused = named_entities[k] - sum(1 for a in literals if a.kind == k)
+            # a list's literal uses each of its parts
+            used = sum(
+                len(a.values) if tuple(a.values) in list_values else 1 for a in literals if a.kind == k
+            )
+            unused = named_entities[k] - used
             sparse.append(f"unused_{k}={min(max(unused, 0), 2)}")
         for w in grams:
             sparse.append(f"w={w}|last={last}")

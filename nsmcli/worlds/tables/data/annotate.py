@@ -665,10 +665,11 @@ def _either_or_entities(tokens: list[str], strings: list[Entity], user: bool = F
 
 
 def listed_entities(tokens: list[str], strings: list[Entity]) -> list[Entity]:
-    """For a question asking for a total or an average (`lexicon.AGGREGATE_WORDS`) of a list of linked
-    cells joined by commas and "and" ("the combined GDP of France, Germany and the United Kingdom"): one
-    entity of all their values, spanning the list, so that one filter keeps the rows of them all. Only
-    there: a list elsewhere ("Ann and Bo's scores") is read one name at a time, as the models learnt."""
+    """For a question with a word of totals or averages (`lexicon.AGGREGATE_WORDS`) that names a list of
+    linked cells, separated by commas, "the" and one "and" or "&" at least ("the combined GDP of France,
+    Germany and the United Kingdom"): one entity of all their values, spanning the list, so that one filter
+    keeps the rows of them all. Not after "between" (a difference or a span), and not without such a word: a
+    list elsewhere ("Ann and Bo's scores") is read one name at a time, as the models learnt."""
     if not lexicon.AGGREGATE_WORDS & set(tokens):
         return []
     single = sorted((e for e in strings if len(e.values) == 1 and e.values[0] != ""), key=lambda e: e.start)
@@ -681,8 +682,9 @@ def listed_entities(tokens: list[str], strings: list[Entity]) -> list[Entity]:
             continue
         joined = set(tokens[run[0].end : run[-1].start]) if len(run) >= 2 else set()
         values = tuple(dict.fromkeys(v for e in run for v in e.values))
-        # "between A and B" is a difference or a span, not a list
-        after_between = bool(run) and run[0].start > 0 and tokens[run[0].start - 1] == "between"
+        # "between (the) A and B" is a difference or a span, not a list
+        before = [t for t in tokens[: run[0].start] if t not in _ARTICLES] if run else []
+        after_between = bool(before) and before[-1] == "between"
         if joined & lexicon.LIST_JOINS and len(values) >= 2 and not after_between:
             out.append(Entity("string", values, run[0].start, run[-1].end))
         run = [entity] if entity is not None else []
@@ -910,6 +912,12 @@ def is_signed(column: Column) -> bool:
     return any(v < 0 for v in numbers) and any(v > 0 for v in numbers)
 
 
+def names_balance(table: Table) -> bool:
+    """Whether a column's name says deficit or surplus (`Budget deficit ($bn)`): there "a deficit" is the
+    column's values, not a sign (`textnum.BALANCE_WORDS`)."""
+    return any(set(c.slug.split("_")) & textnum.BALANCE_WORDS for c in table.columns)
+
+
 def holds_outgoings(column: Column) -> bool:
     """Whether a column's amounts are all money below 0 (`(120.00)`, `-£45.00`): deductions or outgoings,
     whose "biggest" is the most negative."""
@@ -1092,6 +1100,8 @@ def annotate_question(
             if not any(s.start < q.end and q.start < s.end for s in said)
         ]
         signs = textnum.find_sign_words(tokens, signed_column=index.signed_column)
+        if names_balance(table):
+            signs = [q for q in signs if tokens[q.start] not in textnum.BALANCE_WORDS]
         quantities += [Entity("number", q.values, q.start, q.end) for q in signs]
         strings += _yes_no_entities(tokens, table) + _result_code_entities(tokens, table)
         strings += _blank_entities(tokens, index)

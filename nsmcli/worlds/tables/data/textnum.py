@@ -595,6 +595,9 @@ FALLING_WORDS = frozenset(
         "withdrawals", "debits", "debited", "deficit", "deficits",
     }
 )  # fmt: skip
+#: Words of a balance's sign ("ran a deficit"): of a column that the word itself names (`Budget deficit`), they
+#: state no sign.
+BALANCE_WORDS = frozenset({"deficit", "deficits", "surplus", "surpluses"})
 RISING_WORDS = frozenset(
     {
         "growing", "grew", "grows", "grow", "rose", "rising", "rises", "rise", "gained", "gaining", "gains",

@@ -328,10 +328,11 @@ _SEP = "\x00"
 FILLED_TYPED_FRACTION = 0.5
 #: ... and at least this many of them: one "see row 4" in an empty `Comment` column makes no number column.
 MIN_FILLED_TYPED = 3
-#: A code of letters and digits, one word (`D-2401`, `R10418`, `INV-0042/B`), or of digit groups joined by a
-#: hyphen or slash (`100-2041`, which the number view reads as two numbers the way it reads a score): an
-#: identifier, not an amount.
-_CODE = re.compile(r"[A-Za-z]+[-_#/]?\d+(?:[-_/][A-Za-z0-9]+)*|\d+(?:[-/]\d+)+")
+#: A code of letters and digits, one word (`D-2401`, `R10418`, `INV-0042/B`): an identifier, not an amount.
+_CODE = re.compile(r"[A-Za-z]+[-_#/]?\d+(?:[-_/][A-Za-z0-9]+)*")
+#: Digit groups joined by a hyphen or slash (`100-2041`): an article's number under an `Artikel-Nr.` header,
+#: which the number view reads as two numbers the way it reads a score; a range elsewhere (`2-4` players).
+_DIGIT_CODE = re.compile(r"\d+(?:[-/]\d+)+")
 #: A header that ends naming an identifier (`Order #`, `Employee No.`, `Ext`, `Invoice Number`), not one
 #: that counts ("No. of Employees", "Number of Guests").
 _IDENTIFIER_LAST = re.compile(
@@ -861,9 +862,9 @@ class UserRules(ValueRules):
         A column whose header names an identifier (`Order ID`, `Invoice No.`, `Ext`) and holds bare whole
         numbers has no date view: order 1013 is not the year 1013, which the WTQ rules would make of any
         four-digit number. It has no number view either when its numbers all come with letters (`D-2401`,
-        `R10418`) or are digit groups joined by hyphens or slashes (`100-2041`), or when its header ends naming the identifier (`Order #`, `Ext`) and its numbers number
-        rows (`_numbers_rows`): codes and order numbers are no amounts to sum or compare, and a question
-        that names one links its cell.
+        `R10418`), or when its header ends naming the identifier (`Order #`, `Ext`, `Artikel-Nr.`) and its
+        numbers number rows (`_numbers_rows`) or are digit groups (`100-2041`): codes and order numbers are
+        no amounts to sum or compare, and a question that names one links its cell.
 
         Blank cells are missing values, so a column also has a typed view when half of its filled cells
         (three at least) have one: a `Snowfall` column blank on most days is still a column of numbers,
@@ -886,7 +887,8 @@ class UserRules(ValueRules):
         if "number" in views and identifier:
             numbered = [text.strip() for text, n in zip(raw, views["number"], strict=True) if n is not None]
             if all(map(is_code, numbered)) or (
-                _IDENTIFIER_LAST.search(header.strip()) and _numbers_rows(numbered)
+                _IDENTIFIER_LAST.search(header.strip())
+                and (_numbers_rows(numbered) or all(map(is_digit_code, numbered)))
             ):
                 views.pop("number")
                 views.pop("num2", None)
@@ -1091,10 +1093,15 @@ def states_money(text: str) -> bool:
 
 
 def is_code(text: str) -> bool:
-    """Whether a cell is a code, letters then digits in one word (`D-2401`, `R10418`, `ECON305`) or digit
-    groups joined by hyphens or slashes (`100-2041`): it names a row, it states no amount (while `10k`, `12V`
-    and `4K` do)."""
+    """Whether a cell is a code, letters then digits in one word (`D-2401`, `R10418`, `ECON305`): it names a
+    row, it states no amount (while `10k`, `12V` and `4K` do)."""
     return _CODE.fullmatch(text.strip()) is not None
+
+
+def is_digit_code(text: str) -> bool:
+    """Whether a cell is digit groups joined by hyphens or slashes (`100-2041`): a code where its header
+    names an identifier (`Artikel-Nr.`), else perhaps a range or a score."""
+    return _DIGIT_CODE.fullmatch(text.strip()) is not None
 
 
 def header_magnitude(header: str) -> int | None:
