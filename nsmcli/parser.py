@@ -566,7 +566,7 @@ class Parser:
         from nsmcli.worlds.tables.lang.program import parse_program
 
         program = parse_program(best.program)
-        reading = self._reading(best.program)
+        reading = self._reading(best.program, table)
         answer, display = shown_answer(result, env, annotated.tokens)
         runner_up = self._runner_up(found, scores, text, display)
         sql, sql_exact, sql_note = None, False, None
@@ -596,13 +596,15 @@ class Parser:
             runner_up=runner_up,
         )
 
-    def _reading(self, program: str) -> str | None:
-        """The program read as English from its language's glosses; None for a language without them."""
+    def _reading(self, program: str, table: Table) -> str | None:
+        """The program read as English from its language's glosses, each column by what names it
+        (`column_naming`); None for a language without them."""
         from nsmcli.worlds.tables.lang.gloss import gloss
         from nsmcli.worlds.tables.lang.program import parse_program
+        from nsmcli.worlds.tables.rerank import column_naming
 
         try:
-            return gloss(parse_program(program), self.language)
+            return gloss(parse_program(program), self.language, column_naming(table))
         except GrammarError:
             return None
 
@@ -632,7 +634,7 @@ class Parser:
                 shown.display,
                 texts[i],
                 shown.probability,
-                self._reading(texts[i]),
+                self._reading(texts[i], found.table),
                 margin,
                 margin < CLOSE_MARGIN,
             )

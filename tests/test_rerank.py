@@ -900,6 +900,9 @@ def test_two_columns_of_one_name_are_told_apart_by_the_rest_of_their_headers():
     features = get_world("wtq").rerank(problem, env, [(p, 0.5, []) for p in programs])
     assert "final_column_named=False|last=hop" in features[0]
     assert "final_column_named=True|last=hop" in features[1]
+    # and a program reads them by their headers, not as "current account balance 2"
+    _, readings = get_world("wtq").readings(problem, env, programs)
+    assert readings[1] == "the current account balance of gdp of all rows whose country is chile"
 
 
 def test_an_adverb_names_the_column_of_its_adjective():

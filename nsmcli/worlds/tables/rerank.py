@@ -280,7 +280,7 @@ _ID_WORDS = frozenset({"id", "no", "nr", "number", "code", "ref"})
 def _asked_columns(words: Sequence[str], naming: dict[str, str], user: bool) -> set[str]:
     """The columns the question asks for by name right after "which" or "what" ("which platform does ...",
     "what was the average high ..."), or a listing's first word ("list the return IDs ..."): those whose
-    every word (`_naming_words`) is among the next words (after "is the" and the like; three at most, up to
+    every word (`column_naming`) is among the next words (after "is the" and the like; three at most, up to
     the next such word), plurals read as singulars, a word that identifies rows aside where no column names
     them ("which return": `Return ID`); the last two on a user's table only (`user`), as WTQ's reranker was
     fitted without. None when "which" or "what" is not the question's first wh-word, or when it asks for a
@@ -338,14 +338,14 @@ def _words_named(slug: str, words: set[str]) -> bool:
 _SLUG_COUNTER = re.compile(r"_\d+$")
 
 
-def _naming_words(table: Any, user: bool) -> dict[str, str]:
+def column_naming(table: Any) -> dict[str, str]:
     """What names each column, as a slug's words joined by "_", by slug: the slug itself, except that on a
     user's table columns whose slugs differ only in a trailing number (`current_account_balance`,
     `current_account_balance_2` of "Current account balance (BoP, current US$)" and "Current account balance
     (% of GDP)") are named by all their headers' words, so that a question quoting one names it and not the
     other."""
     naming = {c.slug: c.slug for c in table.columns}
-    if not user:
+    if not user_matching(table):
         return naming
     bases: dict[str, list[Any]] = {}
     for column in table.columns:
@@ -417,7 +417,7 @@ def rerank_features(
     user = user_matching(env.table)
     if user:  # WTQ's reranker was fitted without
         word_set |= _adverbs_read(words)
-    naming = _naming_words(env.table, user)
+    naming = column_naming(env.table)
     named_columns = {slug for slug, name in naming.items() if _words_named(name, word_set)}
     opening = next((t for t in question.tokens if t in _ASKING or t == "how"), "none")
     key = _key_column(env.table)
@@ -502,11 +502,13 @@ def rerank_features(
 
 def program_readings(problem: Any, env: Any, programs: Sequence[str]) -> tuple[str, list[str]]:
     """The question's text and each program read as English (`lang.gloss`, from the grammar's glosses of
-    the language `env` speaks); "" for a program that does not read."""
+    the language `env` speaks, each column by what names it, `column_naming`); "" for a program that does not
+    read."""
+    names = column_naming(env.table)
     readings = []
     for text in programs:
         try:
-            readings.append(gloss(text, env.spec))
+            readings.append(gloss(text, env.spec, names))
         except (GrammarError, ValueError):
             readings.append("")
     return problem.question.text, readings

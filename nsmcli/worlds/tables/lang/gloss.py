@@ -10,6 +10,7 @@ the question (`nsmcli.train.rerank`), where a sum and a count of the same rows d
 from __future__ import annotations
 
 import calendar
+from collections.abc import Mapping
 
 from nsmcli.errors import GrammarError
 from nsmcli.worlds.tables.data.values import Date, format_number
@@ -36,14 +37,15 @@ def _value_words(kind: str, value: object) -> str:
     return str(value) if value != "" else "blank"  # the empty text asks for a blank cell
 
 
-def _column_words(column: P.Column) -> str:
-    """`r.unit_price-number` -> "unit price"."""
-    return column.slug.replace("_", " ")
+def _column_words(column: P.Column, names: Mapping[str, str]) -> str:
+    """`r.unit_price-number` -> "unit price", or the name `names` gives its slug."""
+    return names.get(column.slug, column.slug).replace("_", " ")
 
 
-def gloss(program: P.Program | str, language: LanguageSpec) -> str:
-    """The English reading of `program` (its text or its parse) in `language`. Raises GrammarError for a
-    text that does not read, a function the language lacks, or one declared without a gloss."""
+def gloss(program: P.Program | str, language: LanguageSpec, names: Mapping[str, str] | None = None) -> str:
+    """The English reading of `program` (its text or its parse) in `language`, each column read by its slug's
+    words or by the words `names` gives it (slug -> words joined by "_"). Raises GrammarError for a text
+    that does not read, a function the language lacks, or one declared without a gloss."""
     if isinstance(program, str):
         program = P.Program.parse(program)
     readings: list[str] = []
@@ -56,7 +58,7 @@ def gloss(program: P.Program | str, language: LanguageSpec) -> str:
             if isinstance(arg, P.AllRows):
                 words.append("all rows")
             elif isinstance(arg, P.Column):
-                words.append(_column_words(arg))
+                words.append(_column_words(arg, names or {}))
             elif isinstance(arg, P.Literal):
                 words.append(" or ".join(_value_words(arg.kind, v) for v in arg.values))
             elif 0 <= arg.index < len(readings):
