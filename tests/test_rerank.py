@@ -762,6 +762,10 @@ def test_features_say_whether_a_comparison_goes_the_way_the_question_points():
     features = get_world("wtq").rerank(problem, env, [(p, 0.5, []) for p in programs])
     assert "change=fall|way=down|zero=True" in features[0]
     assert "change=fall|way=up|zero=True" in features[1]
+    # "negative" is read the same way, on a user's table
+    problem, env = _user_problem("how many stocks had a negative change?", *STOCKS)
+    features = get_world("wtq").rerank(problem, env, [(p, 0.5, []) for p in programs])
+    assert "change=fall|way=down|zero=True" in features[0]
 
 
 def test_features_say_whether_a_filter_keeps_the_side_of_the_bound_the_question_sets():

@@ -311,6 +311,10 @@ def _asked_columns(words: Sequence[str], naming: dict[str, str], user: bool) -> 
 _AUXILIARIES = frozenset("did does do was were is are will has have had can could should would".split())
 
 
+#: Words of sign, read as the words of falling and rising are over a column of both signs.
+_SIGN_CHANGES = {"negative": "fall", "positive": "rise"}
+
+
 def _when_columns(words: Sequence[str], table: Any) -> set[str]:
     """The columns a question asks for with "when", its first wh-word ("when did ETH first close above
     3,400?"): those of dates, and those of clock times (`14:35`)."""
@@ -427,6 +431,8 @@ def rerank_features(
         for i in range(len(words))
         if (c := change_direction(words, i)) is not None and not (balance_named and words[i] in BALANCE_WORDS)
     }
+    if user:  # "negative growth" of a column of both signs is below 0, as "fell" is; WTQ's fit had neither
+        changes |= {_SIGN_CHANGES[w] for w in words if w in _SIGN_CHANGES}
     columns = {c.slug: c for c in env.table.columns}
     read_columns: dict[str, _Compared] = {}
     said_bounds = bounds(_WORD.findall(_HYPHENED_NUMBER.sub(" ", text)), _is_value)
