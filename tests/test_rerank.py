@@ -920,6 +920,14 @@ def test_an_adverb_names_the_column_of_its_adjective():
     )
 
 
+def test_a_short_header_is_named_by_the_longer_word_it_begins():
+    batting = [["L. McAllister", "18.5", "64"], ["C. O'Neill", "31.2", "12"]]
+    problem, env = _user_problem("which players are averaging below 20", batting, ["Player", "Ave", "HS"])
+    programs = [f"(filter_less all_rows 20 r.{c}-number) (hop v0 r.player-string)" for c in ("ave", "hs")]
+    features = get_world("wtq").rerank(problem, env, [(p, 0.5, []) for p in programs])
+    assert "mentioned_unused=0" in features[0] and "mentioned_unused=1" in features[1]
+
+
 def test_the_biggest_of_deductions_written_as_money_below_zero_is_the_least_number():
     payroll = [["Ann", "(120.00)"], ["Bo", "(345.00)"], ["Cy", "(60.00)"]]
     problem, env = _user_problem(

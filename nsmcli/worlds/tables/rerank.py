@@ -333,6 +333,13 @@ def _when_columns(words: Sequence[str], table: Any) -> set[str]:
     }
 
 
+def _abbreviations_read(words: Sequence[str], table: Any) -> set[str]:
+    """The columns' names of three or four letters (`Ave`, `Jan`, `Pos`, `Ext`) that begin a longer word of
+    the question ("averaging", "january", "position", "extension"): the question names them."""
+    short = {c.slug for c in table.columns if 3 <= len(c.slug) <= 4 and c.slug.isalpha()}
+    return {s for s in short for w in words if len(w) >= len(s) + 2 and w.startswith(s)}
+
+
 def _words_named(slug: str, words: set[str]) -> bool:
     parts = [w for w in slug.split("_") if w]
     return bool(parts) and all(w in words for w in parts)
@@ -420,7 +427,7 @@ def rerank_features(
     asked = _asked_number(question.tokens, question.pos_tags)
     user = user_matching(env.table)
     if user:  # WTQ's reranker was fitted without
-        word_set |= _adverbs_read(words)
+        word_set |= _adverbs_read(words) | _abbreviations_read(words, env.table)
     naming = column_naming(env.table)
     named_columns = {slug for slug, name in naming.items() if _words_named(name, word_set)}
     opening = next((t for t in question.tokens if t in _ASKING or t == "how"), "none")
