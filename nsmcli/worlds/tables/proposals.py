@@ -32,7 +32,7 @@ from typing import Any
 
 from nsmcli.errors import GrammarError
 from nsmcli.worlds.tables.data import lexicon
-from nsmcli.worlds.tables.data.annotate import is_signed
+from nsmcli.worlds.tables.data.annotate import is_list, is_signed
 from nsmcli.worlds.tables.data.values import Date
 from nsmcli.worlds.tables.lang import program as P
 from nsmcli.worlds.tables.lang.functions import user_matching
@@ -190,16 +190,10 @@ def narrowed_programs(problem: Any, env: Any, beam: Sequence[str]) -> list[str]:
     return out
 
 
-def _holding(env: Any, value: str) -> Any | None:
-    """The first text column (not a date column) with a cell that holds `value`, or None."""
-    return next(
-        (
-            c
-            for c in env.table.columns
-            if "date" not in c.views and any(value in str(cell) for cell in c.views.get("string", ()))
-        ),
-        None,
-    )
+def _holding(env: Any, *values: str) -> Any | None:
+    """The first text column (not a date column) with, for each of `values` (texts, not empty), a cell that
+    holds it; None for none."""
+    return next((c for c in env.table.columns if "date" not in c.views and _holds_all(c, values)), None)
 
 
 def _holds_all(column: Any, values: Sequence[str]) -> bool:
@@ -373,13 +367,6 @@ def summed_programs(problem: Any, env: Any, beam: Sequence[str]) -> list[str]:
     return out
 
 
-def is_list(entity: Any, tokens: Sequence[str]) -> bool:
-    """Whether a string entity names several things joined by "and" (`annotate.listed_entities`), not an
-    either-or pair."""
-    spanned = set(tokens[entity.start : entity.end])
-    return len(entity.values) >= 2 and bool(lexicon.LIST_JOINS & spanned) and "or" not in spanned
-
-
 def listed_programs(problem: Any, env: Any, beam: Sequence[str]) -> list[str]:
     """For a question naming a list of things one text column holds and asking for a total or an average
     of them (`annotate`'s entity of all their names: "the combined GDP of France, Germany and the United
@@ -390,7 +377,7 @@ def listed_programs(problem: Any, env: Any, beam: Sequence[str]) -> list[str]:
     if listed is None:
         return []
     values = [str(v) for v in listed.values]
-    holding = next((c for c in env.table.columns if "date" not in c.views and _holds_all(c, values)), None)
+    holding = _holding(env, *values)
     if holding is None:
         return []
     them = P.Literal("string", tuple(values))

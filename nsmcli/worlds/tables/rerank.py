@@ -31,7 +31,7 @@ from typing import Any
 
 from nsmcli.errors import GrammarError
 from nsmcli.worlds.tables.data import units
-from nsmcli.worlds.tables.data.annotate import holds_outgoings, is_signed, names_balance
+from nsmcli.worlds.tables.data.annotate import holds_outgoings, is_list, is_signed, names_balance
 from nsmcli.worlds.tables.data.lexicon import MAGNITUDE, bounds, degree_base, measured_nouns, pointing
 from nsmcli.worlds.tables.data.textnum import BALANCE_WORDS, MONTHS, change_direction
 from nsmcli.worlds.tables.data.valuerules import is_code, is_digit_code
@@ -39,7 +39,7 @@ from nsmcli.worlds.tables.data.values import Date
 from nsmcli.worlds.tables.lang import program as P
 from nsmcli.worlds.tables.lang.functions import user_matching
 from nsmcli.worlds.tables.lang.gloss import gloss
-from nsmcli.worlds.tables.proposals import MIRRORED, is_list
+from nsmcli.worlds.tables.proposals import MIRRORED
 
 _WORD = re.compile(r"[a-z]+|\d+")
 _ENTITY_KINDS = ("string", "number", "date")
@@ -166,6 +166,10 @@ _SIZE_BASES = frozenset({"big", "large", "great", "small", "huge"})
 _LEVEL_HEADER_WORDS = frozenset(
     {"balance", "income", "profit", "net", "change", "growth", "return", "margin"}
 )
+
+
+#: Words of sign, read as the words of falling and rising are over a column of both signs.
+_SIGN_CHANGES = {"negative": "fall", "positive": "rise"}
 
 
 def _by_size(words: Sequence[str]) -> bool:
@@ -309,10 +313,6 @@ def _asked_columns(words: Sequence[str], naming: dict[str, str], user: bool) -> 
 
 #: Verbs that follow a question's "when" ("when did", "when was"), not a clause's ("when alice scored").
 _AUXILIARIES = frozenset("did does do was were is are will has have had can could should would".split())
-
-
-#: Words of sign, read as the words of falling and rising are over a column of both signs.
-_SIGN_CHANGES = {"negative": "fall", "positive": "rise"}
 
 
 def _when_columns(words: Sequence[str], table: Any) -> set[str]:

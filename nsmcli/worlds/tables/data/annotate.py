@@ -691,6 +691,13 @@ def listed_entities(tokens: list[str], strings: list[Entity]) -> list[Entity]:
     return out
 
 
+def is_list(entity: Entity, tokens: Sequence[str]) -> bool:
+    """Whether a string entity names several things joined by "and" (`listed_entities`), not an either-or
+    pair."""
+    spanned = set(tokens[entity.start : entity.end])
+    return len(entity.values) >= 2 and bool(lexicon.LIST_JOINS & spanned) and "or" not in spanned
+
+
 def _quantity_entities(
     tokens: list[str], *, ordinals: bool, number_kinds: tuple[str, ...] = ("NUMBER",)
 ) -> list[Entity]:
