@@ -23,6 +23,7 @@ QUESTION_FILES = (
     REAL / "questions-round10.tsv",
     REAL / "questions-round11.tsv",
     REAL / "questions-round12.tsv",
+    REAL / "questions-round13.tsv",
 )
 
 
