@@ -157,20 +157,24 @@ class Beam:
     answers: dict[str, list]  # program text -> its answer
 
 
-def _without_echoes(found: Beam) -> Beam:
-    """`found` without the programs that only repeat the question's text (`echoes_question`), on a user's
-    table and where another program remains: "reason for RMA-24163?" is never answered `RMA-24163`. WTQ's
-    data keeps the beam as its figures measured it."""
+def _without_echoes(found: Beam, proposed: dict[str, str]) -> tuple[Beam, dict[str, str]]:
+    """`found` (with the world's proposals among its programs) and `proposed` without the programs that
+    only repeat the question's text (`echoes_question`), on a user's table and where another program
+    remains: "reason for RMA-24163?" is never answered `RMA-24163`. It runs after the proposals, which may
+    echo too. WTQ's data keeps the beam as its figures measured it."""
     from nsmcli.worlds.tables.lang.functions import user_matching
     from nsmcli.worlds.tables.rerank import echoes_question
 
     if not user_matching(found.table):
-        return found
-    kept = [t for t in found.totals if not echoes_question(t, found.answers[t])]
+        return found, proposed
+    named = [str(v) for e in found.problem.question.entities if e.kind == "string" for v in e.values]
+    kept = [t for t in found.totals if not echoes_question(t, found.answers[t], found.env, named)]
     if not kept or len(kept) == len(found.totals):
-        return found
-    return replace(
-        found, totals={t: found.totals[t] for t in kept}, answers={t: found.answers[t] for t in kept}
+        return found, proposed
+    totals = {t: found.totals[t] for t in kept}
+    return (
+        replace(found, totals=totals, answers={t: found.answers[t] for t in kept}),
+        {t: kind for t, kind in proposed.items() if t in totals},
     )
 
 
@@ -538,17 +542,18 @@ class Parser:
         _checked_question(question, beam)  # the question's faults are told before the dialect's
         if sql_dialect:
             check_dialect(sql_dialect)
-        found = _without_echoes(self.beam_search(question, table, beam))
+        found = self.beam_search(question, table, beam)
         question, table, env, annotated = found.question, found.table, found.env, found.problem.question
-        totals, answers = found.totals, found.answers
         warnings = [*self.notes, *table.notes, *(w for w in (env.reach_warning(),) if w)]
-        if not totals:
+        if not found.totals:
             return ParseResult(question, [], None, 0.0, warnings=warnings)
         chosen_by = effective_vote(vote, self.reranker)
         problem = found.problem
         reranker = self.reranker if chosen_by == "rerank" else None
         # a reranker fitted with the world's proposals weighs them beside the beam's programs
-        proposed = reranker.propose(problem, env, totals, answers) if reranker is not None else {}
+        proposed = reranker.propose(problem, env, found.totals, found.answers) if reranker is not None else {}
+        found, proposed = _without_echoes(found, proposed)
+        totals, answers = found.totals, found.answers
         # most probable first; ties keep the beam's order (sorted is stable)
         candidates = [Candidate(t, p, answers[t]) for t, p in sorted(totals.items(), key=lambda kv: -kv[1])]
         if reranker is not None:
@@ -765,6 +770,7 @@ def _decode_questions(
             if job.proposals
             else {}
         )
+        found, proposed = _without_echoes(found, proposed)  # as `Parser.parse` chooses
         texts = list(found.totals)
         credits = [float(answer_matches(case.answer, parser.answer_of(found, t), table)) for t in texts]
         candidates = [(t, found.totals[t], found.answers[t] or []) for t in texts]

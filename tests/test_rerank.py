@@ -4,6 +4,7 @@ that `nsm parse` / `nsm eval` use a model's reranker.json, and that a bad file i
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import shutil
@@ -34,6 +35,7 @@ from nsmcli.worlds import get_world
 from nsmcli.worlds.tables.data.annotate import annotate_question
 from nsmcli.worlds.tables.data.preprocess import Example
 from nsmcli.worlds.tables.data.readers import load_table
+from nsmcli.worlds.tables.data.table import Table
 from nsmcli.worlds.tables.lang.gloss import gloss
 from nsmcli.worlds.tables.lang.interpreter import bind
 from nsmcli.worlds.tables.lang.spec import GLOSS_PLACE, get_language
@@ -766,6 +768,14 @@ def test_features_say_whether_a_comparison_goes_the_way_the_question_points():
     problem, env = _user_problem("how many stocks had a negative change?", *STOCKS)
     features = get_world("wtq").rerank(problem, env, [(p, 0.5, []) for p in programs])
     assert "change=fall|way=down|zero=True" in features[0]
+    # but a column's own word ("Negative reviews") is no sign of the question
+    reviews = [["Oak Inn", "3", "-0.5"], ["Elm Hotel", "12", "1.5"]]
+    problem, env = _user_problem(
+        "how many negative reviews did oak inn get?", reviews, ["Hotel", "Negative reviews", "Trend"]
+    )
+    program = "(filter_less all_rows 0 r.trend-number) (count v0)"
+    features = get_world("wtq").rerank(problem, env, [(program, 1.0, [])])
+    assert not [n for n in features[0] if n.startswith("change=")]
 
 
 def test_features_say_whether_a_filter_keeps_the_side_of_the_bound_the_question_sets():
@@ -891,6 +901,28 @@ def test_a_program_that_only_repeats_the_questions_text_is_no_answer():
         echo.replace("(hop v0 r.rma-string)", "(hop v0 r.reason-string)"), ["rma-24163"]
     )
     assert not echoes_question(echo.replace("(hop v0", "(next v0) (hop v1"), ["rma-24164"])
+    # a question that names two texts of the column picks one of them: "which sold more, A or B?"
+    sales = [["Widget", "40"], ["Gadget", "25"], ["Gizmo", "10"]]
+    problem, env = _user_problem("which sold more, widget or gadget?", sales, ["Product", "Units"])
+    pick = '(filter_str_contain_any all_rows "widget" r.product-string) (hop v0 r.product-string)'
+    assert echoes_question(pick, ["widget"], env, ["widget"])
+    assert not echoes_question(pick, ["widget"], env, ["widget", "gadget"])
+
+
+def test_the_choice_leaves_out_echoes_among_the_proposals_too():
+    from nsmcli.parser import Beam, _without_echoes
+
+    returns = [["RMA-24163", "Damaged"], ["RMA-24170", "Wrong size"]]
+    problem, env = _user_problem("reason for RMA-24163?", returns, ["RMA", "Reason"])
+    echo = '(filter_str_contain_any all_rows "rma-24163" r.rma-string) (hop v0 r.rma-string)'
+    right = echo.replace("(hop v0 r.rma-string)", "(hop v0 r.reason-string)")
+    found = Beam("reason for RMA-24163?", env.table, env, problem, {right: 0.4}, {right: ["damaged"]})
+    found.totals[echo], found.answers[echo] = 1e-4, ["rma-24163"]  # a proposal that echoes
+    kept, proposed = _without_echoes(found, {echo: "reshown"})
+    assert list(kept.totals) == [right] and proposed == {}
+    # on WTQ's tables the beam stays as its figures measured it
+    wtq = Table.from_rows("t", ["RMA", "Reason"], returns)
+    assert _without_echoes(dataclasses.replace(found, table=wtq), {echo: "reshown"})[0].totals == found.totals
 
 
 def test_two_columns_of_one_name_are_told_apart_by_the_rest_of_their_headers():
@@ -907,6 +939,21 @@ def test_two_columns_of_one_name_are_told_apart_by_the_rest_of_their_headers():
     # and a program reads them by their headers, not as "current account balance 2"
     _, readings = get_world("wtq").readings(problem, env, programs)
     assert readings[1] == "the current account balance of gdp of all rows whose country is chile"
+
+
+def test_headers_of_one_name_are_named_without_their_accents_and_headers_alike_keep_their_slugs():
+    from nsmcli.worlds.tables.rerank import column_naming
+
+    rows = [["Lyon", "12", "14", "3", "4"]]
+    header = ["Ville", "Dépenses (2023)", "Dépenses (2024)", "Total", "Total"]
+    table = Table.from_rows("t", header, rows, value_rules="user")
+    assert column_naming(table) == {
+        "ville": "ville",
+        "depenses": "depenses_2023",
+        "depenses_2": "depenses_2024",
+        "total": "total",
+        "total_2": "total_2",
+    }
 
 
 def test_an_adverb_names_the_column_of_its_adjective():
@@ -926,6 +973,12 @@ def test_a_short_header_is_named_by_the_longer_word_it_begins():
     programs = [f"(filter_less all_rows 20 r.{c}-number) (hop v0 r.player-string)" for c in ("ave", "hs")]
     features = get_world("wtq").rerank(problem, env, [(p, 0.5, []) for p in programs])
     assert "mentioned_unused=0" in features[0] and "mentioned_unused=1" in features[1]
+    # a degree or an adverb's ending makes another word: "highest" names no `High`, "latest" no `Lat`
+    from nsmcli.worlds.tables.rerank import _abbreviations_read
+
+    stations = Table.from_rows("t", ["Station", "Lat", "High"], [["Oslo", "59.9", "21"]], value_rules="user")
+    assert _abbreviations_read(["the", "highest", "latest", "reading"], stations) == set()
+    assert _abbreviations_read(["highlands", "latitude"], stations) == {"high", "lat"}
 
 
 def test_the_biggest_of_deductions_written_as_money_below_zero_is_the_least_number():

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,7 +35,7 @@ from nsmcli.worlds.tables.data.annotate import holds_outgoings, is_list, is_sign
 from nsmcli.worlds.tables.data.lexicon import MAGNITUDE, bounds, degree_base, measured_nouns, pointing
 from nsmcli.worlds.tables.data.textnum import BALANCE_WORDS, MONTHS, change_direction
 from nsmcli.worlds.tables.data.valuerules import is_code, is_digit_code
-from nsmcli.worlds.tables.data.values import Date
+from nsmcli.worlds.tables.data.values import Date, without_accents
 from nsmcli.worlds.tables.lang import program as P
 from nsmcli.worlds.tables.lang.functions import user_matching
 from nsmcli.worlds.tables.lang.gloss import gloss
@@ -335,9 +335,19 @@ def _when_columns(words: Sequence[str], table: Any) -> set[str]:
 
 def _abbreviations_read(words: Sequence[str], table: Any) -> set[str]:
     """The columns' names of three or four letters (`Ave`, `Jan`, `Pos`, `Ext`) that begin a longer word of
-    the question ("averaging", "january", "position", "extension"): the question names them."""
+    the question ("averaging", "january", "position", "extension"): the question names them. A word that
+    only adds a degree or an adverb's ending is another word ("highest" names no `High`, "latest" no `Lat`)."""
     short = {c.slug for c in table.columns if 3 <= len(c.slug) <= 4 and c.slug.isalpha()}
-    return {s for s in short for w in words if len(w) >= len(s) + 2 and w.startswith(s)}
+    return {
+        s
+        for s in short
+        for w in words
+        if len(w) >= len(s) + 2 and w.startswith(s) and w[len(s) :] not in _NOT_ABBREVIATED_ENDINGS
+    }
+
+
+#: Endings after a short header's letters that make another word of them ("high-est", "lat-ely").
+_NOT_ABBREVIATED_ENDINGS = frozenset({"est", "er", "ly", "ely", "ter", "test"})
 
 
 def _words_named(slug: str, words: set[str]) -> bool:
@@ -354,7 +364,8 @@ def column_naming(table: Any) -> dict[str, str]:
     user's table columns whose slugs differ only in a trailing number (`current_account_balance`,
     `current_account_balance_2` of "Current account balance (BoP, current US$)" and "Current account balance
     (% of GDP)") are named by all their headers' words, so that a question quoting one names it and not the
-    other."""
+    other. Headers are read as slugs are (accents dropped, not the letters under them), and two columns of
+    one header keep their slugs."""
     naming = {c.slug: c.slug for c in table.columns}
     if not user_matching(table):
         return naming
@@ -362,9 +373,13 @@ def column_naming(table: Any) -> dict[str, str]:
     for column in table.columns:
         bases.setdefault(_SLUG_COUNTER.sub("", column.slug), []).append(column)
     for shared in bases.values():
-        if len(shared) > 1:
-            for column in shared:
-                naming[column.slug] = "_".join(_WORD.findall(column.header.lower())) or column.slug
+        if len(shared) < 2:
+            continue
+        named = {
+            c.slug: "_".join(_WORD.findall(without_accents(str(c.header)).lower())) or c.slug for c in shared
+        }
+        if len(set(named.values())) == len(named):  # headers alike tell nothing apart
+            naming.update(named)
     return naming
 
 
@@ -382,11 +397,14 @@ def _adverbs_read(words: Sequence[str]) -> set[str]:
     return {_ADVERB_ADJECTIVES[w] for w in words if w in _ADVERB_ADJECTIVES}
 
 
-def echoes_question(program_text: str, answer: Sequence[Any]) -> bool:
+def echoes_question(
+    program_text: str, answer: Sequence[Any], env: Any = None, named: Collection[str] = ()
+) -> bool:
     """Whether a program only repeats what the question said: it keeps the rows whose column holds a text
     the question names, then shows that column, and every cell it shows is that text ("reason for
     RMA-24163?" answered `RMA-24163`). A cell that holds more than the text ("Boston Red Sox" for "boston")
-    is an answer."""
+    is an answer. So is the text where the question names two or more texts (`named`, its entities' values)
+    that cells of that column of `env`'s table hold: "which sold more, A or B?" picks one of its own names."""
     try:
         program = P.Program.parse(program_text)
     except (GrammarError, ValueError):
@@ -400,11 +418,22 @@ def echoes_question(program_text: str, answer: Sequence[Any]) -> bool:
     if not isinstance(literal, P.Literal) or len(literal.values) != 1 or not isinstance(column, P.Column):
         return False
     last = shown.args[-1]
-    return (
+    if not (
         isinstance(last, P.Column)
         and last.slug == column.slug
         and all(str(value) == str(literal.values[0]) for value in answer)
-    )
+    ):
+        return False
+    return env is None or _names_held(env, column.name, named) < 2
+
+
+def _names_held(env: Any, property_name: str, named: Collection[str]) -> int:
+    """How many of the texts `named` some cell of the table's column `property_name` holds."""
+    column = next((c for c in env.table.columns if c.property_name("string") == property_name), None)
+    if column is None:
+        return 0
+    cells = [str(c) for c in column.views.get("string", ()) if c]
+    return sum(any(name in cell for cell in cells) for name in set(named) if name)
 
 
 def rerank_features(
@@ -439,7 +468,8 @@ def rerank_features(
         if (c := change_direction(words, i)) is not None and not (balance_named and words[i] in BALANCE_WORDS)
     }
     if user:  # "negative growth" of a column of both signs is below 0, as "fell" is; WTQ's fit had neither
-        changes |= {_SIGN_CHANGES[w] for w in words if w in _SIGN_CHANGES}
+        header_words = {part for name in naming.values() for part in name.split("_")}  # "Negative reviews"
+        changes |= {_SIGN_CHANGES[w] for w in words if w in _SIGN_CHANGES and w not in header_words}
     columns = {c.slug: c for c in env.table.columns}
     read_columns: dict[str, _Compared] = {}
     said_bounds = bounds(_WORD.findall(_HYPHENED_NUMBER.sub(" ", text)), _is_value)

@@ -37,9 +37,15 @@ def normalize(text: str) -> str:
     return _normalize_any(text)
 
 
+def without_accents(text: str) -> str:
+    """`text` with its letters' diacritics dropped ("Dépenses" -> "Depenses"), the first of `normalize`'s
+    passes."""
+    return "".join(c for c in unicodedata.normalize("NFKD", text) if unicodedata.category(c) != "Mn")
+
+
 def _normalize_any(text: str) -> str:
     """`normalize` for any text, the official passes in order."""
-    text = "".join(c for c in unicodedata.normalize("NFKD", text) if unicodedata.category(c) != "Mn")
+    text = without_accents(text)
     text = _QUOTES.sub("'", text)
     text = _DQUOTES.sub('"', text)
     text = _DASHES.sub("-", text)
