@@ -167,7 +167,13 @@ def _without_echoes(found: Beam, proposed: dict[str, str]) -> tuple[Beam, dict[s
 
     if not user_matching(found.table):
         return found, proposed
-    named = [str(v) for e in found.problem.question.entities if e.kind == "string" for v in e.values]
+    # the texts of a pair or list the question names ("widget or gadget"), of which it may pick one
+    named = [
+        str(v)
+        for e in found.problem.question.entities
+        if e.kind == "string" and len(e.values) > 1
+        for v in e.values
+    ]
     kept = [t for t in found.totals if not echoes_question(t, found.answers[t], found.env, named)]
     if not kept or len(kept) == len(found.totals):
         return found, proposed
@@ -764,7 +770,10 @@ def _decode_questions(
         if not found.totals:
             out[i] = None
             continue
-        vote = choose(found.totals, found.answers, "answer")
+        # the answer vote as `Parser.parse` takes it without a reranker: over the beam, echoes left out
+        voted, _ = _without_echoes(found, {})
+        vote = choose(voted.totals, voted.answers, "answer")
+        vote_right = answer_matches(case.answer, parser.answer_of(voted, vote), table)
         proposed = (
             add_proposals(world, found.problem, found.env, found.totals, found.answers)
             if job.proposals
@@ -784,8 +793,7 @@ def _decode_questions(
             matcher=matcher,
         )
         matched = match_texts(world, found.problem, found.env, candidates)
-        right = credits[texts.index(vote)] >= 1
-        out[i] = _DecodedQuestion(features, credits, matched, str(case.table.resolve()), right)
+        out[i] = _DecodedQuestion(features, credits, matched, str(case.table.resolve()), vote_right)
         if progress and len(out) % 50 == 0:
             progress(f"{job.path}: {len(out)} of {len(cases)} questions decoded")
     return world, out

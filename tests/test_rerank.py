@@ -776,6 +776,13 @@ def test_features_say_whether_a_comparison_goes_the_way_the_question_points():
     program = "(filter_less all_rows 0 r.trend-number) (count v0)"
     features = get_world("wtq").rerank(problem, env, [(program, 1.0, [])])
     assert not [n for n in features[0] if n.startswith("change=")]
+    assert not [e for e in problem.question.entities if e.kind == "number"]  # and no 0 to compare with
+    # while the sign of another column is still read as one
+    problem, env = _user_problem(
+        "how many hotels had a negative trend?", reviews, ["Hotel", "Negative reviews", "Trend"]
+    )
+    features = get_world("wtq").rerank(problem, env, [(program, 1.0, [])])
+    assert "change=fall|way=down|zero=True" in features[0]
 
 
 def test_features_say_whether_a_filter_keeps_the_side_of_the_bound_the_question_sets():
@@ -905,7 +912,7 @@ def test_a_program_that_only_repeats_the_questions_text_is_no_answer():
     sales = [["Widget", "40"], ["Gadget", "25"], ["Gizmo", "10"]]
     problem, env = _user_problem("which sold more, widget or gadget?", sales, ["Product", "Units"])
     pick = '(filter_str_contain_any all_rows "widget" r.product-string) (hop v0 r.product-string)'
-    assert echoes_question(pick, ["widget"], env, ["widget"])
+    assert echoes_question(pick, ["widget"], env, ["gadget"])
     assert not echoes_question(pick, ["widget"], env, ["widget", "gadget"])
 
 
@@ -920,6 +927,19 @@ def test_the_choice_leaves_out_echoes_among_the_proposals_too():
     found.totals[echo], found.answers[echo] = 1e-4, ["rma-24163"]  # a proposal that echoes
     kept, proposed = _without_echoes(found, {echo: "reshown"})
     assert list(kept.totals) == [right] and proposed == {}
+    # two codes named one after the other are no pair to pick from: the echo still goes
+    problem, env = _user_problem(
+        "what are the reasons for RMA-24163 and RMA-24170?", returns, ["RMA", "Reason"]
+    )
+    both = dataclasses.replace(found, problem=problem, env=env)
+    assert list(_without_echoes(both, {echo: "reshown"})[0].totals) == [right]
+    # "which sold more, widget or gadget?" names a pair, and picking one of it is the answer
+    sales = [["Widget", "40"], ["Gadget", "25"], ["Gizmo", "10"]]
+    problem, env = _user_problem("which sold more, widget or gadget?", sales, ["Product", "Units"])
+    pick = '(filter_str_contain_any all_rows "widget" r.product-string) (hop v0 r.product-string)'
+    count = "(count all_rows)"
+    beam = Beam("q", env.table, env, problem, {pick: 0.6, count: 0.4}, {pick: ["widget"], count: [3.0]})
+    assert list(_without_echoes(beam, {})[0].totals) == [pick, count]
     # on WTQ's tables the beam stays as its figures measured it
     wtq = Table.from_rows("t", ["RMA", "Reason"], returns)
     assert _without_echoes(dataclasses.replace(found, table=wtq), {echo: "reshown"})[0].totals == found.totals
@@ -945,14 +965,15 @@ def test_headers_of_one_name_are_named_without_their_accents_and_headers_alike_k
     from nsmcli.worlds.tables.rerank import column_naming
 
     rows = [["Lyon", "12", "14", "3", "4"]]
-    header = ["Ville", "Dépenses (2023)", "Dépenses (2024)", "Total", "Total"]
-    table = Table.from_rows("t", header, rows, value_rules="user")
+    header = ["Ville", "Dépenses (2023)", "Dépenses (2024)", "Total (2023)", "Total (2023)", "Total (2024)"]
+    table = Table.from_rows("t", header, [[*rows[0], "9"]], value_rules="user")
     assert column_naming(table) == {
         "ville": "ville",
         "depenses": "depenses_2023",
         "depenses_2": "depenses_2024",
         "total": "total",
         "total_2": "total_2",
+        "total_3": "total_2024",
     }
 
 
@@ -979,6 +1000,9 @@ def test_a_short_header_is_named_by_the_longer_word_it_begins():
     stations = Table.from_rows("t", ["Station", "Lat", "High"], [["Oslo", "59.9", "21"]], value_rules="user")
     assert _abbreviations_read(["the", "highest", "latest", "reading"], stations) == set()
     assert _abbreviations_read(["highlands", "latitude"], stations) == {"high", "lat"}
+    assert _abbreviations_read(["higher", "later", "lately"], stations) == set()
+    books = Table.from_rows("t", ["Title", "Ord", "Chap"], [["Emma", "3", "12"]], value_rules="user")
+    assert _abbreviations_read(["order", "chapter"], books) == {"ord", "chap"}
 
 
 def test_the_biggest_of_deductions_written_as_money_below_zero_is_the_least_number():

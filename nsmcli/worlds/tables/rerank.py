@@ -25,13 +25,20 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections import Counter
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from nsmcli.errors import GrammarError
 from nsmcli.worlds.tables.data import units
-from nsmcli.worlds.tables.data.annotate import holds_outgoings, is_list, is_signed, names_balance
+from nsmcli.worlds.tables.data.annotate import (
+    holds_outgoings,
+    is_list,
+    is_signed,
+    names_balance,
+    spells_column_name,
+)
 from nsmcli.worlds.tables.data.lexicon import MAGNITUDE, bounds, degree_base, measured_nouns, pointing
 from nsmcli.worlds.tables.data.textnum import BALANCE_WORDS, MONTHS, change_direction
 from nsmcli.worlds.tables.data.valuerules import is_code, is_digit_code
@@ -339,15 +346,22 @@ def _abbreviations_read(words: Sequence[str], table: Any) -> set[str]:
     only adds a degree or an adverb's ending is another word ("highest" names no `High`, "latest" no `Lat`)."""
     short = {c.slug for c in table.columns if 3 <= len(c.slug) <= 4 and c.slug.isalpha()}
     return {
-        s
-        for s in short
-        for w in words
-        if len(w) >= len(s) + 2 and w.startswith(s) and w[len(s) :] not in _NOT_ABBREVIATED_ENDINGS
+        s for s in short for w in words if len(w) >= len(s) + 2 and w.startswith(s) and not _of_degree(w, s)
     }
 
 
-#: Endings after a short header's letters that make another word of them ("high-est", "lat-ely").
-_NOT_ABBREVIATED_ENDINGS = frozenset({"est", "er", "ly", "ely", "ter", "test"})
+def _of_degree(word: str, short: str) -> bool:
+    """Whether `word` is `short`'s letters with a degree's or an adverb's ending ("highest", "higher",
+    "latest", "later", "lately") rather than a longer word they shorten ("order" of `Ord`)."""
+    return (
+        word[len(short) :] in ("est", "ly", "ely")
+        or degree_base(word, MAGNITUDE) is not None
+        or word in _TIME_COMPARATIVES
+    )
+
+
+#: Comparatives of time that no magnitude lists ("later" is no `Lat`).
+_TIME_COMPARATIVES = frozenset({"later", "latter", "earlier", "sooner"})
 
 
 def _words_named(slug: str, words: set[str]) -> bool:
@@ -364,8 +378,8 @@ def column_naming(table: Any) -> dict[str, str]:
     user's table columns whose slugs differ only in a trailing number (`current_account_balance`,
     `current_account_balance_2` of "Current account balance (BoP, current US$)" and "Current account balance
     (% of GDP)") are named by all their headers' words, so that a question quoting one names it and not the
-    other. Headers are read as slugs are (accents dropped, not the letters under them), and two columns of
-    one header keep their slugs."""
+    other. Headers are read as slugs are (accents dropped, not the letters under them), and columns of one
+    header keep their slugs."""
     naming = {c.slug: c.slug for c in table.columns}
     if not user_matching(table):
         return naming
@@ -378,8 +392,9 @@ def column_naming(table: Any) -> dict[str, str]:
         named = {
             c.slug: "_".join(_WORD.findall(without_accents(str(c.header)).lower())) or c.slug for c in shared
         }
-        if len(set(named.values())) == len(named):  # headers alike tell nothing apart
-            naming.update(named)
+        alike = Counter(named.values())
+        # two columns of one header are told apart by nothing but their slugs
+        naming.update({slug: name for slug, name in named.items() if alike[name] == 1})
     return naming
 
 
@@ -403,8 +418,9 @@ def echoes_question(
     """Whether a program only repeats what the question said: it keeps the rows whose column holds a text
     the question names, then shows that column, and every cell it shows is that text ("reason for
     RMA-24163?" answered `RMA-24163`). A cell that holds more than the text ("Boston Red Sox" for "boston")
-    is an answer. So is the text where the question names two or more texts (`named`, its entities' values)
-    that cells of that column of `env`'s table hold: "which sold more, A or B?" picks one of its own names."""
+    is an answer. So is the text where it is one of `named` (the values of the question's pairs and lists), two
+    or more of which cells of that column of `env`'s table hold: "which sold more, A or B?" picks one of its
+    own names."""
     try:
         program = P.Program.parse(program_text)
     except (GrammarError, ValueError):
@@ -424,7 +440,8 @@ def echoes_question(
         and all(str(value) == str(literal.values[0]) for value in answer)
     ):
         return False
-    return env is None or _names_held(env, column.name, named) < 2
+    picked = str(literal.values[0]) in named and _names_held(env, column.name, named) >= 2
+    return env is None or not picked
 
 
 def _names_held(env: Any, property_name: str, named: Collection[str]) -> int:
@@ -468,8 +485,11 @@ def rerank_features(
         if (c := change_direction(words, i)) is not None and not (balance_named and words[i] in BALANCE_WORDS)
     }
     if user:  # "negative growth" of a column of both signs is below 0, as "fell" is; WTQ's fit had neither
-        header_words = {part for name in naming.values() for part in name.split("_")}  # "Negative reviews"
-        changes |= {_SIGN_CHANGES[w] for w in words if w in _SIGN_CHANGES and w not in header_words}
+        changes |= {
+            _SIGN_CHANGES[w]
+            for i, w in enumerate(words)
+            if w in _SIGN_CHANGES and not spells_column_name(words, i, env.table)  # "negative reviews"
+        }
     columns = {c.slug: c for c in env.table.columns}
     read_columns: dict[str, _Compared] = {}
     said_bounds = bounds(_WORD.findall(_HYPHENED_NUMBER.sub(" ", text)), _is_value)

@@ -34,7 +34,7 @@ from nsmcli.worlds.tables.data.valuerules import (
     said_power,
     states_money,
 )
-from nsmcli.worlds.tables.data.values import Date, contains_words, normalize
+from nsmcli.worlds.tables.data.values import Date, contains_words, normalize, without_accents
 
 #: NLTK's English stop words, contraction pieces, the empty string and punctuation (MAPO's stop_words.json).
 STOP_WORDS = (
@@ -925,6 +925,19 @@ def names_balance(table: Table) -> bool:
     return any(set(c.slug.split("_")) & textnum.BALANCE_WORDS for c in table.columns)
 
 
+def spells_column_name(words: Sequence[str], i: int, table: Table) -> bool:
+    """Whether the question's lower-cased words from `i` on spell out a whole column's name ("negative
+    reviews" of `Negative reviews`, "positive" of `Positive`): there a sign word names the column."""
+    for column in table.columns:
+        name = _NAME_WORD.findall(without_accents(str(column.header)).lower())
+        if name and list(words[i : i + len(name)]) == name:
+            return True
+    return False
+
+
+_NAME_WORD = re.compile(r"[a-z]+|\d+")
+
+
 def holds_outgoings(column: Column) -> bool:
     """Whether a column's amounts are all money below 0 (`(120.00)`, `-£45.00`): deductions or outgoings,
     whose "biggest" is the most negative."""
@@ -1109,6 +1122,7 @@ def annotate_question(
         signs = textnum.find_sign_words(tokens, signed_column=index.signed_column)
         if names_balance(table):
             signs = [q for q in signs if tokens[q.start] not in textnum.BALANCE_WORDS]
+        signs = [q for q in signs if not spells_column_name(tokens, q.start, table)]
         quantities += [Entity("number", q.values, q.start, q.end) for q in signs]
         strings += _yes_no_entities(tokens, table) + _result_code_entities(tokens, table)
         strings += _blank_entities(tokens, index)
