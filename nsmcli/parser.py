@@ -162,16 +162,19 @@ def _without_echoes(found: Beam, proposed: dict[str, str]) -> tuple[Beam, dict[s
     only repeat the question's text (`echoes_question`), on a user's table and where another program
     remains: "reason for RMA-24163?" is never answered `RMA-24163`. It runs after the proposals, which may
     echo too. WTQ's data keeps the beam as its figures measured it."""
+    from nsmcli.worlds.tables.data.annotate import is_list
     from nsmcli.worlds.tables.lang.functions import user_matching
     from nsmcli.worlds.tables.rerank import echoes_question
 
     if not user_matching(found.table):
         return found, proposed
-    # the texts of a pair or list the question names ("widget or gadget"), of which it may pick one
+    # the texts of a pair the question names ("widget or gadget"), of which it may pick one; a list
+    # ("widget, gadget and gizmo") is summed or counted, never picked from
+    question = found.problem.question
     named = [
         str(v)
-        for e in found.problem.question.entities
-        if e.kind == "string" and len(e.values) > 1
+        for e in question.entities
+        if e.kind == "string" and len(e.values) > 1 and not is_list(e, question.tokens)
         for v in e.values
     ]
     kept = [t for t in found.totals if not echoes_question(t, found.answers[t], found.env, named)]

@@ -783,6 +783,15 @@ def test_features_say_whether_a_comparison_goes_the_way_the_question_points():
     )
     features = get_world("wtq").rerank(problem, env, [(program, 1.0, [])])
     assert "change=fall|way=down|zero=True" in features[0]
+    # a one-word header of a sign (`Negative`) leaves "a negative change" a sign
+    votes = [["Ada", "40", "12", "-3.5"], ["Bo", "22", "30", "1.5"]]
+    problem, env = _user_problem(
+        "how many candidates had a negative change?", votes, ["Candidate", "Positive", "Negative", "Change"]
+    )
+    program = "(filter_less all_rows 0 r.change-number) (count v0)"
+    features = get_world("wtq").rerank(problem, env, [(program, 1.0, [])])
+    assert "change=fall|way=down|zero=True" in features[0]
+    assert [e.values for e in problem.question.entities if e.kind == "number"] == [(0.0,)]
 
 
 def test_features_say_whether_a_filter_keeps_the_side_of_the_bound_the_question_sets():
@@ -940,6 +949,12 @@ def test_the_choice_leaves_out_echoes_among_the_proposals_too():
     count = "(count all_rows)"
     beam = Beam("q", env.table, env, problem, {pick: 0.6, count: 0.4}, {pick: ["widget"], count: [3.0]})
     assert list(_without_echoes(beam, {})[0].totals) == [pick, count]
+    # a list is summed or counted, never picked from
+    problem, env = _user_problem(
+        "what were the total units of widget, gadget and gizmo?", sales, ["Product", "Units"]
+    )
+    listed = dataclasses.replace(beam, problem=problem, env=env)
+    assert list(_without_echoes(listed, {})[0].totals) == [count]
     # on WTQ's tables the beam stays as its figures measured it
     wtq = Table.from_rows("t", ["RMA", "Reason"], returns)
     assert _without_echoes(dataclasses.replace(found, table=wtq), {echo: "reshown"})[0].totals == found.totals
@@ -975,6 +990,9 @@ def test_headers_of_one_name_are_named_without_their_accents_and_headers_alike_k
         "total_2": "total_2",
         "total_3": "total_2024",
     }
+    # a header's name that another column's slug already is tells nothing apart either
+    scores = Table.from_rows("t", ["Score", "Score", "Score (2)"], [["1", "2", "3"]], value_rules="user")
+    assert column_naming(scores) == {"score": "score", "score_2": "score_2", "score_3": "score_3"}
 
 
 def test_an_adverb_names_the_column_of_its_adjective():
@@ -1003,6 +1021,8 @@ def test_a_short_header_is_named_by_the_longer_word_it_begins():
     assert _abbreviations_read(["higher", "later", "lately"], stations) == set()
     books = Table.from_rows("t", ["Title", "Ord", "Chap"], [["Emma", "3", "12"]], value_rules="user")
     assert _abbreviations_read(["order", "chapter"], books) == {"ord", "chap"}
+    weather = Table.from_rows("t", ["Day", "Max", "Min"], [["Mon", "21", "12"]], value_rules="user")
+    assert _abbreviations_read(["the", "highest", "maximum"], weather) == {"max"}  # a magnitude's own word
 
 
 def test_the_biggest_of_deductions_written_as_money_below_zero_is_the_least_number():

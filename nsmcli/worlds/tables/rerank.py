@@ -175,7 +175,7 @@ _LEVEL_HEADER_WORDS = frozenset(
 )
 
 
-#: Words of sign, read as the words of falling and rising are over a column of both signs.
+#: Words of sign (`textnum.SIGN_WORDS`), read as the words of falling and rising are over a column of both signs.
 _SIGN_CHANGES = {"negative": "fall", "positive": "rise"}
 
 
@@ -355,7 +355,7 @@ def _of_degree(word: str, short: str) -> bool:
     "latest", "later", "lately") rather than a longer word they shorten ("order" of `Ord`)."""
     return (
         word[len(short) :] in ("est", "ly", "ely")
-        or degree_base(word, MAGNITUDE) is not None
+        or degree_base(word, MAGNITUDE) not in (None, word)  # "maximum" itself still names `Max`
         or word in _TIME_COMPARATIVES
     )
 
@@ -386,15 +386,20 @@ def column_naming(table: Any) -> dict[str, str]:
     bases: dict[str, list[Any]] = {}
     for column in table.columns:
         bases.setdefault(_SLUG_COUNTER.sub("", column.slug), []).append(column)
-    for shared in bases.values():
-        if len(shared) < 2:
-            continue
-        named = {
-            c.slug: "_".join(_WORD.findall(without_accents(str(c.header)).lower())) or c.slug for c in shared
-        }
-        alike = Counter(named.values())
-        # two columns of one header are told apart by nothing but their slugs
-        naming.update({slug: name for slug, name in named.items() if alike[name] == 1})
+    renamed = {
+        c.slug: "_".join(_WORD.findall(without_accents(str(c.header)).lower())) or c.slug
+        for shared in bases.values()
+        if len(shared) > 1
+        for c in shared
+    }
+    while True:  # a name two columns would share tells them apart no better than their slugs
+        alike = Counter({**naming, **renamed}.values())
+        clashing = [slug for slug, name in renamed.items() if alike[name] > 1]
+        if not clashing:
+            break
+        for slug in clashing:
+            del renamed[slug]
+    naming.update(renamed)
     return naming
 
 
@@ -440,8 +445,9 @@ def echoes_question(
         and all(str(value) == str(literal.values[0]) for value in answer)
     ):
         return False
-    picked = str(literal.values[0]) in named and _names_held(env, column.name, named) >= 2
-    return env is None or not picked
+    if env is None:
+        return True
+    return not (str(literal.values[0]) in named and _names_held(env, column.name, named) >= 2)
 
 
 def _names_held(env: Any, property_name: str, named: Collection[str]) -> int:

@@ -926,11 +926,12 @@ def names_balance(table: Table) -> bool:
 
 
 def spells_column_name(words: Sequence[str], i: int, table: Table) -> bool:
-    """Whether the question's lower-cased words from `i` on spell out a whole column's name ("negative
-    reviews" of `Negative reviews`, "positive" of `Positive`): there a sign word names the column."""
+    """Whether the question's lower-cased words from `i` on spell out a whole column's name of two words or
+    more ("negative reviews" of `Negative reviews`): there a sign word names the column. A one-word name
+    (`Negative`) is left out: "a negative change" beside it still speaks of a sign."""
     for column in table.columns:
         name = _NAME_WORD.findall(without_accents(str(column.header)).lower())
-        if name and list(words[i : i + len(name)]) == name:
+        if len(name) > 1 and list(words[i : i + len(name)]) == name:
             return True
     return False
 
@@ -1122,7 +1123,11 @@ def annotate_question(
         signs = textnum.find_sign_words(tokens, signed_column=index.signed_column)
         if names_balance(table):
             signs = [q for q in signs if tokens[q.start] not in textnum.BALANCE_WORDS]
-        signs = [q for q in signs if not spells_column_name(tokens, q.start, table)]
+        signs = [
+            q
+            for q in signs
+            if tokens[q.start] not in textnum.SIGN_WORDS or not spells_column_name(tokens, q.start, table)
+        ]
         quantities += [Entity("number", q.values, q.start, q.end) for q in signs]
         strings += _yes_no_entities(tokens, table) + _result_code_entities(tokens, table)
         strings += _blank_entities(tokens, index)

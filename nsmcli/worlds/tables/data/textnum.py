@@ -582,7 +582,7 @@ def find_times(tokens: list[str]) -> list[Quantity]:
 
 
 #: Words that compare with zero: "negative growth" is growth below 0.
-_SIGN_WORDS = frozenset({"negative", "positive"})
+SIGN_WORDS = frozenset({"negative", "positive"})
 #: Words of falling and of rising, which compare with zero where a column holds both signs: "which cities
 #: are shrinking?" of a growth column of -0.4 and 1.2 is growth below 0; "lost" a change below 0; "early" a
 #: delay below 0, "refunds" amounts below 0, a "deficit" a balance below 0 (a "surplus" above).
@@ -641,7 +641,7 @@ def find_sign_words(tokens: list[str], *, signed_column: bool = False) -> list[Q
     return [
         Quantity("NUMBER", i, i + 1, (0.0,))
         for i, word in enumerate(tokens)
-        if word in _SIGN_WORDS or (signed_column and change_direction(tokens, i) is not None)
+        if word in SIGN_WORDS or (signed_column and change_direction(tokens, i) is not None)
     ]
 
 
