@@ -2,7 +2,8 @@
 chosen program against the best-scored right one, sorted into kinds by their structure.
 
 For question files the reranker was not fitted on (the real-world rounds; `examples/fit`'s rounds other
-than those in `matcher.json`'s `fitted.questions`). Kinds, first that applies:
+than those in `matcher.json`'s `fitted.questions` and those the reranker of users' tables names in its
+record: for the shipped one, every round of `examples/fit` so far). Kinds, first that applies:
 
 - shows another column: the same functions and columns but the last `hop`'s;
 - drops / adds a condition: the right program has more / fewer filters;
@@ -11,7 +12,7 @@ than those in `matcher.json`'s `fitted.questions`). Kinds, first that applies:
 - same functions, other columns or values: what is compared or kept is another column or value;
 - other structure.
 
-    python bench/chooser_misses.py examples/real/questions-round2.tsv examples/fit/questions-round4.tsv
+    python bench/chooser_misses.py examples/real/questions-round2.tsv examples/real/questions-round3.tsv
 """
 
 from __future__ import annotations
@@ -72,7 +73,7 @@ def main() -> None:
     ap.add_argument("--model", default="wtq")
     args = ap.parse_args()
     parser = Parser.load(args.model)
-    reranker = parser.reranker
+    reranker = parser.user_reranker or parser.reranker  # its questions are over users' tables
     if reranker is None:
         raise SystemExit(f"{args.model}: no reranker")
     kinds: collections.Counter[str] = collections.Counter()

@@ -44,8 +44,8 @@ def any_candidate_right(model: Parser, case: QuestionCase, table: Table, beam: i
     """Whether some program the choice sees (the beam's, and the proposals of a reranker fitted with them)
     answers `case` right."""
     found = model.beam_search(case.question, table, beam)
-    if model.reranker is not None:
-        model.reranker.propose(found.problem, found.env, found.totals, found.answers)
+    if (reranker := model.reranker_for(found.table)) is not None:
+        reranker.propose(found.problem, found.env, found.totals, found.answers)
     return any(answer_matches(case.answer, model.answer_of(found, text), table) for text in found.totals)
 
 

@@ -406,6 +406,17 @@ class Parser:
         self.notes: list[str] = []
         #: Chooses among the beam's programs with `vote="rerank"` (`nsmcli.train.rerank`); None: answer vote.
         self.reranker: Reranker | None = None
+        #: Chooses instead on users' own tables, where the model has a reranker apart for them.
+        self.user_reranker: Reranker | None = None
+
+    def reranker_for(self, table: Table) -> Reranker | None:
+        """The reranker that chooses on `table`: the one for users' tables on a table read with the user
+        rules, where the model has one apart, else the model's reranker."""
+        from nsmcli.worlds.tables.lang.functions import user_matching
+
+        if self.user_reranker is not None and user_matching(table):
+            return self.user_reranker
+        return self.reranker
 
     @property
     def model(self) -> Any:
@@ -456,11 +467,16 @@ class Parser:
         parser = cls(members, path)
         parser.notes += notes
         parser.reranker = load_reranker(path)
-        if parser.reranker is not None and parser.reranker.world != parser.language.name:
-            raise CheckpointError(
-                f"{path}: its reranker was fitted in the {parser.reranker.world} world, the model writes "
-                f"{parser.language.name}"
-            )
+        # the matcher beside both is read once
+        parser.user_reranker = load_reranker(
+            path, users=True, matcher=getattr(parser.reranker, "matcher", None)
+        )
+        for reranker in (parser.reranker, parser.user_reranker):
+            if reranker is not None and reranker.world != parser.language.name:
+                raise CheckpointError(
+                    f"{path}: its reranker was fitted in the {reranker.world} world, the model writes "
+                    f"{parser.language.name}"
+                )
         return parser
 
     def parse_file(
@@ -556,9 +572,9 @@ class Parser:
         warnings = [*self.notes, *table.notes, *(w for w in (env.reach_warning(),) if w)]
         if not found.totals:
             return ParseResult(question, [], None, 0.0, warnings=warnings)
-        chosen_by = effective_vote(vote, self.reranker)
+        chosen_by = effective_vote(vote, self.reranker_for(table))
         problem = found.problem
-        reranker = self.reranker if chosen_by == "rerank" else None
+        reranker = self.reranker_for(table) if chosen_by == "rerank" else None
         # a reranker fitted with the world's proposals weighs them beside the beam's programs
         proposed = reranker.propose(problem, env, found.totals, found.answers) if reranker is not None else {}
         found, proposed = _without_echoes(found, proposed)
@@ -766,7 +782,9 @@ def _decode_questions(
 
     world = parser.language.name
     with_readings = readings_available()
-    matcher = parser.reranker.matcher if parser.reranker is not None else None  # its scores, for a refit
+    # the scores of the matcher that users' tables are chosen with, for a refit
+    reranker = parser.user_reranker or parser.reranker
+    matcher = reranker.matcher if reranker is not None else None
     out: dict[int, _DecodedQuestion | None] = {}
     for (i, _), (case, table) in zip(cases, _with_tables(job.path, (c for _, c in cases)), strict=True):
         found = parser.beam_search(case.question, table, job.beam)

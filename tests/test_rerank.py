@@ -19,6 +19,7 @@ from nsmcli.train.rerank import (
     PROPOSED,
     PROPOSED_PROBABILITY,
     RERANKER_FILE,
+    USER_RERANKER_FILE,
     BeamProblems,
     Reranker,
     add_proposals,
@@ -1222,6 +1223,41 @@ def test_own_questions_decode_the_same_in_worker_processes(glove_copy, tmp_path)
         for (dense, _), (expected_dense, _) in zip(features, expected_features, strict=True):
             # one thread in a worker, several here: float32 sums in another order differ in the 7th digit
             assert dense == pytest.approx(expected_dense, rel=1e-5, abs=1e-6)
+
+
+def test_a_reranker_of_users_tables_apart_chooses_on_them_and_the_models_own_on_wtqs(glove_copy):
+    question = "which nation won the most gold medals?"
+    plain = Parser.load(glove_copy).parse(question, MEDALS)
+    contrary = Reranker("wtq", [-1.0, 0.0, 0.0, 0.0, 0.0, 0.0], {})
+    contrary.save(glove_copy / USER_RERANKER_FILE)
+    parser = Parser.load(glove_copy)
+    assert parser.reranker is None and parser.user_reranker is not None
+    # a user's file is read with the user rules: the reranker of users' tables chooses
+    reranked = parser.parse(question, MEDALS)
+    assert reranked.program == min(plain.candidates, key=lambda c: c.probability).program
+    assert reranked.chosen_by == "rerank"
+    # the same rows read as WTQ's data are: the model's own reranker (here none: the answer vote)
+    users = load_table(MEDALS)
+    wtq = Table.from_rows("medals", users.header, users.rows)
+    assert parser.parse(question, wtq).chosen_by == "answer"
+    # with --questions alone, nsm rerank adjusts the reranker of users' tables and writes it in its place
+    args = ["rerank", str(glove_copy), "--questions", str(_own_questions(glove_copy.parent)), "--folds", "2"]
+    code, stdout, err = run_cli([*args, "--json"])
+    assert code == 0, err
+    assert json.loads(stdout)["out"] == str(glove_copy / USER_RERANKER_FILE)
+    assert not (glove_copy / RERANKER_FILE).exists()
+
+
+def test_the_question_files_a_reranker_was_fitted_on_include_those_of_the_one_it_started_from():
+    from nsmcli.train.rerank import fitted_question_files
+
+    record = {
+        "questions_files": ["r4.tsv"],
+        "sets": [{"split": "r4.tsv"}, {"split": "r5.tsv"}],
+        "prior": {"questions_files": ["r1.tsv"], "sets": [{"split": "pristine-seen-tables"}], "prior": {}},
+    }
+    assert set(fitted_question_files(record)) == {"r4.tsv", "r5.tsv", "r1.tsv", "pristine-seen-tables"}
+    assert fitted_question_files({}) == []
 
 
 def test_cli_rerank_fits_on_own_questions_alone_or_beside_a_split(tiny, glove_copy, tmp_path):  # noqa: F811

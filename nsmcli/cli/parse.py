@@ -40,7 +40,8 @@ def parse(
     vote: str = typer.Option(
         "rerank",
         "--vote",
-        help="rerank: the model's reranker (reranker.json) when it has one, else answer; answer: the most "
+        help="rerank: the model's reranker (reranker.json; on your own files reranker-user.json where the model "
+        "has one) when it has one, else answer; answer: the most "
         "probable program of the answer the beam's programs favour together; program: the most probable "
         "program (the original's choice).",
     ),

@@ -49,12 +49,14 @@ def rerank(
     from_scratch: bool = typer.Option(
         False,
         "--from-scratch",
-        help="With --questions alone: fit afresh rather than start from the model's reranker and stay near it.",
+        help="With --questions alone: fit afresh rather than start from the model's reranker (of users' "
+        "tables, where it has one apart) and stay near it.",
     ),
     out: Path = typer.Option(
         None,
         "--out",
-        help="Where to write the reranker (default: MODEL/reranker.json, which eval and parse use).",
+        help="Where to write the reranker (default: MODEL/reranker.json, which eval and parse use; with "
+        "--questions alone, MODEL/reranker-user.json where the model has that reranker of users' tables apart).",
     ),
     beam: int = typer.Option(5, "--beam", min=1, max=MAX_BEAM, help="Beam size of the decoding."),
     folds: int = typer.Option(
@@ -97,6 +99,7 @@ def rerank(
     from nsmcli.parser import decode_question_file, find_model
     from nsmcli.train.rerank import (
         RERANKER_FILE,
+        USER_RERANKER_FILE,
         decode_for_reranking,
         fit_beams,
         load_reranker,
@@ -121,8 +124,10 @@ def rerank(
     for path in questions or []:  # a bad file fails before any decoding
         if not any(case.answer for case in read_question_file(path)):
             raise DataError(f"{path}: no question has an answer, and nsm rerank fits on answers")
-    # a few of the user's questions adjust the model's reranker; they are too few to replace it
-    prior = load_reranker(model_dir) if data is None and not from_scratch else None
+    # a few of the user's questions adjust the model's reranker (its reranker of users' tables, where it has
+    # one apart); they are too few to replace it
+    users_apart = data is None and (Path(model_dir) / USER_RERANKER_FILE).is_file()
+    prior = load_reranker(model_dir, users=users_apart) if data is None and not from_scratch else None
     if prior is not None:
         _check_prior(prior, questions or [], proposals)
         proposals = prior.proposals
@@ -135,7 +140,9 @@ def rerank(
         raise DataError(f"--l2 must be comma-separated numbers, got {l2!r}") from None
     if not strengths or any(not v >= 0 for v in strengths):
         raise DataError(f"--l2 must be comma-separated numbers of 0 or more, got {l2!r}")
-    target = out if out is not None else Path(model_dir) / RERANKER_FILE
+    target = (
+        out if out is not None else Path(model_dir) / (USER_RERANKER_FILE if users_apart else RERANKER_FILE)
+    )
     check_output_file(target)
     silent = quiet or json_out
     report = None if silent else lambda line: stdout.print(safe(line))
@@ -161,7 +168,7 @@ def rerank(
                 model_dir, path, beam=beam, proposals=proposals, progress=report, workers=workers
             )
         )
-    matcher = model_matcher(model_dir)  # its scores are among the features fitted on
+    matcher = model_matcher(model_dir, users=users_apart)  # its scores are among the features fitted on
     # the split by the name the dataset resolved (`--split dev` names random-split-1-dev)
     in_sample = matcher_seen(matcher, sets[0].split if data is not None else None, questions or [])
     warnings = (
@@ -172,6 +179,11 @@ def rerank(
         if in_sample
         else []
     )
+    if not users_apart and out is None and (Path(model_dir) / USER_RERANKER_FILE).is_file():
+        warnings.append(
+            f"{model_dir} keeps its reranker of users' tables ({USER_RERANKER_FILE}), which still chooses on "
+            "tables read with the user rules: refit it with --questions alone, or remove it"
+        )
     for message in [] if quiet else warnings:
         warn(message)
     set_weights = [1.0] * (len(sets) - len(questions or [])) + [questions_weight] * len(questions or [])
@@ -219,8 +231,11 @@ def _check_prior(prior: Reranker, questions: list[Path], proposals: bool | None)
             + ("with" if prior.proposals else "without")
             + " the world's proposals: leave out --proposals/--no-proposals, or give --from-scratch"
         )
-    # the record names the files as given; read from here, they may name the same file as `questions`
-    seen = {Path(str(q)).resolve() for q in prior.fitted.get("questions_files") or []}
+    from nsmcli.train.rerank import fitted_question_files
+
+    # the record names the files as given (its own and those of the reranker it started from); read from
+    # here, they may name the same file as `questions`
+    seen = {Path(str(q)).resolve() for q in fitted_question_files(prior.fitted)}
     for path in questions:
         if path.resolve() in seen:
             raise DataError(

@@ -15,7 +15,9 @@ features say nothing, it answers as the beam does.
 
 The fitted reranker is a plain JSON file (`reranker.json`) beside a model's weights, or beside an
 ensemble's `ensemble.json`; `nsm eval` and `nsm parse` use it by default (`--vote rerank`), and `nsm rerank`
-fits one. Loading it reads numbers and names only (and a matcher's tensors, `matcher.pt`, where it weighs
+fits one. A model may also hold `reranker-user.json`, the chooser of users' own tables (those read with the
+user rules): questions over them are asked and tabled unlike WTQ's, and a chooser fitted for them need not
+trade WTQ's choices away. Without it the one reranker chooses for every table. Loading it reads numbers and names only (and a matcher's tensors, `matcher.pt`, where it weighs
 one).
 """
 
@@ -38,6 +40,8 @@ if TYPE_CHECKING:
     from nsmcli.train.matcher import Matcher
 
 RERANKER_FILE = "reranker.json"
+#: The reranker of users' own tables, where a model has one apart (`load_reranker(..., users=True)`).
+USER_RERANKER_FILE = "reranker-user.json"
 RERANKER_FORMAT = "nsm-reranker"
 RERANKER_VERSION = 1
 #: Weights smaller than this are not written: the file stays small, and the scores move by less than
@@ -387,9 +391,13 @@ def sparse_weights(record: dict, source: str) -> dict[str, float]:
     return dict(zip(map(str, record), map(float, values), strict=True))
 
 
-def load_reranker(model_dir: Path | str) -> Reranker | None:
-    """The reranker beside a model (`reranker.json` in its directory), or None when it has none."""
-    path = Path(model_dir) / RERANKER_FILE
+def load_reranker(
+    model_dir: Path | str, users: bool = False, matcher: Matcher | None = None
+) -> Reranker | None:
+    """The reranker beside a model (`reranker.json` in its directory), or None when it has none. `users`:
+    the one apart for users' own tables (`reranker-user.json`), or None when the model has none apart.
+    `matcher`: the model's matcher, already loaded (both rerankers weigh the one beside them)."""
+    path = Path(model_dir) / (USER_RERANKER_FILE if users else RERANKER_FILE)
     if not path.is_file():
         return None
     import json
@@ -402,7 +410,7 @@ def load_reranker(model_dir: Path | str) -> Reranker | None:
     if reranker.dense[MATCH] != 0:
         from nsmcli.train.matcher import load_matcher
 
-        reranker.matcher = load_matcher(path.parent)
+        reranker.matcher = matcher if matcher is not None else load_matcher(path.parent)
         if reranker.matcher is None:
             raise CheckpointError(f"{path} weighs a matcher, and {path.parent} holds none (matcher.json)")
     return reranker
@@ -637,12 +645,22 @@ def on_tables_of(dataset: Any, split: str | None) -> Callable[[Any], bool] | Non
     return lambda example: example.table_id in tables
 
 
-def model_matcher(model_dir: Path | str) -> Matcher | None:
-    """The matcher a model's reranker weighs, if any: a refit of that reranker needs its scores among the
-    features. They are out of sample only on questions the matcher was not fitted on (its `matcher.json`
-    names them); on those it was, they look better than they are, and the refit weighs them too much."""
-    shipped = load_reranker(model_dir)
+def model_matcher(model_dir: Path | str, users: bool = False) -> Matcher | None:
+    """The matcher a model's reranker weighs (`users`: its reranker of users' tables, else its own), if
+    any: a refit of that reranker needs its scores among the features. They are out of sample only on
+    questions the matcher was not fitted on (its `matcher.json` names them); on those it was, they look
+    better than they are, and the refit weighs them too much."""
+    shipped = (load_reranker(model_dir, users=True) if users else None) or load_reranker(model_dir)
     return shipped.matcher if shipped is not None else None
+
+
+def fitted_question_files(fitted: Mapping[str, Any]) -> list[str]:
+    """The question files a reranker's record (`Reranker.fitted`) says it was fitted on, and those of the
+    reranker it started from, and so on back."""
+    files = [str(q) for q in fitted.get("questions_files") or []]
+    files += [str(s["split"]) for s in fitted.get("sets") or [] if isinstance(s, Mapping) and "split" in s]
+    prior = fitted.get("prior")
+    return files + (fitted_question_files(prior) if isinstance(prior, Mapping) else [])
 
 
 def matcher_seen(matcher: Matcher | None, split: str | None, questions: Sequence[Path]) -> list[str]:
