@@ -51,6 +51,7 @@ def eval_(
         "rerank",
         "--vote",
         help="rerank: the model's reranker (reranker.json, from nsm rerank) when it has one, else answer; "
+        "a model's reranker of users' tables (reranker-user.json) chooses in nsm parse, never here; "
         "answer: the most probable program of the answer the beam's programs favour together; program: "
         "the most probable program (the original's choice).",
     ),
