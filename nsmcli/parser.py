@@ -468,9 +468,8 @@ class Parser:
         parser.notes += notes
         parser.reranker = load_reranker(path)
         # the matcher beside both is read once
-        parser.user_reranker = load_reranker(
-            path, users=True, matcher=getattr(parser.reranker, "matcher", None)
-        )
+        shared = parser.reranker.matcher if parser.reranker is not None else None
+        parser.user_reranker = load_reranker(path, users=True, matcher=shared)
         for reranker in (parser.reranker, parser.user_reranker):
             if reranker is not None and reranker.world != parser.language.name:
                 raise CheckpointError(
