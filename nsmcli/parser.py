@@ -571,9 +571,10 @@ class Parser:
         warnings = [*self.notes, *table.notes, *(w for w in (env.reach_warning(),) if w)]
         if not found.totals:
             return ParseResult(question, [], None, 0.0, warnings=warnings)
-        chosen_by = effective_vote(vote, self.reranker_for(table))
+        table_reranker = self.reranker_for(table)
+        chosen_by = effective_vote(vote, table_reranker)
         problem = found.problem
-        reranker = self.reranker_for(table) if chosen_by == "rerank" else None
+        reranker = table_reranker if chosen_by == "rerank" else None
         # a reranker fitted with the world's proposals weighs them beside the beam's programs
         proposed = reranker.propose(problem, env, found.totals, found.answers) if reranker is not None else {}
         found, proposed = _without_echoes(found, proposed)

@@ -126,7 +126,8 @@ def rerank(
             raise DataError(f"{path}: no question has an answer, and nsm rerank fits on answers")
     # a few of the user's questions adjust the model's reranker (its reranker of users' tables, where it has
     # one apart); they are too few to replace it
-    users_apart = data is None and (Path(model_dir) / USER_RERANKER_FILE).is_file()
+    has_users_reranker = (Path(model_dir) / USER_RERANKER_FILE).is_file()
+    users_apart = data is None and has_users_reranker
     prior = load_reranker(model_dir, users=users_apart) if data is None and not from_scratch else None
     if prior is not None:
         _check_prior(prior, questions or [], proposals)
@@ -179,7 +180,7 @@ def rerank(
         if in_sample
         else []
     )
-    if not users_apart and out is None and (Path(model_dir) / USER_RERANKER_FILE).is_file():
+    if has_users_reranker and not users_apart and out is None:
         warnings.append(
             f"{model_dir} keeps its reranker of users' tables ({USER_RERANKER_FILE}), which still chooses on "
             "tables read with the user rules: refit it with --questions alone, or remove it"

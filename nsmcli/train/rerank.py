@@ -17,8 +17,8 @@ The fitted reranker is a plain JSON file (`reranker.json`) beside a model's weig
 ensemble's `ensemble.json`; `nsm eval` and `nsm parse` use it by default (`--vote rerank`), and `nsm rerank`
 fits one. A model may also hold `reranker-user.json`, the chooser of users' own tables (those read with the
 user rules): questions over them are asked and tabled unlike WTQ's, and a chooser fitted for them need not
-trade WTQ's choices away. Without it the one reranker chooses for every table. Loading it reads numbers and names only (and a matcher's tensors, `matcher.pt`, where it weighs
-one).
+trade WTQ's choices away. Without it the one reranker chooses for every table. Loading a reranker reads
+numbers and names only (and a matcher's tensors, `matcher.pt`, where it weighs one).
 """
 
 from __future__ import annotations

@@ -193,10 +193,10 @@ def narrowed_programs(problem: Any, env: Any, beam: Sequence[str]) -> list[str]:
 def _holding(env: Any, *values: str) -> Any | None:
     """The first text column (not a date column) with, for each of `values` (texts, not empty), a cell that
     holds it; None for none."""
-    return next((c for c in env.table.columns if "date" not in c.views and _holds_all(c, values)), None)
+    return next((c for c in env.table.columns if "date" not in c.views and holds_all(c, values)), None)
 
 
-def _holds_all(column: Any, values: Sequence[str]) -> bool:
+def holds_all(column: Any, values: Sequence[str]) -> bool:
     """Whether each of `values` is in some cell of the column's text view."""
     cells = [str(c) for c in column.views.get("string", ()) if c]
     return all(any(v in cell for cell in cells) for v in values)
@@ -334,7 +334,7 @@ def pick_of_two_programs(problem: Any, env: Any) -> list[str]:
     numbers = [c.property_name("number") for c in env.table.columns if "number" in c.views]
     programs = []
     for column in env.table.columns:
-        if not _holds_all(column, named):
+        if not holds_all(column, named):
             continue
         shown = column.property_name("string")
         keep = f"(filter_str_contain_any all_rows {both} {shown})"

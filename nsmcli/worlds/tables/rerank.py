@@ -33,6 +33,7 @@ from typing import Any
 from nsmcli.errors import GrammarError
 from nsmcli.worlds.tables.data import units
 from nsmcli.worlds.tables.data.annotate import (
+    header_words,
     holds_outgoings,
     is_list,
     is_signed,
@@ -42,11 +43,11 @@ from nsmcli.worlds.tables.data.annotate import (
 from nsmcli.worlds.tables.data.lexicon import MAGNITUDE, bounds, degree_base, measured_nouns, pointing
 from nsmcli.worlds.tables.data.textnum import BALANCE_WORDS, MONTHS, change_direction
 from nsmcli.worlds.tables.data.valuerules import is_code, is_digit_code
-from nsmcli.worlds.tables.data.values import Date, without_accents
+from nsmcli.worlds.tables.data.values import Date
 from nsmcli.worlds.tables.lang import program as P
 from nsmcli.worlds.tables.lang.functions import user_matching
 from nsmcli.worlds.tables.lang.gloss import gloss
-from nsmcli.worlds.tables.proposals import MIRRORED
+from nsmcli.worlds.tables.proposals import MIRRORED, holds_all
 
 _WORD = re.compile(r"[a-z]+|\d+")
 _ENTITY_KINDS = ("string", "number", "date")
@@ -387,7 +388,7 @@ def column_naming(table: Any) -> dict[str, str]:
     for column in table.columns:
         bases.setdefault(_SLUG_COUNTER.sub("", column.slug), []).append(column)
     renamed = {
-        c.slug: "_".join(_WORD.findall(without_accents(str(c.header)).lower())) or c.slug
+        c.slug: "_".join(header_words(c)) or c.slug
         for shared in bases.values()
         if len(shared) > 1
         for c in shared
@@ -423,7 +424,7 @@ def echoes_question(
     """Whether a program only repeats what the question said: it keeps the rows whose column holds a text
     the question names, then shows that column, and every cell it shows is that text ("reason for
     RMA-24163?" answered `RMA-24163`). A cell that holds more than the text ("Boston Red Sox" for "boston")
-    is an answer. So is the text where it is one of `named` (the values of the question's pairs and lists), two
+    is an answer. So is the text where it is one of `named` (the values of the pairs the question names), two
     or more of which cells of that column of `env`'s table hold: "which sold more, A or B?" picks one of its
     own names."""
     try:
@@ -455,8 +456,7 @@ def _names_held(env: Any, property_name: str, named: Collection[str]) -> int:
     column = next((c for c in env.table.columns if c.property_name("string") == property_name), None)
     if column is None:
         return 0
-    cells = [str(c) for c in column.views.get("string", ()) if c]
-    return sum(any(name in cell for cell in cells) for name in set(named) if name)
+    return sum(holds_all(column, (name,)) for name in set(named) if name)
 
 
 def rerank_features(

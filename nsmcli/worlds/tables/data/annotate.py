@@ -925,12 +925,18 @@ def names_balance(table: Table) -> bool:
     return any(set(c.slug.split("_")) & textnum.BALANCE_WORDS for c in table.columns)
 
 
+def header_words(column: Column) -> list[str]:
+    """A column's header as lower-case words and numbers, accents dropped and symbols left out
+    ("Dépenses (2024)" -> depenses, 2024), all of it: a slug drops its parenthesised details."""
+    return _NAME_WORD.findall(without_accents(str(column.header)).lower())
+
+
 def spells_column_name(words: Sequence[str], i: int, table: Table) -> bool:
     """Whether the question's lower-cased words from `i` on spell out a whole column's name of two words or
     more ("negative reviews" of `Negative reviews`): there a sign word names the column. A one-word name
     (`Negative`) is left out: "a negative change" beside it still speaks of a sign."""
     for column in table.columns:
-        name = _NAME_WORD.findall(without_accents(str(column.header)).lower())
+        name = header_words(column)
         if len(name) > 1 and list(words[i : i + len(name)]) == name:
             return True
     return False
