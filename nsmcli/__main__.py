@@ -1,3 +1,3 @@
-from nsmcli.cli.main import main
+from nsmcli.cli.main import console
 
-main()
+console()

@@ -404,17 +404,51 @@ class Parser:
         self.linking = run_linking(first)
         #: What every result's warnings repeat (why this model answers rather than the one asked for).
         self.notes: list[str] = []
-        #: Chooses among the beam's programs with `vote="rerank"` (`nsmcli.train.rerank`); None: answer vote.
-        self.reranker: Reranker | None = None
-        #: Chooses instead on users' own tables, where the model has a reranker apart for them.
-        self.user_reranker: Reranker | None = None
+        #: The rerankers read so far (users' tables or not -> reranker or None). `path`'s reranker files are
+        #: read on first use: a parse needs one of the two, and each is megabytes of JSON on a cold parse.
+        self._rerankers: dict[bool, Reranker | None] = {}
+
+    @property
+    def reranker(self) -> Reranker | None:
+        """Chooses among the beam's programs with `vote="rerank"` (`nsmcli.train.rerank`); None: the answer
+        vote chooses."""
+        return self._reranker(users=False)
+
+    @reranker.setter
+    def reranker(self, reranker: Reranker | None) -> None:
+        self._rerankers[False] = reranker
+
+    @property
+    def user_reranker(self) -> Reranker | None:
+        """Chooses instead on users' own tables, where the model has a reranker apart for them."""
+        return self._reranker(users=True)
+
+    @user_reranker.setter
+    def user_reranker(self, reranker: Reranker | None) -> None:
+        self._rerankers[True] = reranker
+
+    def _reranker(self, users: bool) -> Reranker | None:
+        if users not in self._rerankers:
+            from nsmcli.train.rerank import load_reranker
+
+            # one matcher serves both rerankers: the one beside them
+            loaded = next((r for r in self._rerankers.values() if r is not None), None)
+            shared = loaded.matcher if loaded is not None else None
+            reranker = load_reranker(self.path, users=users, matcher=shared)
+            if reranker is not None and reranker.world != self.language.name:
+                raise CheckpointError(
+                    f"{self.path}: its reranker was fitted in the {reranker.world} world, the "
+                    f"model writes {self.language.name}"
+                )
+            self._rerankers[users] = reranker
+        return self._rerankers[users]
 
     def reranker_for(self, table: Table) -> Reranker | None:
         """The reranker that chooses on `table`: the one for users' tables on a table read with the user
-        rules, where the model has one apart, else the model's reranker."""
+        rules, where the model has one apart, else the model's reranker. Only the one chosen is read."""
         from nsmcli.worlds.tables.lang.functions import user_matching
 
-        if self.user_reranker is not None and user_matching(table):
+        if user_matching(table) and self.user_reranker is not None:
             return self.user_reranker
         return self.reranker
 
@@ -432,7 +466,9 @@ class Parser:
     def load(cls, model: str | Path | None = None, weights: str = "best") -> Parser:
         """A run directory, an ensemble directory (`ensemble.json`, `nsmcli.train.rundir.run_members`) or a
         bundled model's name (default `wtq`). With no model named and the default's encoder not installed,
-        the bundled fallback (`FALLBACK_MODELS`) answers instead, and every result's warnings say so."""
+        the bundled fallback (`FALLBACK_MODELS`) answers instead, and every result's warnings say so. The
+        model's reranker files are read when a parse first needs one, so a broken one is the first parse's
+        `CheckpointError`."""
         from nsmcli.model.pretrained import EncoderNotInstalled
 
         try:
@@ -449,7 +485,6 @@ class Parser:
     def _load(cls, model: str | Path | None, weights: str) -> Parser:
         from nsmcli.train.evaluate import load_run_model
         from nsmcli.train.questions import default_kit
-        from nsmcli.train.rerank import load_reranker
         from nsmcli.train.rundir import run_members
 
         path = resolve_model(model)
@@ -466,16 +501,6 @@ class Parser:
                 )
         parser = cls(members, path)
         parser.notes += notes
-        parser.reranker = load_reranker(path)
-        # the matcher beside both is read once
-        shared = parser.reranker.matcher if parser.reranker is not None else None
-        parser.user_reranker = load_reranker(path, users=True, matcher=shared)
-        for reranker in (parser.reranker, parser.user_reranker):
-            if reranker is not None and reranker.world != parser.language.name:
-                raise CheckpointError(
-                    f"{path}: its reranker was fitted in the {reranker.world} world, the model writes "
-                    f"{parser.language.name}"
-                )
         return parser
 
     def parse_file(
@@ -571,7 +596,7 @@ class Parser:
         warnings = [*self.notes, *table.notes, *(w for w in (env.reach_warning(),) if w)]
         if not found.totals:
             return ParseResult(question, [], None, 0.0, warnings=warnings)
-        table_reranker = self.reranker_for(table)
+        table_reranker = self.reranker_for(table) if vote == "rerank" else None  # read only when it chooses
         chosen_by = effective_vote(vote, table_reranker)
         problem = found.problem
         reranker = table_reranker if chosen_by == "rerank" else None

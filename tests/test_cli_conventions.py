@@ -324,6 +324,26 @@ def test_execute_with_an_unreadable_string_literal_is_one_line_not_an_internal_e
         assert "bad string literal" in one_line_error(capsys, "execute", program, str(MEDALS))
 
 
+def test_execute_and_help_run_without_torch():
+    """`nsm execute` and `nsm -h` need no model, so they never import torch (most of a cold start)."""
+    code = (
+        "import sys\n"
+        "sys.modules['torch'] = None  # what `import torch` sees where it cannot be imported\n"
+        "from nsmcli.cli.main import main\n"
+        "main(sys.argv[1:])\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, "execute", "(count all_rows)", str(MEDALS), "--json"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["display"] == ["11"]
+    helped = subprocess.run([sys.executable, "-c", code, "-h"], capture_output=True, text=True, timeout=300)
+    assert helped.returncode == 0 and "parse" in helped.stdout
+
+
 def test_a_closed_pipe_ends_quietly_with_the_shells_code():
     """`nsm execute ... | head -1`: the reader closed the pipe; no traceback, no error line, exit 141."""
     read_end, write_end = os.pipe()

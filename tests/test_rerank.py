@@ -1097,6 +1097,14 @@ def test_parse_weighs_the_worlds_proposals_only_with_a_reranker_fitted_with_them
     assert all(c.probability > PROPOSED_PROBABILITY for c in result.candidates)
 
 
+def test_a_reranker_of_another_world_is_refused_when_first_needed(glove_copy):
+    Reranker("wikisql", [1.0, 0.0, 0.0, 0.0, 0.0, 0.0], {}).save(glove_copy / RERANKER_FILE)
+    parser = Parser.load(glove_copy)  # the reranker files are read on first use
+    with pytest.raises(CheckpointError, match="fitted in the wikisql world"):
+        parser.parse("which nation won the most gold medals?", MEDALS)
+    assert parser.parse("which nation won the most gold medals?", MEDALS, vote="answer").answer
+
+
 def test_parse_with_a_corrupt_reranker_is_one_line_and_exit_2(glove_copy):
     (glove_copy / RERANKER_FILE).write_text("{broken")
     code, out, err = run_cli(

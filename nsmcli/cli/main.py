@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import sys
+from typing import NoReturn
 
 import typer
 
@@ -97,38 +98,69 @@ for _name, (_function, _summary) in COMMANDS.items():
     app.command(_name, no_args_is_help=True, short_help=_summary)(_function)
 
 
-def main(args: list[str] | None = None) -> None:
-    """Console entry point: usage errors and known errors become one line on stderr and exit code 2; a
-    command or `nsm` given no arguments prints its help and exits 0."""
+def main(args: list[str] | None = None, fast_exit: bool = False) -> None:
+    """Run `nsm` on `args` (default: the command line). Usage errors and known errors become one line on
+    stderr and exit code 2; a command or `nsm` given no arguments prints its help and exits 0.
+
+    `fast_exit` (the console command, `console`): a command of `FAST_EXIT_COMMANDS` ends the process as soon
+    as its output is flushed, without the interpreter's teardown of every imported module."""
+    exit_ = _exit_fast if fast_exit and _command_name(args) in FAST_EXIT_COMMANDS else sys.exit
     try:
         code = app(args=args, prog_name="nsm", standalone_mode=False)
         sys.stdout.flush()  # a closed pipe shows here, not at interpreter exit
-        sys.exit(code if isinstance(code, int) else 0)
+        exit_(code if isinstance(code, int) else 0)
     except UsageError as exc:
         if NoArgsIsHelpError is not None and isinstance(exc, NoArgsIsHelpError):
             print(exc.format_message())
-            sys.exit(0)
+            exit_(0)
         error(_usage_line(exc))
-        sys.exit(2)
+        exit_(2)
     except ClickException as exc:  # e.g. a file click itself could not open
         error(exc.format_message())
-        sys.exit(2)
+        exit_(2)
     except NsmError as exc:
         if os.environ.get("NSM_DEBUG"):
             raise
         error(str(exc))
-        sys.exit(2)
+        exit_(2)
     except (KeyboardInterrupt, typer.Abort):
         error("interrupted; files already written are complete (writes are atomic)")
-        sys.exit(130)
+        exit_(130)
     except BrokenPipeError:  # `nsm ... | head -1`: the reader has what it wanted; exit as a shell would
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error at exit
-        sys.exit(128 + 13)  # SIGPIPE
+        exit_(128 + 13)  # SIGPIPE
     except Exception as exc:
         if os.environ.get("NSM_DEBUG"):
             raise
         error(f"internal error: {type(exc).__name__}: {exc} (set NSM_DEBUG=1 for the traceback)")
-        sys.exit(1)
+        exit_(1)
+
+
+def console() -> None:
+    """The `nsm` console command (and `python -m nsmcli`)."""
+    main(fast_exit=True)
+
+
+#: Commands that start no processes and leave nothing to clean up at exit, so that they may skip the
+#: interpreter's teardown: once `nsm parse` has printed its answer, tearing down torch's modules is a
+#: sizeable part of a cold parse (BENCHMARKS.md, forty-ninth session).
+FAST_EXIT_COMMANDS = frozenset({"parse", "execute"})
+
+
+def _command_name(args: list[str] | None) -> str | None:
+    """The command `args` (default: the command line) runs: its first word that is no option."""
+    words = sys.argv[1:] if args is None else args
+    return next((word for word in words if not word.startswith("-")), None)
+
+
+def _exit_fast(code: int | None) -> NoReturn:
+    """Flush what the command printed and end the process with `code` at once."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):  # a closed pipe or stream: nothing more can reach it
+            pass
+    os._exit(code if isinstance(code, int) else 0)
 
 
 def _usage_line(exc: UsageError) -> str:

@@ -228,7 +228,7 @@ class Bert(nn.Module):
         prefix = "bert." if "bert.embeddings.word_embeddings.weight" in tensors else ""
         try:
             state = {ours: tensors[prefix + theirs] for ours, theirs in names.items()}
-            self.load_state_dict(state)
+            self.load_state_dict(state, assign=True)
         except (KeyError, RuntimeError) as exc:
             raise EncoderUnavailable(f"{PACKAGE}'s weights do not fit its config.json ({exc})") from None
 

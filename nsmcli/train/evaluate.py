@@ -341,7 +341,7 @@ def load_run_model(run: Path | str, kit: ModelKit, weights: str = "best") -> tup
     mismatch = weights_mismatch(model.state_dict(), state)
     if mismatch:
         raise CheckpointError(f"{run}: weights do not fit the configured model ({mismatch})")
-    model.load_state_dict(state)
+    model.load_state_dict(state, assign=True)  # its tensors, not copies of them
     model.eval()
     return model, config, info
 

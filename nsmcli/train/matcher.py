@@ -197,7 +197,7 @@ def load_matcher(directory: Path | str) -> Matcher | None:
     if not all(bool(torch.isfinite(v).all()) for v in tensors.values()):
         raise CheckpointError(f"{directory / MATCHER_FILE} holds weights that are not finite numbers")
     try:
-        matcher.load_state_dict({k: v.float() for k, v in tensors.items()})
+        matcher.load_state_dict({k: v.float() for k, v in tensors.items()}, assign=True)
     except RuntimeError:
         raise CheckpointError(f"{directory / MATCHER_FILE} does not fit a {layers}-layer matcher") from None
     matcher.fitted = record.get("fitted") if isinstance(record.get("fitted"), dict) else {}
