@@ -24,6 +24,7 @@ QUESTION_FILES = (
     REAL / "questions-round11.tsv",
     REAL / "questions-round12.tsv",
     REAL / "questions-round13.tsv",
+    REAL / "questions-round14.tsv",
 )
 
 
