@@ -327,6 +327,36 @@ def test_questions_say_numbers_and_names_as_people_write_them() -> None:
     assert [e.values for e in annotate_question("O'Neil and Sons", wtq).entities] == [("o'neil",), ("sons",)]
 
 
+def test_durations_written_as_clocks_are_minutes_where_the_cells_say_so() -> None:
+    """A podcast's `32:15` beside its `1:02:45` were the numbers 32 and 1, so the hour-long episode was the
+    shortest; `m:ss` beside `h:mm:ss` are now one quantity in minutes, which "longer than one hour" compares
+    with."""
+    assert numbers("32:15", "48:10", "1:02:45", "") == (32.25, 48.166666667, 62.75, None)
+    table = Table.from_rows(
+        "t", ["Title", "Duration"], [["a", "32:15"], ["b", "1:02:45"], ["c", "27:40"]], value_rules="user"
+    )
+    said = [e.values for e in annotate_question("which run longer than one hour", table).entities]
+    assert said == [(60.0,)]
+    result = bind("wtq", table).execute("(argmax all_rows r.duration-number) (hop v0 r.title-string)")
+    assert result.answer == ["b"]
+    # a clock column of one form is read as before: times of day, scores, or hours
+    assert numbers("18:05", "18:05:30", "9:15") == pytest.approx((18.083333333, 18.091666667, 9.25))
+    assert user_column("25:23", "21:25")["num2"] == (23.0, 25.0)
+    assert numbers("1:02:45", "0:58:10") == pytest.approx((1.045833333, 0.969444444))
+
+
+def test_a_pace_is_minutes_per_distance_so_the_fastest_is_the_least() -> None:
+    """A running log's `5:58 /km` was the number 5 with 58 beside it, so `4:51 /km` and `4:05 /km` tied."""
+    assert numbers("5:58 /km", "4:51/km", "6:05 per km", "", "1:45 per 100m") == (
+        5.966666667,
+        4.85,
+        6.083333333,
+        None,
+        1.75,
+    )
+    assert "num2" not in user_column("5:58 /km", "4:51/km", "6:05 /km")
+
+
 def test_a_file_with_mixed_units_says_the_unit_its_sums_are_in(tmp_path: Path) -> None:
     path = tmp_path / "tasks.csv"
     path.write_text("Task,Time,Weight\nAudit,2h 30m,12 kg\nBackup,1h 05m,7.5 kg\n", encoding="utf-8")

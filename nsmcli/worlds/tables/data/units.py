@@ -97,6 +97,7 @@ for _spellings in _SPELLINGS:
 
 #: The unit of a time of day's or a clock-written duration's number (`ValueRules.clock_unit`).
 HOUR = UNITS["hour"][0]
+MINUTE = UNITS["min"][0]
 
 # A number (US digits or a decimal comma) and its unit word, with optional spacing, a period after an
 # abbreviation, and "and" or a comma between parts ("1 hr, 20 min", "5 ft 11 in", "2h30m").
@@ -225,6 +226,43 @@ def column_units(raw: Sequence[str], european: bool = False) -> UnitReading | No
         for text, parts in read.items()
     }
     return UnitReading(smallest, tuple(values[text] for text in raw), several)
+
+
+#: A duration written as a clock: minutes and seconds (`32:15`, `125:30`) or hours, minutes and seconds
+#: (`1:02:45`).
+_CLOCK_DURATION = re.compile(r"\s*(?:(?P<h>\d{1,3}):(?=\d\d:))?(?P<m>\d{1,3}):(?P<s>[0-5]\d)\s*")
+#: The most hours a time of day's clock shows: a `m:ss` cell over it is no time of day.
+_CLOCK_HOURS = 23
+
+
+def clock_durations(raw: Sequence[str]) -> UnitReading | None:
+    """The column as durations in minutes, where its cells say they are durations written as clocks: every
+    cell with a digit is `m:ss` or `h:mm:ss`, both forms are there, and a `m:ss` cell is no time of day
+    (`32:15`): a podcast's `32:15` beside its `1:02:45` is 32.25 minutes, not 32 beside 1. Other clock
+    columns stay as the rules read them: `18:05` beside `18:05:30` is a time of day, `25:23` alone may be a
+    score, and `1:02:45` alone reads as a time in hours."""
+    first = next((text for text in raw if _DIGIT.search(text)), None)
+    if first is None or _CLOCK_DURATION.fullmatch(first) is None:  # cheap: most columns fail here
+        return None
+    values: dict[str, float | None] = {}
+    short = long = False
+    over_a_day = False
+    for text in dict.fromkeys(raw):
+        if not _DIGIT.search(text):
+            values[text] = None
+            continue
+        m = _CLOCK_DURATION.fullmatch(text)
+        if m is None or (m["h"] is not None and int(m["m"]) >= 60):
+            return None
+        if m["h"] is None:
+            short = True
+            over_a_day = over_a_day or int(m["m"]) > _CLOCK_HOURS
+        else:
+            long = True
+        values[text] = _round(int(m["h"] or 0) * 60 + int(m["m"]) + int(m["s"]) / 60)
+    if not (short and long and over_a_day):
+        return None
+    return UnitReading(MINUTE, tuple(values[text] for text in raw), converted=True)
 
 
 def _decided(

@@ -305,6 +305,12 @@ _CLOCK = re.compile(
 #: A race time with fractions of a second ("1:23.45", "1:02:03.4"): a duration, read as seconds. No time
 #: of day is written with hundredths, so the form says which it is.
 _RACE_TIME = re.compile(r"\s*(?:(?P<h>\d{1,2}):(?=\d{2}:))?(?P<m>\d{1,2}):(?P<s>[0-5]\d\.\d{1,3})\s*")
+#: A pace, minutes and seconds per distance ("5:32/km", "8:05 /mi", "1:45 per 100m"): minutes, so that the
+#: fastest is the least and "how many seconds faster" a difference of them. No time of day has a "/km".
+_PACE = re.compile(
+    r"\s*(?P<m>\d{1,2}):(?P<s>[0-5]\d(?:\.\d{1,3})?)\s*(?:/|per\s)\s*(?:\d+\s*)?(?:km|k|mi|mile|m|yd)\.?\s*",
+    re.IGNORECASE,
+)
 #: A cell shaped like a time of day (hours and minutes); `ColumnLayout.times` needs every such cell to be one.
 _CLOCK_SHAPE = re.compile(r"\s*\d{1,2}:\d{2}(?!\d)")
 _CLOCK_OF_DATETIME = re.compile(
@@ -895,6 +901,9 @@ class UserRules(ValueRules):
         return views
 
     def column_units(self, raw: Sequence[str]) -> units.UnitReading | None:
+        durations = units.clock_durations(raw)
+        if durations is not None:
+            return durations
         if not units.may_have_units(raw):
             return None
         return units.column_units(raw, ColumnLayout.infer(raw, self.european_default).european)
@@ -964,6 +973,9 @@ class UserRules(ValueRules):
         if date is not None and date.day != -1:
             clock = _CLOCK_OF_DATETIME.search(raw)
             return CellValues(string, textnum.match_hours(clock) if clock else None, date=date)
+        pace = _PACE.fullmatch(raw)
+        if pace:
+            return CellValues(string, round(int(pace["m"]) + float(pace["s"]) / 60, 9))
         race = _RACE_TIME.fullmatch(raw)
         if race and (race["h"] is None or not layout.times):  # "1:23.45" is 83.45 s: the fastest is the least
             return CellValues(string, int(race["h"] or 0) * 3600 + int(race["m"]) * 60 + float(race["s"]))
