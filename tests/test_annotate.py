@@ -437,6 +437,17 @@ def test_a_state_named_in_full_links_its_postal_code() -> None:
     assert _strings("sales in california or oklahoma", other) == []
 
 
+def test_a_weekday_links_the_form_the_table_writes_it_in() -> None:
+    header, rows = ["Day", "Dog"], [["Mon", "Rufus"], ["Thu", "Luna"], ["Thu", "Rufus"]]
+    user = Table.from_rows("t", header, rows, value_rules="user")
+    assert _strings("What time does Rufus start on Thursday?", user) == [("rufus", 3, 4), ("thu", 6, 7)]
+    assert _strings("walks on mondays", user) == [("mon", 2, 3)]
+    assert _strings("walks on friday", user) == []  # a day the table lacks links nothing
+    full = Table.from_rows("t", header, [["Monday", "Rufus"], ["Thursday", "Luna"]], value_rules="user")
+    assert _strings("who walks on thurs", full) == [("thursday", 3, 4)]
+    assert _strings("who walks on Thursday", Table.from_rows("t", header, rows)) == []  # WTQ's linking
+
+
 def test_may_is_the_month_where_the_question_capitalises_it() -> None:
     header, rows = ["Order", "Order Date"], [["1", "05/02/2024"], ["2", "06/11/2024"]]
     may = ("date", (Date(-1, 5, -1),))

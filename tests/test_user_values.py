@@ -327,6 +327,33 @@ def test_questions_say_numbers_and_names_as_people_write_them() -> None:
     assert [e.values for e in annotate_question("O'Neil and Sons", wtq).entities] == [("o'neil",), ("sons",)]
 
 
+def test_a_temperature_written_as_one_token_is_its_number() -> None:
+    """ "colder than 26.5°C" linked the cell `26.5°C` as text only, so no comparison could use it."""
+    table = Table.from_rows(
+        "t", ["Day", "Water temp"], [["a", "26.5°C"], ["b", "27.1°C"]], value_rules="user"
+    )
+
+    def numbers_in(question: str, of: Table) -> list[float]:
+        return [e.values[0] for e in annotate_question(question, of).entities if e.kind == "number"]
+
+    assert numbers_in("On how many days was the water colder than 26.5°C?", table) == [26.5]
+    assert numbers_in("warmer than 27°C", table) == [27.0]
+    assert numbers_in("below -3° c", table) == [-3.0]
+
+
+def test_codes_that_number_rows_are_no_amounts_whatever_the_header() -> None:
+    """A dog walker's `Booking` column of `B101`..`B123` was the numbers 101..123, which "total takings"
+    summed; codes of one prefix and one width of three digits or more number rows."""
+    assert "number" not in user_column("B101", "B102", "B107", "")
+    assert "number" not in user_column("R-2285", "R-2290", "R-2301")
+    # quarters, priorities, fiscal years, a currency's amounts and mixed prefixes keep their numbers
+    assert numbers("Q1", "Q2", "Q3") == (1.0, 2.0, 3.0)
+    assert numbers("P1", "P3", "P2") == (1.0, 3.0, 2.0)
+    assert numbers("FY2023", "FY2024") == (2023.0, 2024.0)
+    assert numbers("EUR100", "EUR250") == (100.0, 250.0)
+    assert numbers("A12", "B3", "C7") == (12.0, 3.0, 7.0)
+
+
 def test_durations_written_as_clocks_are_minutes_where_the_cells_say_so() -> None:
     """A podcast's `32:15` beside its `1:02:45` were the numbers 32 and 1, so the hour-long episode was the
     shortest; `m:ss` beside `h:mm:ss` are now one quantity in minutes, which "longer than one hour" compares

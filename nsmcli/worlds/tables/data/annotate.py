@@ -425,6 +425,22 @@ def _state_code_entities(tokens: list[str], strings: list[Entity], index: _Table
     return out
 
 
+def _weekday_entities(tokens: list[str], entities: list[Entity], index: _TableIndex) -> list[Entity]:
+    """A weekday the question writes one way where the table's cells write it another ("on thursday" of a
+    `Day` column of `Thu`, "on thurs" of one of `Thursday`; `lexicon.WEEKDAY_FORMS`), when the word links to
+    nothing else; "thursdays" is thursday."""
+    taken = {k for e in entities for k in range(e.start, e.end)}
+    out = []
+    for i, token in enumerate(tokens):
+        forms = lexicon.WEEKDAY_OF.get(token) or lexicon.WEEKDAY_OF.get(token.removesuffix("s"), ())
+        if i in taken or not forms or index.has_cell(token):
+            continue
+        cell = next((form for form in forms if index.has_cell(form)), None)
+        if cell is not None:
+            out.append(Entity("string", (cell,), i, i + 1))
+    return out
+
+
 def inflections(word: str) -> list[str]:
     """The other number of an English noun, most likely first: "thunderstorm" -> thunderstorms,
     thunderstormes; "cities" -> city, citie; "boxes" -> boxe, box. Guesses, which a table's cells confirm
@@ -1139,6 +1155,7 @@ def annotate_question(
         strings += _blank_entities(tokens, index)
         strings += _demonym_entities(tokens, strings, index)
         strings += _state_code_entities(tokens, strings, index)
+        strings += _weekday_entities(tokens, strings + quantities, index)
         strings += _inflected_entities(tokens, strings, index, table)
         strings += _named_cell_entities(tokens, strings, table)
         quantities += _freezing_entities(tokens, strings, table)

@@ -587,3 +587,17 @@ def header_translation(piece: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
         if tail in _GERMAN_HEADS:
             return head, ()
     return (), ()
+
+
+#: The ways a weekday is written, full name first: "thursday" in a question is the `Thu` of a `Day` column.
+WEEKDAY_FORMS: tuple[tuple[str, ...], ...] = (
+    ("monday", "mon"),
+    ("tuesday", "tue", "tues"),
+    ("wednesday", "wed"),
+    ("thursday", "thu", "thur", "thurs"),
+    ("friday", "fri"),
+    ("saturday", "sat"),
+    ("sunday", "sun"),
+)
+#: Each form of a weekday -> all of its forms.
+WEEKDAY_OF: dict[str, tuple[str, ...]] = {form: forms for forms in WEEKDAY_FORMS for form in forms}

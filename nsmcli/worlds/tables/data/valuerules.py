@@ -221,6 +221,8 @@ def number_noun(token: str) -> re.Match[str] | None:
 #: A question's number token ("1.5", "-2", "1,200").
 _QUESTION_NUMERAL = re.compile(r"(?P<sign>[-+−]?)(?P<digits>\d[\d.,]*|[.,]\d+)")
 _MINUS = "-−"
+#: A temperature written as one token ("26.5°C", "-3°", "80°F"), which the shared reading leaves alone.
+_QUESTION_DEGREES = re.compile(r"(?P<sign>[-+−]?)(?P<digits>\d[\d.,]*)°[CcFf]?")
 #: The first group of a numeral whose thousands are grouped by spaces, and each group after it (the last
 #: with decimals in either convention).
 _SPACED_HEAD = re.compile(r"[-−]?[1-9]\d{0,2}")
@@ -336,6 +338,8 @@ FILLED_TYPED_FRACTION = 0.5
 MIN_FILLED_TYPED = 3
 #: A code of letters and digits, one word (`D-2401`, `R10418`, `INV-0042/B`): an identifier, not an amount.
 _CODE = re.compile(r"[A-Za-z]+[-_#/]?\d+(?:[-_/][A-Za-z0-9]+)*")
+#: A code of letters and digits alone (`B101`, `R-2285`), in its two parts.
+_CODE_PARTS = re.compile(r"(?P<letters>[A-Za-z]+)[-_#/]?(?P<digits>\d+)")
 #: Digit groups joined by a hyphen or slash (`100-2041`): an article's number under an `Artikel-Nr.` header,
 #: which the number view reads as two numbers the way it reads a score; a range elsewhere (`2-4` players).
 _DIGIT_CODE = re.compile(r"\d+(?:[-/]\d+)+")
@@ -736,7 +740,8 @@ class UserRules(ValueRules):
         """Numbers whose thousands are grouped by spaces as the cells' are ("10 000"), numbers with a magnitude
         suffix ("18k", "1.5M", "2bn"; the cells' suffixes, in their case), numbers with a point or comma on a
         table of European decimals as its cells read them ("10.000" is ten thousand, and so is "10,000"; "2,5"
-        is 2.5), and numeric dates, day first when a field says so ("15/03/2024") or the table's dates do."""
+        is 2.5), temperatures written as one token ("26.5°C"), and numeric dates, day first when a field says so
+        ("15/03/2024") or the table's dates do."""
         out = []
         skip_to = 0
         for i, token in enumerate(tokens):
@@ -785,6 +790,13 @@ class UserRules(ValueRules):
                 value = self._numeral_digits(numeral["digits"])
                 if value is not None:
                     value = -value if numeral["sign"] in ("-", "−") else value
+                    out.append(textnum.Quantity("NUMBER", i, i + 1, (value,)))
+                    continue
+            degrees = _QUESTION_DEGREES.fullmatch(token)
+            if degrees is not None:  # "colder than 26.5°C": 26.5, as a `Water temp` column of `26.5°C` reads
+                value = self._numeral_digits(degrees["digits"])
+                if value is not None:
+                    value = -value if degrees["sign"] in ("-", "−") else value
                     out.append(textnum.Quantity("NUMBER", i, i + 1, (value,)))
                     continue
             compound = number_noun(token)
@@ -890,12 +902,18 @@ class UserRules(ValueRules):
             dated = [text.strip() for text, date in zip(raw, views["date"], strict=True) if date is not None]
             if all(text.isdigit() for text in dated):
                 del views["date"]
-        if "number" in views and identifier:
+        if "number" in views:
             numbered = [text.strip() for text, n in zip(raw, views["number"], strict=True) if n is not None]
-            if all(map(is_code, numbered)) or (
-                _IDENTIFIER_LAST.search(header.strip())
-                and (_numbers_rows(numbered) or all(map(is_digit_code, numbered)))
-            ):
+            if (
+                identifier
+                and (
+                    all(map(is_code, numbered))
+                    or (
+                        _IDENTIFIER_LAST.search(header.strip())
+                        and (_numbers_rows(numbered) or all(map(is_digit_code, numbered)))
+                    )
+                )
+            ) or _codes_number_rows(numbered):
                 views.pop("number")
                 views.pop("num2", None)
         return views
@@ -1108,6 +1126,22 @@ def is_code(text: str) -> bool:
     """Whether a cell is a code, letters then digits in one word (`D-2401`, `R10418`, `ECON305`): it names a
     row, it states no amount (while `10k`, `12V` and `4K` do)."""
     return _CODE.fullmatch(text.strip()) is not None
+
+
+def _codes_number_rows(cells: Sequence[str]) -> bool:
+    """Whether cells are codes that number rows whatever the header says (`B101`, `B102`, ...; `R-2285`): one
+    letter prefix, and digits each different, all of one width of three or more, and no years (`FY2023`).
+    A booking's `B113` is no amount of 113 to sum; `Q1`-`Q4` and `P1`-`P5` keep their order."""
+    found = [_CODE_PARTS.fullmatch(cell) for cell in cells]
+    if not cells or None in found:
+        return False
+    prefixes = {m["letters"].upper() for m in found if m is not None}
+    digits = [m["digits"] for m in found if m is not None]
+    if len(prefixes) != 1 or is_currency_code(prefixes.pop()):
+        return False
+    widths = {len(d) for d in digits}
+    years = all(len(d) == 4 and 1800 <= int(d) <= 2100 for d in digits)
+    return len(set(digits)) == len(digits) and len(widths) == 1 and widths.pop() >= 3 and not years
 
 
 def is_digit_code(text: str) -> bool:
