@@ -902,7 +902,7 @@ class UserRules(ValueRules):
             dated = [text.strip() for text, date in zip(raw, views["date"], strict=True) if date is not None]
             if all(text.isdigit() for text in dated):
                 del views["date"]
-        if "number" in views:
+        if "number" in views and (identifier or _may_be_codes(raw, views["number"])):
             numbered = [text.strip() for text, n in zip(raw, views["number"], strict=True) if n is not None]
             if (
                 identifier
@@ -1128,15 +1128,27 @@ def is_code(text: str) -> bool:
     return _CODE.fullmatch(text.strip()) is not None
 
 
+def _may_be_codes(raw: Sequence[str], numbers: Sequence[float | None]) -> bool:
+    """Whether a column's first cell with a number is a code (`B101`): cheap, so that a column of amounts
+    is not scanned for codes."""
+    first = next((text for text, n in zip(raw, numbers, strict=True) if n is not None), None)
+    return first is not None and _CODE_PARTS.fullmatch(first.strip()) is not None
+
+
 def _codes_number_rows(cells: Sequence[str]) -> bool:
     """Whether cells are codes that number rows whatever the header says (`B101`, `B102`, ...; `R-2285`): one
     letter prefix, and digits each different, all of one width of three or more, and no years (`FY2023`).
     A booking's `B113` is no amount of 113 to sum; `Q1`-`Q4` and `P1`-`P5` keep their order."""
-    found = [_CODE_PARTS.fullmatch(cell) for cell in cells]
-    if not cells or None in found:
+    found = []
+    for cell in cells:  # a column of amounts fails at its first cell
+        m = _CODE_PARTS.fullmatch(cell)
+        if m is None:
+            return False
+        found.append(m)
+    if not found:
         return False
-    prefixes = {m["letters"].upper() for m in found if m is not None}
-    digits = [m["digits"] for m in found if m is not None]
+    prefixes = {m["letters"].upper() for m in found}
+    digits = [m["digits"] for m in found]
     if len(prefixes) != 1 or is_currency_code(prefixes.pop()):
         return False
     widths = {len(d) for d in digits}
