@@ -1105,6 +1105,33 @@ def test_a_reranker_of_another_world_is_refused_when_first_needed(glove_copy):
     assert parser.parse("which nation won the most gold medals?", MEDALS, vote="answer").answer
 
 
+def test_eval_on_users_tables_chooses_with_the_reranker_of_users_tables(glove_copy, tmp_path):
+    """`nsm eval` on a dataset of `nsm preprocess tables` chooses as `nsm parse` does on the same files:
+    with the model's reranker of users' tables where it has one; on WTQ-style data with its own."""
+    from nsmcli.worlds.tables.data.preprocess import preprocess
+
+    data = tmp_path / "own"
+    preprocess("tables", Path(__file__).resolve().parents[1] / "examples" / "own-data", data)
+    contrary = Reranker("wtq", [-1.0, 0.0, 0.0, 0.0, 0.0, 0.0], {})  # the least probable program
+    contrary.save(glove_copy / USER_RERANKER_FILE)
+
+    def evaluated(*options: str) -> dict:
+        code, out, err = run_cli(
+            ["eval", str(glove_copy), "--data", str(data), "--split", "dev", "--json", *options]
+        )
+        assert code == 0, err
+        return json.loads(out)
+
+    users = evaluated()
+    assert users["vote"] == "rerank" and users["reranker"] == USER_RERANKER_FILE
+    voted = evaluated("--vote", "answer")
+    assert voted["reranker"] is None and users["accuracy"] < voted["accuracy"]
+    Reranker("wtq", [1.0, 0.0, 0.0, 0.0, 0.0, 0.0], {}).save(glove_copy / RERANKER_FILE)
+    assert evaluated()["reranker"] == USER_RERANKER_FILE  # the users' one, not the model's own
+    (glove_copy / USER_RERANKER_FILE).unlink()
+    assert evaluated()["reranker"] == RERANKER_FILE
+
+
 def test_parse_with_a_corrupt_reranker_is_one_line_and_exit_2(glove_copy):
     (glove_copy / RERANKER_FILE).write_text("{broken")
     code, out, err = run_cli(

@@ -51,8 +51,8 @@ def eval_(
         "rerank",
         "--vote",
         help="rerank: the model's reranker (reranker.json, from nsm rerank) when it has one, else answer; "
-        "a model's reranker of users' tables (reranker-user.json) chooses in nsm parse, never here; "
-        "answer: the most probable program of the answer the beam's programs favour together; program: "
+        "on a dataset of nsm preprocess tables, its reranker of users' tables (reranker-user.json) where it "
+        "has one, as in nsm parse; answer: the most probable program of the answer the beam's programs favour together; program: "
         "the most probable program (the original's choice).",
     ),
     out: Path = typer.Option(
@@ -89,7 +89,7 @@ def eval_(
     from nsmcli.parser import find_model
     from nsmcli.train.backends import check_address, choose_shard_backend
     from nsmcli.train.evaluate import check_vote, evaluate
-    from nsmcli.train.rerank import load_reranker
+    from nsmcli.train.rerank import RERANKER_FILE, USER_RERANKER_FILE, load_reranker
     from nsmcli.train.rundir import RunDir, run_members
     from nsmcli.worlds import get_world
 
@@ -117,10 +117,18 @@ def eval_(
     check_address(address, choose_shard_backend(backend, workers))  # before any data is read
     if out is not None:
         check_output_file(out)  # before the evaluation, not after it
-    # a reranker is fitted to one model's beam: that of RUN (a run or a bundled ensemble), alone
-    reranker = load_reranker(find_model(run) or run) if vote == "rerank" and not more_runs else None
     dataset = load_dataset(data)
     _ = dataset.tables  # read (and checked) before the progress bar starts, so an error stands alone
+    # a reranker is fitted to one model's beam: that of RUN (a run or a bundled ensemble), alone; on users'
+    # tables, the model's reranker of users' tables where it has one, as nsm parse chooses
+    reranker, reranker_file = None, None
+    if vote == "rerank" and not more_runs:
+        model_dir = Path(find_model(run) or run)
+        for users in (True, False) if dataset.users_tables else (False,):
+            reranker = load_reranker(model_dir, users=users)
+            if reranker is not None:
+                reranker_file = USER_RERANKER_FILE if users else RERANKER_FILE
+                break
     with progress_bar(quiet) as progress:
         result = evaluate(
             runs,
@@ -141,10 +149,13 @@ def eval_(
     if json_out:
         payload = result.to_json()
         payload["predictions"] = str(out) if out is not None else None
+        payload["reranker"] = reranker_file  # which of the model's reranker files chose (None: none)
         print_json(payload)
         return
     kind = f"ensemble of {len(runs)}" if len(runs) > 1 else safe(str(run))
     decoder = (f"beam {beam}" if beam > 0 else "greedy") + f", {result.vote} vote"
+    if reranker_file is not None and result.vote == "rerank":
+        decoder += f" ({reranker_file})"
     stdout.print(
         f"[bold]{kind}[/] on {safe(result.split)} ({decoder}): accuracy {result.accuracy:.4f} "
         f"({result.n_correct}/{result.n})"

@@ -526,6 +526,12 @@ class Dataset:
         return self.format.language
 
     @property
+    def users_tables(self) -> bool:
+        """Whether its tables are typed by the user rules (`nsm preprocess tables`), as `nsm parse` types a
+        user's file: a model's reranker of users' tables chooses on them."""
+        return self.format.value_rules == "user"
+
+    @property
     def tables(self) -> dict[str, Table]:
         if self._tables is None:
             tables = self._read_records("tables.jsonl", _table_from_record)
