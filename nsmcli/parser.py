@@ -41,6 +41,7 @@ from nsmcli.worlds.tables.lang.sql import check_dialect, check_program_sql, rend
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator, Sequence
 
+    from nsmcli.train.matcher import Matcher
     from nsmcli.train.rerank import BeamProblems, Reranker
 
 
@@ -407,6 +408,7 @@ class Parser:
         #: The rerankers read so far (users' tables or not -> reranker or None). `path`'s reranker files are
         #: read on first use: a parse needs one of the two, and each is megabytes of JSON on a cold parse.
         self._rerankers: dict[bool, Reranker | None] = {}
+        self._matcher: Matcher | None = None  # the model's matcher, once a reranker file has read it
 
     @property
     def reranker(self) -> Reranker | None:
@@ -431,10 +433,11 @@ class Parser:
         if users not in self._rerankers:
             from nsmcli.train.rerank import load_reranker
 
-            # one matcher serves both rerankers: the one beside them
-            loaded = next((r for r in self._rerankers.values() if r is not None), None)
-            shared = loaded.matcher if loaded is not None else None
-            reranker = load_reranker(self.path, users=users, matcher=shared)
+            # one matcher serves both rerankers: the model's, beside them, read once (not the matcher of a
+            # reranker set by hand)
+            reranker = load_reranker(self.path, users=users, matcher=self._matcher)
+            if reranker is not None and reranker.matcher is not None:
+                self._matcher = reranker.matcher
             if reranker is not None and reranker.world != self.language.name:
                 raise CheckpointError(
                     f"{self.path}: its reranker was fitted in the {reranker.world} world, the "

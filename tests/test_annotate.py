@@ -446,6 +446,15 @@ def test_a_weekday_links_the_form_the_table_writes_it_in() -> None:
     full = Table.from_rows("t", header, [["Monday", "Rufus"], ["Thursday", "Luna"]], value_rules="user")
     assert _strings("who walks on thurs", full) == [("thursday", 3, 4)]
     assert _strings("who walks on Thursday", Table.from_rows("t", header, rows)) == []  # WTQ's linking
+    # short forms that are words too count after a word that names a day, and never a column's name
+    days = Table.from_rows("t", ["Day", "Sun"], [["Sat", "3"], ["Wed", "5"]], value_rules="user")
+    assert _strings("how many hours of sun in total?", days) == []
+    assert _strings("hours on saturday", days) == [("sat", 2, 3)]
+    named = Table.from_rows(
+        "t", ["Day", "Guests"], [["Saturday", "3"], ["Wednesday", "5"]], value_rules="user"
+    )
+    assert _strings("how many guests sat down", named) == []
+    assert _strings("guests every sat", named) == [("saturday", 2, 3)]
 
 
 def test_may_is_the_month_where_the_question_capitalises_it() -> None:

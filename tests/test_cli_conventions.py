@@ -344,6 +344,31 @@ def test_execute_and_help_run_without_torch():
     assert helped.returncode == 0 and "parse" in helped.stdout
 
 
+def test_a_profiled_command_still_writes_its_profile(tmp_path):
+    """The console command ends parse and execute without the interpreter's teardown, except where a
+    profiler (or tracer) would write its output then."""
+    profile = tmp_path / "execute.prof"
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "cProfile",
+            "-o",
+            str(profile),
+            "-m",
+            "nsmcli",
+            "execute",
+            "(count all_rows)",
+            str(MEDALS),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "answer: 11" in done.stdout and profile.stat().st_size > 0
+
+
 def test_a_closed_pipe_ends_quietly_with_the_shells_code():
     """`nsm execute ... | head -1`: the reader closed the pipe; no traceback, no error line, exit 141."""
     read_end, write_end = os.pipe()

@@ -1132,6 +1132,15 @@ def test_eval_on_users_tables_chooses_with_the_reranker_of_users_tables(glove_co
     assert evaluated()["reranker"] == RERANKER_FILE
 
 
+def test_a_reranker_set_by_hand_lends_its_matcher_to_no_reranker_file():
+    parser = Parser.load("wtq")
+    custom = Reranker("wtq", [1.0, 0.0, 0.0, 0.0, 0.0, 0.0], {})
+    custom.matcher = object()  # a matcher of the user's own
+    parser.reranker = custom
+    users = parser.user_reranker  # read now, from the model's files, with the model's matcher
+    assert users is not None and users.matcher is not None and users.matcher is not custom.matcher
+
+
 def test_parse_with_a_corrupt_reranker_is_one_line_and_exit_2(glove_copy):
     (glove_copy / RERANKER_FILE).write_text("{broken")
     code, out, err = run_cli(

@@ -339,6 +339,7 @@ def test_a_temperature_written_as_one_token_is_its_number() -> None:
     assert numbers_in("On how many days was the water colder than 26.5°C?", table) == [26.5]
     assert numbers_in("warmer than 27°C", table) == [27.0]
     assert numbers_in("below -3° c", table) == [-3.0]
+    assert numbers_in("colder than 26.5℃", table) == [26.5]
 
 
 def test_codes_that_number_rows_are_no_amounts_whatever_the_header() -> None:
@@ -346,6 +347,11 @@ def test_codes_that_number_rows_are_no_amounts_whatever_the_header() -> None:
     summed; codes of one prefix and one width of three digits or more number rows."""
     assert "number" not in user_column("B101", "B102", "B107", "")
     assert "number" not in user_column("R-2285", "R-2290", "R-2301")
+    # prices in a currency written with letters, or under a header that names money, are amounts
+    assert numbers("R150", "R299", "R450") == (150.0, 299.0, 450.0)
+    assert numbers("RM120", "RM250", "RM380") == (120.0, 250.0, 380.0)
+    priced = Table.from_rows("t", ["Item", "Price"], [["a", "X120"], ["b", "X250"]], value_rules="user")
+    assert priced.columns[1].views["number"] == (120.0, 250.0)
     # quarters, priorities, fiscal years, a currency's amounts and mixed prefixes keep their numbers
     assert numbers("Q1", "Q2", "Q3") == (1.0, 2.0, 3.0)
     assert numbers("P1", "P3", "P2") == (1.0, 3.0, 2.0)
@@ -382,6 +388,7 @@ def test_a_pace_is_minutes_per_distance_so_the_fastest_is_the_least() -> None:
         1.75,
     )
     assert "num2" not in user_column("5:58 /km", "4:51/km", "6:05 /km")
+    assert numbers("5:58 min/km", "4:51 min per km") == (5.966666667, 4.85)  # as Strava and Garmin write it
 
 
 def test_a_file_with_mixed_units_says_the_unit_its_sums_are_in(tmp_path: Path) -> None:

@@ -103,8 +103,10 @@ def main(args: list[str] | None = None, fast_exit: bool = False) -> None:
     stderr and exit code 2; a command or `nsm` given no arguments prints its help and exits 0.
 
     `fast_exit` (the console command, `console`): a command of `FAST_EXIT_COMMANDS` ends the process as soon
-    as its output is flushed, without the interpreter's teardown of every imported module."""
-    exit_ = _exit_fast if fast_exit and _command_name(args) in FAST_EXIT_COMMANDS else sys.exit
+    as its output is flushed, without the interpreter's teardown of every imported module, unless a profiler
+    or tracer runs or NSM_NO_FAST_EXIT is set (`_nothing_runs_at_exit`)."""
+    fast = fast_exit and _command_name(args) in FAST_EXIT_COMMANDS and _nothing_runs_at_exit()
+    exit_ = _exit_fast if fast else sys.exit
     try:
         code = app(args=args, prog_name="nsm", standalone_mode=False)
         sys.stdout.flush()  # a closed pipe shows here, not at interpreter exit
@@ -145,6 +147,12 @@ def console() -> None:
 #: interpreter's teardown: once `nsm parse` has printed its answer, tearing down torch's modules is a
 #: sizeable part of a cold parse (BENCHMARKS.md, forty-ninth session).
 FAST_EXIT_COMMANDS = frozenset({"parse", "execute"})
+
+
+def _nothing_runs_at_exit() -> bool:
+    """Whether no profiler or tracer watches the process (`python -m cProfile`, `coverage run`), whose
+    output is written at exit, and NSM_NO_FAST_EXIT is unset."""
+    return sys.getprofile() is None and sys.gettrace() is None and not os.environ.get("NSM_NO_FAST_EXIT")
 
 
 def _command_name(args: list[str] | None) -> str | None:

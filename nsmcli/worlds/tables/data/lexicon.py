@@ -601,3 +601,9 @@ WEEKDAY_FORMS: tuple[tuple[str, ...], ...] = (
 )
 #: Each form of a weekday -> all of its forms.
 WEEKDAY_OF: dict[str, tuple[str, ...]] = {form: forms for forms in WEEKDAY_FORMS for form in forms}
+#: Short forms of weekdays that are English words too ("the sun", "she sat"): a day only after `BEFORE_A_DAY`.
+WEEKDAY_WORDS = frozenset({"sun", "sat", "wed", "mon"})
+#: Words that stand before a day's name ("on sat", "every wed", "until mon").
+BEFORE_A_DAY = frozenset(
+    "on every each next last this that until till from by before after since of and or to".split()
+)

@@ -222,7 +222,7 @@ def number_noun(token: str) -> re.Match[str] | None:
 _QUESTION_NUMERAL = re.compile(r"(?P<sign>[-+−]?)(?P<digits>\d[\d.,]*|[.,]\d+)")
 _MINUS = "-−"
 #: A temperature written as one token ("26.5°C", "-3°", "80°F"), which the shared reading leaves alone.
-_QUESTION_DEGREES = re.compile(r"(?P<sign>[-+−]?)(?P<digits>\d[\d.,]*)°[CcFf]?")
+_QUESTION_DEGREES = re.compile(r"(?P<sign>[-+−]?)(?P<digits>\d[\d.,]*)(?:[°º][CcFf]?|℃|℉)")
 #: The first group of a numeral whose thousands are grouped by spaces, and each group after it (the last
 #: with decimals in either convention).
 _SPACED_HEAD = re.compile(r"[-−]?[1-9]\d{0,2}")
@@ -307,10 +307,10 @@ _CLOCK = re.compile(
 #: A race time with fractions of a second ("1:23.45", "1:02:03.4"): a duration, read as seconds. No time
 #: of day is written with hundredths, so the form says which it is.
 _RACE_TIME = re.compile(r"\s*(?:(?P<h>\d{1,2}):(?=\d{2}:))?(?P<m>\d{1,2}):(?P<s>[0-5]\d\.\d{1,3})\s*")
-#: A pace, minutes and seconds per distance ("5:32/km", "8:05 /mi", "1:45 per 100m"): minutes, so that the
+#: A pace, minutes and seconds per distance ("5:32/km", "5:58 min/km", "8:05 /mi", "1:45 per 100m"): minutes, so that the
 #: fastest is the least and "how many seconds faster" a difference of them. No time of day has a "/km".
 _PACE = re.compile(
-    r"\s*(?P<m>\d{1,2}):(?P<s>[0-5]\d(?:\.\d{1,3})?)\s*(?:/|per\s)\s*(?:\d+\s*)?(?:km|k|mi|mile|m|yd)\.?\s*",
+    r"\s*(?P<m>\d{1,2}):(?P<s>[0-5]\d(?:\.\d{1,3})?)\s*(?:min\s*)?(?:/|per\s)\s*(?:\d+\s*)?(?:km|k|mi|mile|m|yd)\.?\s*",
     re.IGNORECASE,
 )
 #: A cell shaped like a time of day (hours and minutes); `ColumnLayout.times` needs every such cell to be one.
@@ -339,7 +339,19 @@ MIN_FILLED_TYPED = 3
 #: A code of letters and digits, one word (`D-2401`, `R10418`, `INV-0042/B`): an identifier, not an amount.
 _CODE = re.compile(r"[A-Za-z]+[-_#/]?\d+(?:[-_/][A-Za-z0-9]+)*")
 #: A code of letters and digits alone (`B101`, `R-2285`), in its two parts.
-_CODE_PARTS = re.compile(r"(?P<letters>[A-Za-z]+)[-_#/]?(?P<digits>\d+)")
+_CODE_PARTS = re.compile(r"(?P<letters>[A-Za-z]+)(?P<joint>[-_#/]?)(?P<digits>\d+)")
+#: Currencies written with letters before the amount, as they are joined to it (`R150`, `RM120`, `Rs500`,
+#: `S/250`): such a column is prices, not codes (a hyphen makes `R-2285` a job number again).
+_CURRENCY_LETTERS = frozenset(
+    {"R", "RM", "RS", "RP", "S/", "P", "Q", "KR", "TK", "KSH", "SH", "L", "FT", "BS", "B/"}
+)
+#: A header that names an amount of money (`Price`, `Monthly fee`, `Total cost`): its cells are amounts
+#: even when written like codes.
+_AMOUNT_HEADER = re.compile(
+    r"\b(?:price|prices|cost|costs|fee|fees|amount|total|revenue|sales|salary|pay|paid|budget|balance|value|"
+    r"income|charge|charges|fare|rent|spend|spent|payment|tax)\b",
+    re.IGNORECASE,
+)
 #: Digit groups joined by a hyphen or slash (`100-2041`): an article's number under an `Artikel-Nr.` header,
 #: which the number view reads as two numbers the way it reads a score; a range elsewhere (`2-4` players).
 _DIGIT_CODE = re.compile(r"\d+(?:[-/]\d+)+")
@@ -913,7 +925,7 @@ class UserRules(ValueRules):
                         and (_numbers_rows(numbered) or all(map(is_digit_code, numbered)))
                     )
                 )
-            ) or _codes_number_rows(numbered):
+            ) or (not _AMOUNT_HEADER.search(header) and _codes_number_rows(numbered)):
                 views.pop("number")
                 views.pop("num2", None)
         return views
@@ -1147,9 +1159,12 @@ def _codes_number_rows(cells: Sequence[str]) -> bool:
         found.append(m)
     if not found:
         return False
-    prefixes = {m["letters"].upper() for m in found}
+    prefixes = {m["letters"].upper() + (m["joint"] or "") for m in found}
     digits = [m["digits"] for m in found]
-    if len(prefixes) != 1 or is_currency_code(prefixes.pop()):
+    if len(prefixes) != 1:
+        return False
+    prefix = prefixes.pop()
+    if is_currency_code(prefix) or prefix in _CURRENCY_LETTERS:  # `EUR100`, a rand's `R150`, `RM120`
         return False
     widths = {len(d) for d in digits}
     years = all(len(d) == 4 and 1800 <= int(d) <= 2100 for d in digits)
