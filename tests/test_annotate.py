@@ -455,6 +455,9 @@ def test_a_weekday_links_the_form_the_table_writes_it_in() -> None:
     )
     assert _strings("how many guests sat down", named) == []
     assert _strings("guests every sat", named) == [("saturday", 2, 3)]
+    # a word that is no plural though it ends in "s" has no singular to link: "thus" is no `Thu`
+    assert _strings("thus far, what is the highest score?", user) == []
+    assert _strings("thus the score on thursday?", user) == [("thu", 4, 5)]
 
 
 def test_may_is_the_month_where_the_question_capitalises_it() -> None:

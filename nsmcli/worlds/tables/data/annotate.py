@@ -456,7 +456,9 @@ def _weekday_entities(tokens: list[str], entities: list[Entity], index: _TableIn
 def inflections(word: str) -> list[str]:
     """The other number of an English noun, most likely first: "thunderstorm" -> thunderstorms,
     thunderstormes; "cities" -> city, citie; "boxes" -> boxe, box. Guesses, which a table's cells confirm
-    or not."""
+    or not. A word that is no plural though it ends in "s" (`lexicon.NOT_PLURALS`) has no other number."""
+    if word in lexicon.NOT_PLURALS:
+        return []
     if word.endswith("ies"):
         return [word[:-3] + "y", word[:-1]]
     if word.endswith("es"):

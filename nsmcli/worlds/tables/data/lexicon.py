@@ -607,3 +607,7 @@ WEEKDAY_WORDS = frozenset({"sun", "sat", "wed", "mon"})
 BEFORE_A_DAY = frozenset(
     "on every each next last this that until till from by before after since of and or to".split()
 )
+
+#: Words ending in "s" that are no plurals, whose "singular" is another word a cell may hold ("thus" is no
+#: `Thu`, "news" no `New`): `annotate.inflections` leaves them as they are.
+NOT_PLURALS = frozenset({"thus", "news", "series", "species", "means", "whereas", "always", "towards"})
