@@ -427,7 +427,7 @@ def _state_code_entities(tokens: list[str], strings: list[Entity], index: _Table
 
 def _weekday_entities(tokens: list[str], entities: list[Entity], index: _TableIndex) -> list[Entity]:
     """A weekday the question writes one way where the table's cells write it another ("on thursday" of a
-    `Day` column of `Thu`, "on thurs" of one of `Thursday`; `lexicon.WEEKDAY_FORMS`), at a word no other
+    `Day` column of `Thu`, "on thurs" of one of `Thursday`; `lexicon.WEEKDAY_OF`), at a word no other
     entity covers and no column's name holds ("hours of sun" of a `Sun` column). A full name may be plural
     ("thursdays"); the short forms that are English words too ("sun", "sat", "wed", "mon") count only after a
     word that names a day ("on sat", "every wed")."""
@@ -435,10 +435,6 @@ def _weekday_entities(tokens: list[str], entities: list[Entity], index: _TableIn
     out = []
     for i, token in enumerate(tokens):
         forms = lexicon.WEEKDAY_OF.get(token)
-        if forms is None and token.endswith("s") and token[:-1] in lexicon.WEEKDAY_OF:
-            forms = (
-                lexicon.WEEKDAY_OF[token[:-1]] if token[:-1] == lexicon.WEEKDAY_OF[token[:-1]][0] else None
-            )
         if (
             forms is None
             or i in taken

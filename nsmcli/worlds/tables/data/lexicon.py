@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Container, Sequence
 
+from nsmcli.worlds.tables.data.textnum import WEEKDAY_FORMS
+
 #: What a question's adjective measures: the nouns a header names it by (WordNet's "attribute" relation),
 #: so that "the oldest respondent" matches `Age`. Keys are base forms; values are singular and written
 #: out, the common form of `valuerules.HeaderWords.word`.
@@ -589,18 +591,11 @@ def header_translation(piece: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     return (), ()
 
 
-#: The ways a weekday is written, full name first: "thursday" in a question is the `Thu` of a `Day` column.
-WEEKDAY_FORMS: tuple[tuple[str, ...], ...] = (
-    ("monday", "mon"),
-    ("tuesday", "tue", "tues"),
-    ("wednesday", "wed"),
-    ("thursday", "thu", "thur", "thurs"),
-    ("friday", "fri"),
-    ("saturday", "sat"),
-    ("sunday", "sun"),
-)
-#: Each form of a weekday -> all of its forms.
-WEEKDAY_OF: dict[str, tuple[str, ...]] = {form: forms for forms in WEEKDAY_FORMS for form in forms}
+#: Each form of a weekday (`textnum.WEEKDAY_FORMS`), and a full name's plural ("thursdays"), -> all of its
+#: forms: "thursday" in a question is the `Thu` of a `Day` column.
+WEEKDAY_OF: dict[str, tuple[str, ...]] = {
+    word: forms for forms in WEEKDAY_FORMS for word in (*forms, forms[0] + "s")
+}
 #: Short forms of weekdays that are English words too ("the sun", "she sat"): a day only after `BEFORE_A_DAY`.
 WEEKDAY_WORDS = frozenset({"sun", "sat", "wed", "mon"})
 #: Words that stand before a day's name ("on sat", "every wed", "until mon").

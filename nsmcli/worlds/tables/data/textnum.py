@@ -333,9 +333,17 @@ _YEAR_SLASH = re.compile(r"(\d{4})/(\d{2}|\d{4})")
 #: Month names that are also common words: only months next to a day or year.
 _AMBIGUOUS_MONTHS = frozenset({"may", "mar", "march", "jan", "sep", "dec"})
 _PLAIN_MONTHS = frozenset({"march", "jan", "sep", "dec"})
-WEEKDAYS = frozenset(
-    "monday tuesday wednesday thursday friday saturday sunday mon tue tues wed thu thur thurs fri sat sun".split()
+#: The ways a weekday is written, full name first ("thursday", "thu", "thur", "thurs").
+WEEKDAY_FORMS: tuple[tuple[str, ...], ...] = (
+    ("monday", "mon"),
+    ("tuesday", "tue", "tues"),
+    ("wednesday", "wed"),
+    ("thursday", "thu", "thur", "thurs"),
+    ("friday", "fri"),
+    ("saturday", "sat"),
+    ("sunday", "sun"),
 )
+WEEKDAYS = frozenset(form for forms in WEEKDAY_FORMS for form in forms)
 
 
 @dataclass(frozen=True)
