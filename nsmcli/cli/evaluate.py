@@ -52,8 +52,8 @@ def eval_(
         "--vote",
         help="rerank: the model's reranker (reranker.json, from nsm rerank) when it has one, else answer; "
         "on a dataset of nsm preprocess tables, its reranker of users' tables (reranker-user.json) where it "
-        "has one, as in nsm parse; answer: the most probable program of the answer the beam's programs favour together; program: "
-        "the most probable program (the original's choice).",
+        "has one, as in nsm parse; answer: the most probable program of the answer the beam's programs "
+        "favour together; program: the most probable program (the original's choice).",
     ),
     out: Path = typer.Option(
         None,
@@ -89,7 +89,7 @@ def eval_(
     from nsmcli.parser import find_model
     from nsmcli.train.backends import check_address, choose_shard_backend
     from nsmcli.train.evaluate import check_vote, evaluate
-    from nsmcli.train.rerank import RERANKER_FILE, USER_RERANKER_FILE, load_reranker
+    from nsmcli.train.rerank import choosing_reranker
     from nsmcli.train.rundir import RunDir, run_members
     from nsmcli.worlds import get_world
 
@@ -121,14 +121,11 @@ def eval_(
     _ = dataset.tables  # read (and checked) before the progress bar starts, so an error stands alone
     # a reranker is fitted to one model's beam: that of RUN (a run or a bundled ensemble), alone; on users'
     # tables, the model's reranker of users' tables where it has one, as nsm parse chooses
-    reranker, reranker_file = None, None
-    if vote == "rerank" and not more_runs:
-        model_dir = Path(find_model(run) or run)
-        for users in (True, False) if dataset.users_tables else (False,):
-            reranker = load_reranker(model_dir, users=users)
-            if reranker is not None:
-                reranker_file = USER_RERANKER_FILE if users else RERANKER_FILE
-                break
+    reranker, reranker_file = (
+        choosing_reranker(find_model(run) or run, users=dataset.users_tables)
+        if vote == "rerank" and not more_runs
+        else (None, None)
+    )
     with progress_bar(quiet) as progress:
         result = evaluate(
             runs,

@@ -645,12 +645,23 @@ def on_tables_of(dataset: Any, split: str | None) -> Callable[[Any], bool] | Non
     return lambda example: example.table_id in tables
 
 
+def choosing_reranker(model_dir: Path | str, users: bool = False) -> tuple[Reranker | None, str | None]:
+    """The reranker that chooses for a model (`users`: on users' tables, where its reranker of users' tables
+    apart does when it has one, else its own reranker), and the name of the file it was read from; (None,
+    None) when it has none."""
+    for apart in (True, False) if users else (False,):
+        reranker = load_reranker(model_dir, users=apart)
+        if reranker is not None:
+            return reranker, USER_RERANKER_FILE if apart else RERANKER_FILE
+    return None, None
+
+
 def model_matcher(model_dir: Path | str, users: bool = False) -> Matcher | None:
     """The matcher a model's reranker weighs (`users`: its reranker of users' tables, else its own), if
     any: a refit of that reranker needs its scores among the features. They are out of sample only on
     questions the matcher was not fitted on (its `matcher.json` names them); on those it was, they look
     better than they are, and the refit weighs them too much."""
-    shipped = (load_reranker(model_dir, users=True) if users else None) or load_reranker(model_dir)
+    shipped, _ = choosing_reranker(model_dir, users)
     return shipped.matcher if shipped is not None else None
 
 
