@@ -162,7 +162,10 @@ def test_limits_force_end(medals):
     env = bind("wtq", medals, ENTITIES, Limits(max_expressions=1, max_variables=60))
     state = env.run(env.encode("(argmax all_rows r.gold-number)")[:-1])
     assert env.valid_tokens(state) == (END,)
-    assert env.step(state, OPEN).error
+    # a whole program may run `PROPOSAL_EXPRESSIONS` more, which only the world's proposals write
+    kept = "(filter_greater all_rows 2 r.gold-number) (filter_less v0 7 r.silver-number)"
+    assert env.execute(f"{kept} (argmax v1 r.year-number)").answer == ["row 3"]
+    assert "expected ( or <END>" in env.execute(f"{kept} (argmax v1 r.year-number) (count v2)").error
 
 
 def test_constants_beyond_the_memory_limit_are_dropped(medals):

@@ -647,6 +647,23 @@ def test_a_beam_program_that_drops_a_named_condition_is_proposed_on_the_rows_tha
     ]
 
 
+def test_a_beam_program_as_long_as_the_model_writes_is_narrowed_one_expression_longer_as_a_kind_apart():
+    problem, env = _user_problem("when did we first play an away game against Northgate United?", *GAMES)
+    full = '(filter_str_contain_any all_rows "away" r.venue-string) (argmin v0 r.date-date) (hop v1 r.date-string)'
+    short = '(filter_str_contain_any all_rows "away" r.venue-string) (count v0)'
+    proposed = get_world("wtq").propose(problem, env, [full, short])
+    longer = (
+        '(filter_str_contain_any all_rows "northgate united" r.opponent-string)'
+        ' (filter_str_contain_any v0 "away" r.venue-string) (argmin v1 r.date-date) (hop v2 r.date-string)'
+    )
+    assert [t for t, kind in proposed if kind == "narrowed_long"] == [longer]
+    assert longer not in [t for t, kind in proposed if kind == "narrowed"]  # `narrowed` keeps to short ones
+    assert [t for t, kind in proposed if kind == "narrowed"]
+    answers: dict = {}
+    add_proposals("wtq", problem, env, dict.fromkeys([full, short], 0.5), answers)
+    assert answers[longer] == ["2024-03-09"]
+
+
 def test_a_question_asking_for_a_total_gets_each_counting_beam_program_summed_instead():
     problem, env = _user_problem("what is the total of the takeaway orders?", *ORDERS_WITH_TIPS)
     counted = '(filter_str_contain_any all_rows "takeaway" r.kind-string) (count v0)'
@@ -691,10 +708,41 @@ def test_a_total_over_a_list_of_named_things_gets_their_rows_summed():
         assert not [t for t, kind in get_world("wtq").propose(problem, env, []) if kind == "listed"], question
 
 
+def test_the_difference_of_two_rows_each_named_by_two_things_is_proposed_one_expression_longer():
+    question = "how many more fans came to the away game at Northgate United than to the home game?"
+    problem, env = _user_problem(question, *GAMES)
+    paired = [t for t, kind in get_world("wtq").propose(problem, env, []) if kind == "paired"]
+    # the shared thing's rows first, then each side's row among them: four expressions, one more than the model
+    # may write, which the interpreter runs for a proposal
+    expected = (
+        '(filter_str_contain_any all_rows "northgate united" r.opponent-string)'
+        ' (filter_str_contain_any v0 "away" r.venue-string) (filter_str_contain_any v0 "home" r.venue-string)'
+        " (diff v1 v2 r.attendance-number)"
+    )
+    assert paired == [expected]
+    totals, answers = {}, {}
+    assert add_proposals("wtq", problem, env, totals, answers)[expected] == "paired"
+    assert answers[expected] == [3128.0]
+    # a side with no row among the shared thing's rows fails and is left out (Northgate played no April game)
+    problem, env = _user_problem("how many more fans came to Northgate United than Ashford Rovers in april?", *GAMES)
+    assert [t for t, kind in get_world("wtq").propose(problem, env, []) if kind == "paired"]
+    assert "paired" not in add_proposals("wtq", problem, env, {}, {}).values()
+    # no shared thing (the beam writes that difference itself), or no word of a difference: none
+    for question in (
+        "how many more fans came to the away game than to the home game?",
+        "how many fans came to the away game at Northgate United?",
+    ):
+        problem, env = _user_problem(question, *GAMES)
+        assert not [t for t, kind in get_world("wtq").propose(problem, env, []) if kind == "paired"], question
+
+
 def test_the_kinds_for_users_tables_are_not_proposed_on_a_table_read_by_the_wtq_rules():
     from nsmcli.worlds.tables.data.table import Table
 
-    beam = ["(filter_greater all_rows 17000 r.attendance-number) (count v0)"]
+    beam = [
+        "(filter_greater all_rows 17000 r.attendance-number) (count v0)",
+        '(filter_str_contain_any all_rows "away" r.venue-string) (argmin v0 r.date-date) (hop v1 r.date-string)',
+    ]
     for value_rules, expected in (("user", set(USER_KINDS)), ("wtq", set())):
         table = Table.from_rows("t", GAMES[1], GAMES[0], value_rules=value_rules)
         kinds = set()
@@ -702,6 +750,7 @@ def test_the_kinds_for_users_tables_are_not_proposed_on_a_table_read_by_the_wtq_
             "how many home games had more than 17,000 fans?",
             "what was the total attendance?",
             "what was the combined attendance of Ashford Rovers and Millbrook Town?",
+            "how many more fans came to the away game at Northgate United than to the home game?",
         ):
             annotated = annotate_question(question, table)
             env = bind(get_language("wtq"), table, annotated.entities)

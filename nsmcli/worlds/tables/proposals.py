@@ -22,7 +22,12 @@ On a user's table only (`USER_KINDS`), where the models trained on WTQ read peop
 - `summed`: a question asking for a total ("total downloads of the May episodes") where the beam counts
   or shows the rows: each such beam program summing a number column of its rows instead;
 - `listed`: a question asking for a total or an average over a list of named things ("the combined GDP of
-  France, Germany and the United Kingdom"): the rows of them all, summed, averaged or counted.
+  France, Germany and the United Kingdom"): the rows of them all, summed, averaged or counted;
+- `narrowed_long`: `narrowed` for the beam programs as long as the model writes, which come out one
+  expression longer ("when did we get our first win on the road?");
+- `paired`: a question of how much more one thing has than another where each is a row of two named things,
+  one shared ("how much more did Isartor earn than Altmarkt in January 2024?"): the difference of the two rows,
+  a program one expression longer than the model writes.
 """
 
 from __future__ import annotations
@@ -172,12 +177,27 @@ def narrowed_programs(problem: Any, env: Any, beam: Sequence[str]) -> list[str]:
     """Each beam program run on the rows of a thing the question names that it leaves out (`_conditions`;
     a thing is used when the program has a literal of its values, and what shares its words, such as
     "april" read both as text and as a date, is then used too), within `Limits.max_expressions`."""
+    return _narrowed(problem, env, [t for t in beam if _length(t) < env.limits.max_expressions])
+
+
+def narrowed_long_programs(problem: Any, env: Any, beam: Sequence[str]) -> list[str]:
+    """`narrowed_programs` of the beam programs as long as the model writes, which come out one expression
+    longer ("when did we get our first win on the road?": the wins, the away games among them, the earliest,
+    its date); a kind apart, since the chooser weighs them apart."""
+    return _narrowed(problem, env, [t for t in beam if _length(t) == env.limits.max_expressions])
+
+
+def _length(text: str) -> int:
+    """A program text's number of expressions (0 for a text that reads as no program)."""
+    programs = _programs([text])
+    return len(programs[0].exprs) if programs else 0
+
+
+def _narrowed(problem: Any, env: Any, beam: Sequence[str]) -> list[str]:
     conditions = _conditions(problem, env)
     entities = problem.question.entities
     out = []
     for program in _programs(beam) if conditions else ():
-        if len(program.exprs) >= env.limits.max_expressions:
-            continue
         literals = {(a.kind, a.values) for e in program.exprs for a in e.args if isinstance(a, P.Literal)}
         used = [(e.start, e.end) for e in entities if (e.kind, tuple(e.values)) in literals]
         for (start, end), keep in conditions:
@@ -390,6 +410,40 @@ def listed_programs(problem: Any, env: Any, beam: Sequence[str]) -> list[str]:
     )
 
 
+#: Words of a question comparing two amounts ("how much more ... than", "the difference between").
+_DIFFERENCE_WORDS = frozenset({"than", "difference", "compared", "versus", "vs"})
+
+
+def paired_programs(problem: Any, env: Any, beam: Sequence[str]) -> list[str]:
+    """For a question of how much more one thing has than another where each is the row of two things the
+    question names, one of them shared ("how much more did Isartor earn than Altmarkt in January 2024?",
+    "how many more pupils were missing from 8a on 04.03.2024 than on 15.04.2024?"): the rows of the shared
+    thing, the row of each other thing among them, and the difference of each number column between the two.
+    Four expressions, one more than the model writes (`interpreter.PROPOSAL_EXPRESSIONS`); the beam writes the
+    difference of two rows kept by one condition each."""
+    if not _DIFFERENCE_WORDS & set(problem.question.tokens):
+        return []
+    conditions = _conditions(problem, env)
+    numbers = [c.property_name("number") for c in env.table.columns if "number" in c.views]
+    out = []
+    for (span, shared), (first_span, first), (second_span, second) in (
+        (a, b, c) for a in conditions for b in conditions for c in conditions
+    ):
+        column = first.args[-1]
+        if (
+            second.args[-1] != column
+            or shared.args[-1] == column
+            or str(first.args[1]) >= str(second.args[1])  # each pair once, in one order (`diff` is unsigned)
+            or _overlaps(span, [first_span, second_span])
+            or _overlaps(first_span, [second_span])
+        ):
+            continue
+        moved = [P.Expr(e.function, (P.Ref(0), *e.args[1:])) for e in (first, second)]
+        kept = str(P.Program((shared, *moved)))
+        out += [f"{kept} (diff v1 v2 {number})" for number in numbers]
+    return list(dict.fromkeys(out))
+
+
 #: The kinds proposed on users' tables only: each widens the candidates where the models, trained on WTQ,
 #: miss how people ask about their own tables (a second condition the beam drops, a total it counts);
 #: on WTQ tables the beam is in the models' own distribution and these cost more than they add there.
@@ -399,4 +453,6 @@ USER_KINDS: dict[str, Callable[[Any, Any, Sequence[str]], list[str]]] = {
     "narrowed": narrowed_programs,
     "summed": summed_programs,
     "listed": listed_programs,
+    "paired": paired_programs,
+    "narrowed_long": narrowed_long_programs,
 }

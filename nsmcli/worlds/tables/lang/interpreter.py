@@ -33,6 +33,10 @@ from nsmcli.worlds.tables.lang.spec import ENTITY_TYPE, PROPERTY_TYPE, LanguageS
 
 END, OPEN, CLOSE, ALL_ROWS = 0, 1, 2, 3
 FUNC_BASE = 4
+#: How many expressions beyond `Limits.max_expressions` a whole program may run. The decoder and the search
+#: never write them (`valid_tokens` keeps the limit, and so the model's memory), but the world's proposals do:
+#: the difference of two rows that each need two conditions takes four (`proposals.paired_programs`).
+PROPOSAL_EXPRESSIONS = 2
 _NO_FUNC, _OPENED = -1, -2
 
 
@@ -228,10 +232,10 @@ class Environment:
     def _n_variables(self, state: State) -> int:
         return self.n_constants + len(state.computed)
 
-    def _at_limit(self, state: State) -> bool:
+    def _at_limit(self, state: State, beyond: int = 0) -> bool:
         return (
-            len(state.computed) >= self.limits.max_expressions
-            or self._n_variables(state) >= self.limits.max_variables
+            len(state.computed) >= self.limits.max_expressions + beyond
+            or self._n_variables(state) >= self.limits.max_variables + beyond
         )
 
     def step(self, state: State, token: int) -> State:
@@ -244,7 +248,7 @@ class Environment:
                 if not state.computed:
                     return _fail(state, token, "empty program")
                 return State(tokens, state.computed, done=True)
-            if token == OPEN and not self._at_limit(state):
+            if token == OPEN and not self._at_limit(state, PROPOSAL_EXPRESSIONS):
                 return State(tokens, state.computed, _OPENED)
             return _fail(state, token, f"expected ( or <END>, got {self.token_name(token)}")
         if state.func == _OPENED:
