@@ -724,7 +724,9 @@ def test_the_difference_of_two_rows_each_named_by_two_things_is_proposed_one_exp
     assert add_proposals("wtq", problem, env, totals, answers)[expected] == "paired"
     assert answers[expected] == [3128.0]
     # a side with no row among the shared thing's rows fails and is left out (Northgate played no April game)
-    problem, env = _user_problem("how many more fans came to Northgate United than Ashford Rovers in april?", *GAMES)
+    problem, env = _user_problem(
+        "how many more fans came to Northgate United than Ashford Rovers in april?", *GAMES
+    )
     assert [t for t, kind in get_world("wtq").propose(problem, env, []) if kind == "paired"]
     assert "paired" not in add_proposals("wtq", problem, env, {}, {}).values()
     # no shared thing (the beam writes that difference itself), or no word of a difference: none
