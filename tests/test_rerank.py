@@ -40,7 +40,7 @@ from nsmcli.worlds.tables.data.table import Table
 from nsmcli.worlds.tables.lang.gloss import gloss
 from nsmcli.worlds.tables.lang.interpreter import bind
 from nsmcli.worlds.tables.lang.spec import GLOSS_PLACE, get_language
-from nsmcli.worlds.tables.proposals import USER_KINDS
+from nsmcli.worlds.tables.proposals import PAIRED_PROGRAMS, USER_KINDS
 from tests.fuzzing import run_cli
 from tests.test_train import TABLES, preprocessed_wtq, tiny  # noqa: F401  (the tiny WTQ-style dataset)
 
@@ -729,6 +729,30 @@ def test_the_difference_of_two_rows_each_named_by_two_things_is_proposed_one_exp
     )
     assert [t for t, kind in get_world("wtq").propose(problem, env, []) if kind == "paired"]
     assert "paired" not in add_proposals("wtq", problem, env, {}, {}).values()
+    # two dates as the sides, and a class shared; not the keeping columns' own number views ("8a" reads 8)
+    rows = [
+        ["8a", "04.03.2024", "3"],
+        ["8a", "15.04.2024", "5"],
+        ["8b", "04.03.2024", "1"],
+        ["8b", "15.04.2024", "7"],
+    ]
+    question = "how many more pupils were missing from 8a on 04.03.2024 than on 15.04.2024?"
+    problem, env = _user_problem(question, rows, ["Class", "Date", "Missing"])
+    assert [t for t, kind in get_world("wtq").propose(problem, env, []) if kind == "paired"] == [
+        '(filter_str_contain_any all_rows "8a" r.class-string) (filter_eq v0 2024-03-04 r.date-date)'
+        " (filter_eq v0 2024-04-15 r.date-date) (diff v1 v2 r.missing-number)"
+    ]
+    # at most `PAIRED_PROGRAMS`, however many things a question names over however many number columns
+    wide = [["Isartor", "2024-01-31", "2024-02-01", *(str(i) for i in range(30))],
+            ["Altmarkt", "2024-01-31", "2024-02-01", *(str(2 * i) for i in range(30))],
+            ["Hafen", "2024-02-29", "2024-03-01", *(str(3 * i) for i in range(30))]]  # fmt: skip
+    header = ["Store", "Month", "Booked", *(f"Figure {i}" for i in range(30))]
+    question = "how much more did Isartor earn than Altmarkt and Hafen in January 2024 than in February 2024?"
+    problem, env = _user_problem(question, wide, header)
+    assert (
+        len([t for t, kind in get_world("wtq").propose(problem, env, []) if kind == "paired"])
+        == PAIRED_PROGRAMS
+    )
     # no shared thing (the beam writes that difference itself), or no word of a difference: none
     for question in (
         "how many more fans came to the away game than to the home game?",

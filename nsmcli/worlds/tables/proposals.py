@@ -410,6 +410,9 @@ def listed_programs(problem: Any, env: Any, beam: Sequence[str]) -> list[str]:
     )
 
 
+#: At most this many `paired` programs a question: each costs the chooser a reading of it, and a question naming
+#: many things over a table with several date columns and many number columns would give hundreds.
+PAIRED_PROGRAMS = 40
 #: Words of a question comparing two amounts ("how much more ... than", "the difference between").
 _DIFFERENCE_WORDS = frozenset({"than", "difference", "compared", "versus", "vs"})
 
@@ -424,7 +427,6 @@ def paired_programs(problem: Any, env: Any, beam: Sequence[str]) -> list[str]:
     if not _DIFFERENCE_WORDS & set(problem.question.tokens):
         return []
     conditions = _conditions(problem, env)
-    numbers = [c.property_name("number") for c in env.table.columns if "number" in c.views]
     out = []
     for (span, shared), (first_span, first), (second_span, second) in (
         (a, b, c) for a in conditions for b in conditions for c in conditions
@@ -440,8 +442,15 @@ def paired_programs(problem: Any, env: Any, beam: Sequence[str]) -> list[str]:
             continue
         moved = [P.Expr(e.function, (P.Ref(0), *e.args[1:])) for e in (first, second)]
         kept = str(P.Program((shared, *moved)))
-        out += [f"{kept} (diff v1 v2 {number})" for number in numbers]
-    return list(dict.fromkeys(out))
+        # not the columns that keep the rows: the two sides share the shared thing's value, and their own
+        # column's number view ("8a", "8b" both read 8) differs by nothing asked
+        keeping = {e.args[-1].slug for e in (shared, first)}
+        out += [
+            f"{kept} (diff v1 v2 {c.property_name('number')})"
+            for c in env.table.columns
+            if "number" in c.views and c.slug not in keeping
+        ]
+    return list(dict.fromkeys(out))[:PAIRED_PROGRAMS]
 
 
 #: The kinds proposed on users' tables only: each widens the candidates where the models, trained on WTQ,

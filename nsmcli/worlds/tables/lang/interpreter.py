@@ -34,9 +34,9 @@ from nsmcli.worlds.tables.lang.spec import ENTITY_TYPE, PROPERTY_TYPE, LanguageS
 END, OPEN, CLOSE, ALL_ROWS = 0, 1, 2, 3
 FUNC_BASE = 4
 #: How many expressions beyond `Limits.max_expressions` a whole program may run. The decoder and the search
-#: never write them (`valid_tokens` keeps the limit, and so the model's memory), but the world's proposals do:
+#: never write it (`valid_tokens` keeps the limit, and so the model's memory), but the world's proposals do:
 #: the difference of two rows that each need two conditions takes four (`proposals.paired_programs`).
-PROPOSAL_EXPRESSIONS = 2
+PROPOSAL_EXPRESSIONS = 1
 _NO_FUNC, _OPENED = -1, -2
 
 
