@@ -168,6 +168,19 @@ def test_limits_force_end(medals):
     assert "expected ( or <END>" in env.execute(f"{kept} (argmax v1 r.year-number)").error
 
 
+def test_a_program_one_expression_longer_runs_but_is_never_one_the_model_learns(medals):
+    from nsmcli.worlds.tables.search.explore import check_program
+
+    env = bind("wtq", medals, ENTITIES)
+    longer = (
+        "(filter_greater all_rows 2 r.gold-number) (filter_less v0 7 r.silver-number) (argmax v1 r.year-number)"
+        " (hop v2 r.nation-string)"
+    )
+    assert env.execute(longer).answer == ["japan"]  # the world's proposals may write it
+    # program files and the training buffer take only what the decoder could write (`valid_tokens`)
+    assert "is not valid" in check_program(env, longer, lambda answer: True)
+
+
 def test_constants_beyond_the_memory_limit_are_dropped(medals):
     many = [("string", (f"x{i}",)) for i in range(100)]
     env = bind("wtq", medals, many)
