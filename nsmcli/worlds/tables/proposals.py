@@ -456,8 +456,8 @@ def paired_programs(problem: Any, env: Any, beam: Sequence[str]) -> list[str]:
 #: The kinds proposed on users' tables only: each widens the candidates where the models, trained on WTQ,
 #: miss how people ask about their own tables (a second condition the beam drops, a total it counts);
 #: on WTQ tables the beam is in the models' own distribution and these cost more than they add there.
-#: A reranker sees only the kinds it was fitted with (`Reranker.proposal_kinds`): the shipped one was fitted
-#: before `listed` existed, so only a refit (`nsm rerank`) weighs it.
+#: A reranker sees only the kinds it was fitted with (`Reranker.proposal_kinds`), so a kind added here is
+#: weighed only after a refit (`nsm rerank`); the bundle's reranker of users' tables was fitted with all of these.
 USER_KINDS: dict[str, Callable[[Any, Any, Sequence[str]], list[str]]] = {
     "narrowed": narrowed_programs,
     "summed": summed_programs,
