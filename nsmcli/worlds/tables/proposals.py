@@ -33,6 +33,7 @@ On a user's table only (`USER_KINDS`), where the models trained on WTQ read peop
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from itertools import product
 from typing import Any
 
 from nsmcli.errors import GrammarError
@@ -177,27 +178,24 @@ def narrowed_programs(problem: Any, env: Any, beam: Sequence[str]) -> list[str]:
     """Each beam program run on the rows of a thing the question names that it leaves out (`_conditions`;
     a thing is used when the program has a literal of its values, and what shares its words, such as
     "april" read both as text and as a date, is then used too), within `Limits.max_expressions`."""
-    return _narrowed(problem, env, [t for t in beam if _length(t) < env.limits.max_expressions])
+    return _narrowed(problem, env, beam, lambda length: length < env.limits.max_expressions)
 
 
 def narrowed_long_programs(problem: Any, env: Any, beam: Sequence[str]) -> list[str]:
     """`narrowed_programs` of the beam programs as long as the model writes, which come out one expression
     longer ("when did we get our first win on the road?": the wins, the away games among them, the earliest,
     its date); a kind apart, since the chooser weighs them apart."""
-    return _narrowed(problem, env, [t for t in beam if _length(t) == env.limits.max_expressions])
+    return _narrowed(problem, env, beam, lambda length: length == env.limits.max_expressions)
 
 
-def _length(text: str) -> int:
-    """A program text's number of expressions (0 for a text that reads as no program)."""
-    programs = _programs([text])
-    return len(programs[0].exprs) if programs else 0
-
-
-def _narrowed(problem: Any, env: Any, beam: Sequence[str]) -> list[str]:
+def _narrowed(problem: Any, env: Any, beam: Sequence[str], narrows: Callable[[int], bool]) -> list[str]:
+    """`narrowed_programs` of the beam programs whose number of expressions `narrows` accepts."""
     conditions = _conditions(problem, env)
     entities = problem.question.entities
     out = []
     for program in _programs(beam) if conditions else ():
+        if not narrows(len(program.exprs)):
+            continue
         literals = {(a.kind, a.values) for e in program.exprs for a in e.args if isinstance(a, P.Literal)}
         used = [(e.start, e.end) for e in entities if (e.kind, tuple(e.values)) in literals]
         for (start, end), keep in conditions:
@@ -428,9 +426,7 @@ def paired_programs(problem: Any, env: Any, beam: Sequence[str]) -> list[str]:
         return []
     conditions = _conditions(problem, env)
     out = []
-    for (span, shared), (first_span, first), (second_span, second) in (
-        (a, b, c) for a in conditions for b in conditions for c in conditions
-    ):
+    for (span, shared), (first_span, first), (second_span, second) in product(conditions, repeat=3):
         column = first.args[-1]
         if (
             second.args[-1] != column
@@ -440,7 +436,7 @@ def paired_programs(problem: Any, env: Any, beam: Sequence[str]) -> list[str]:
             or _overlaps(first_span, [second_span])
         ):
             continue
-        moved = [P.Expr(e.function, (P.Ref(0), *e.args[1:])) for e in (first, second)]
+        moved = [P.Expr(e.function, tuple(map(_after_one, e.args))) for e in (first, second)]
         kept = str(P.Program((shared, *moved)))
         # not the columns that keep the rows: the two sides share the shared thing's value, and their own
         # column's number view ("8a", "8b" both read 8) differs by nothing asked
