@@ -2,7 +2,8 @@
 `questions-round3.tsv`, `questions-round4.tsv`, `questions-round5.tsv`, `questions-round6.tsv`,
 `questions-round7.tsv`, `questions-round8.tsv`, `questions-round9.tsv`, `questions-round10.tsv`,
 `questions-round11.tsv`, `questions-round12.tsv`,
-`questions-round13.tsv`, `questions-round14.tsv`, `questions-round15.tsv`) from the tables with plain pandas, not nsm.
+`questions-round13.tsv`, `questions-round14.tsv`, `questions-round15.tsv`,
+`questions-round16.tsv`) from the tables with plain pandas, not nsm.
 
 The answers in the question file were written by hand; this script states each question once more as explicit
 pandas code over the table, read with its own parsing of money, accounting negatives, European decimals,
@@ -817,6 +818,7 @@ def main() -> int:
     import real_world_round13 as round13
     import real_world_round14 as round14
     import real_world_round15 as round15
+    import real_world_round16 as round16
 
     rounds = [("questions.tsv", by_table(REAL / "questions.tsv", [ANSWERS], [Path(__file__).read_text()]))]
     for name, package in (
@@ -834,6 +836,7 @@ def main() -> int:
         ("questions-round13.tsv", round13),
         ("questions-round14.tsv", round14),
         ("questions-round15.tsv", round15),
+        ("questions-round16.tsv", round16),
     ):
         writers = [module.ANSWERS for module in package.WRITERS]
         sources = [Path(module.__file__).read_text(encoding="utf-8") for module in package.WRITERS]

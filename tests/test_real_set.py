@@ -26,6 +26,7 @@ QUESTION_FILES = (
     REAL / "questions-round13.tsv",
     REAL / "questions-round14.tsv",
     REAL / "questions-round15.tsv",
+    REAL / "questions-round16.tsv",
 )
 
 
