@@ -587,6 +587,26 @@ def test_a_word_that_is_a_columns_whole_name_is_not_read_as_a_cell() -> None:
     assert ("string", ("model 3",)) in _user_entities("what does the model 3 cost?", header, cars)
 
 
+def test_a_word_of_a_columns_name_inside_a_longer_cell_names_the_column() -> None:
+    sessions = [["Town Hall", "41", ""], ["Riverside", "52", "Car park closed, donors redirected"]]
+    header = ["Venue", "Donors Attended", "Comments"]
+    question = "What was the average number of donors attending per session?"
+    assert _user_entities(question, header, sessions) == []
+    # in the other number too: "plants" of a `Plant` column, not the supplier `Hillside Plants`
+    stock = [["Thymus", "Hillside Plants", "yes"], ["Hebe", "Greenfields", "no"]]
+    plants = _user_entities("how many plants are marked hardy", ["Plant", "Supplier", "Hardy"], stock)
+    assert ("string", ("plants",)) not in plants
+    # a cell that is the word alone is still that cell, and a longer span still links
+    games = [["Home", "Home win"], ["Away", "Draw"]]
+    assert ("string", ("home",)) in _user_entities("how many home games?", ["Home", "Result"], games)
+    assert ("string", ("hillside plants",)) in _user_entities(
+        "how many come from hillside plants", ["Plant", "Supplier", "Hardy"], stock
+    )
+    # WTQ's tables keep MAPO's linking
+    table = Table.from_rows("t", header, sessions)
+    assert ("string", ("donors",)) in [(e.kind, e.values) for e in annotate_question(question, table).entities]
+
+
 def test_a_question_number_over_european_decimals_reads_as_the_cells_do() -> None:
     sales = [["Toaster", "1.987,50"], ["Mixer", "12.450,75"]]
     header = ["Produkt", "Umsatz"]

@@ -351,10 +351,20 @@ def _string_entities(
             # "in hall a" of a cell `Hall A`: a stop word at the end is kept where the span is a whole cell
             if tokens[j - 1] not in STOP_WORDS or (user_readings and index.has_cell(grown)):
                 end, best = j, grown
-        if not (user_readings and end == i + 1 and (best,) in index.names and not index.has_cell(best)):
+        if not (user_readings and end == i + 1 and _names_a_column(best, index)):
             out.append(Entity("string", (best,), i, end))
         i = end
     return out
+
+
+def _names_a_column(word: str, index: _TableIndex) -> bool:
+    """Whether a single linked word is a word of a column's name, in either number, that no cell is whole:
+    "how many donors attended" of a `Donors Attended` column names the column, not the comment "donors
+    redirected to Mill Lane", and "plants" of a `Plant` column no supplier `Hillside Plants`. A cell that is
+    the word alone is still that cell ("home" of a column of `Home` and `Away`)."""
+    if index.has_cell(word):
+        return False
+    return (word,) in index.names or bool(index.piece_words.intersection((word, *inflections(word))))
 
 
 def _inflected_ending(span: list[str], index: _TableIndex, linking: str) -> str | None:
