@@ -181,6 +181,31 @@ def test_a_program_one_expression_longer_runs_but_is_never_one_the_model_learns(
     assert "is not valid" in check_program(env, longer, lambda answer: True)
 
 
+def test_a_proposal_function_runs_outside_the_decoders_vocabulary(medals):
+    from nsmcli.worlds.tables.search.explore import check_program
+
+    env = bind("wtq", medals, ENTITIES)
+    spec = get_language("wtq")
+    assert {f.name for f in spec.proposal_functions} == {"total_diff", "top_total", "bottom_total"}
+    # the decoder's token ids are those of the language without them: its functions, then the variables
+    assert env.var_base == 4 + len(spec.functions) and env.proposal_base >= env.vocab_size
+    text = "(top_total all_rows r.nation-string r.silver-number)"
+    tokens = env.encode(text)
+    assert tokens[:2] == [OPEN, env.proposal_base + 1]
+    assert str(env.decode(tokens)) == text and env.token_name(env.proposal_base + 1) == "top_total"
+    assert env.execute(text).answer == ["turkey", "france"]  # tied totals: both, in row order
+    assert env.execute(text.replace("top_total", "bottom_total")).answer == ["japan"]  # Kenya's is blank
+    # never offered to the decoder or the search, and refused by program files and the buffer
+    state = env.run(env.encode("(filter_greater all_rows 5 r.gold-number)")[:-1] + [OPEN])
+    assert all(t < env.var_base for t in env.valid_tokens(state))
+    assert "is not valid" in check_program(env, text, lambda answer: True)
+    # a total difference needs two row sets with no row in common
+    apart = "(filter_greater all_rows 5 r.gold-number) (filter_less all_rows 5 r.gold-number)"
+    assert env.execute(f"{apart} (total_diff v0 v1 r.silver-number)").ok
+    overlapping = "(filter_greater all_rows 2 r.gold-number) (filter_less all_rows 7 r.gold-number)"
+    assert "no row in common" in env.execute(f"{overlapping} (total_diff v0 v1 r.silver-number)").error
+
+
 def test_constants_beyond_the_memory_limit_are_dropped(medals):
     many = [("string", (f"x{i}",)) for i in range(100)]
     env = bind("wtq", medals, many)

@@ -762,6 +762,51 @@ def test_the_difference_of_two_rows_each_named_by_two_things_is_proposed_one_exp
         assert not [t for t, kind in get_world("wtq").propose(problem, env, []) if kind == "paired"], question
 
 
+HOURS = (
+    [
+        ["2024-03-01", "Northwind Studio", "Y", "2h 15m"],
+        ["2024-03-02", "Hartley & Sons", "Y", "3h"],
+        ["2024-03-04", "Northwind Studio", "N", "1h 30m"],
+        ["2024-03-05", "Bloom Cafe", "Y", "45m"],
+        ["2024-03-06", "Northwind Studio", "Y", "30m"],
+    ],
+    ["Date", "Client", "Billable", "Duration"],
+)
+
+
+def _totals(question: str) -> dict[str, list]:
+    problem, env = _user_problem(question, *HOURS)
+    proposed = [t for t, kind in get_world("wtq").propose(problem, env, []) if kind == "totals"]
+    answers: dict[str, list] = {}
+    added = add_proposals("wtq", problem, env, {}, answers)
+    assert all(added[t] == "totals" for t in proposed if t in added)
+    return {t: answers[t] for t in proposed if t in added}
+
+
+def test_totals_of_groups_of_rows_are_proposed_with_functions_the_model_never_writes():
+    # an either-or of two clients, one with several rows: the one with the higher (lower) total of each
+    # number column (the durations in minutes)
+    either = _totals("Which client did I bill more hours to, Northwind Studio or Hartley & Sons?")
+    keep = '(filter_str_contain_any all_rows ["northwind studio" "hartley & sons"] r.client-string)'
+    assert either[f"{keep} (top_total v0 r.client-string r.duration-number)"] == ["northwind studio"]
+    assert either[f"{keep} (bottom_total v0 r.client-string r.duration-number)"] == ["hartley & sons"]
+    # how much more one client has than another, also among the rows of a third thing the question names:
+    # "billable" is the `Y` of the Billable column (its whole cells), not a "y" inside a client's name
+    more = _totals("How many more billable minutes went to Northwind Studio than to Bloom Cafe?")
+    sides = (
+        '(filter_str_contain_any v0 "bloom cafe" r.client-string)'
+        ' (filter_str_contain_any v0 "northwind studio" r.client-string)'
+    )
+    billable = f'(filter_str_contain_any all_rows "y" r.billable-string) {sides}'
+    assert more[f"{billable} (total_diff v1 v2 r.duration-number)"] == [120.0]  # 165 - 45
+    # which thing is first by a total, over a column of repeated values
+    first = _totals("which client did we bill the most minutes altogether?")
+    assert first["(top_total all_rows r.client-string r.duration-number)"] == ["northwind studio"]
+    # a plain either-or of one row each, and questions of no total, get none
+    for question in ("which was longer, Hartley & Sons or Bloom Cafe?", "how long was the Bloom Cafe job?"):
+        assert not _totals(question), question
+
+
 def test_the_kinds_for_users_tables_are_not_proposed_on_a_table_read_by_the_wtq_rules():
     from nsmcli.worlds.tables.data.table import Table
 
@@ -777,6 +822,7 @@ def test_the_kinds_for_users_tables_are_not_proposed_on_a_table_read_by_the_wtq_
             "what was the total attendance?",
             "what was the combined attendance of Ashford Rovers and Millbrook Town?",
             "how many more fans came to the away game at Northgate United than to the home game?",
+            "which opponent drew the most fans in total?",
         ):
             annotated = annotate_question(question, table)
             env = bind(get_language("wtq"), table, annotated.entities)

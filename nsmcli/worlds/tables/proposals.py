@@ -27,7 +27,10 @@ On a user's table only (`USER_KINDS`), where the models trained on WTQ read peop
   expression longer ("when did we get our first win on the road?");
 - `paired`: a question of how much more one thing has than another where each is a row of two named things,
   one shared ("how much more did Isartor earn than Altmarkt in January 2024?"): the difference of the two rows,
-  a program one expression longer than the model writes.
+  a program one expression longer than the model writes;
+- `totals`: a question comparing totals of groups of rows, each group the rows of one thing ("which client did
+  I bill more hours to, A or B?", "how many more minutes went to A than to B?", "which category sold the most
+  in total?"), written with the language's proposal functions, which the model never writes.
 """
 
 from __future__ import annotations
@@ -39,7 +42,7 @@ from typing import Any
 from nsmcli.errors import GrammarError
 from nsmcli.worlds.tables.data import lexicon
 from nsmcli.worlds.tables.data.annotate import is_list, is_signed
-from nsmcli.worlds.tables.data.values import Date
+from nsmcli.worlds.tables.data.values import Date, contains_words
 from nsmcli.worlds.tables.lang import program as P
 from nsmcli.worlds.tables.lang.functions import user_matching
 
@@ -53,6 +56,8 @@ MIRRORED = {
     "filter_less": "filter_greater",
     "filter_ge": "filter_le",
     "filter_le": "filter_ge",
+    "top_total": "bottom_total",
+    "bottom_total": "top_total",
 }
 #: Each bound filter and the one that keeps or leaves out the bound the other way.
 STRICTNESS = {
@@ -209,9 +214,26 @@ def _narrowed(problem: Any, env: Any, beam: Sequence[str], narrows: Callable[[in
 
 
 def _holding(env: Any, *values: str) -> Any | None:
-    """The first text column (not a date column) with, for each of `values` (texts, not empty), a cell that
-    holds it; None for none."""
-    return next((c for c in env.table.columns if "date" not in c.views and holds_all(c, values)), None)
+    """The text column (not a date column) with, for each of `values` (texts, not empty), a cell that holds
+    it: the first whose cells are those texts whole ("y" of a `Billable` column of `Y` and `N`, not the "y"
+    in a client's name), else the first holding them as whole words, as a filter keeps them on a user's
+    table, else the first holding them at all; None for none."""
+    columns = [c for c in env.table.columns if "date" not in c.views and holds_all(c, values)]
+    for holds in (_as_cells, _as_words):
+        found = next((c for c in columns if holds(c, values)), None)
+        if found is not None:
+            return found
+    return columns[0] if columns else None
+
+
+def _as_cells(column: Any, values: Sequence[str]) -> bool:
+    cells = {str(c) for c in column.views.get("string", ()) if c}
+    return all(v in cells for v in values)
+
+
+def _as_words(column: Any, values: Sequence[str]) -> bool:
+    cells = [str(c) for c in column.views.get("string", ()) if c]
+    return all(any(contains_words(v, cell) for cell in cells) for v in values)
 
 
 def holds_all(column: Any, values: Sequence[str]) -> bool:
@@ -449,6 +471,103 @@ def paired_programs(problem: Any, env: Any, beam: Sequence[str]) -> list[str]:
     return list(dict.fromkeys(out))[:PAIRED_PROGRAMS]
 
 
+#: At most this many `totals` programs a question, for the same reason as `PAIRED_PROGRAMS`.
+TOTALS_PROGRAMS = 40
+#: Words of a question asking which thing is first by a total ("which category sold the most in total?").
+_WHICH_WORDS = frozenset({"which", "who", "what", "whose"})
+
+
+def totals_programs(problem: Any, env: Any, beam: Sequence[str]) -> list[str]:
+    """Programs that compare totals of groups of rows, each group the rows of one thing (written with the
+    language's proposal functions `top_total`, `bottom_total` and `total_diff`, which the model never
+    writes), for each number column:
+
+    - an either-or where a named thing has several rows ("which client did I bill more hours to, Northwind
+      Studio or Hartley & Sons?"): the one of the two with the higher or lower total;
+    - how much more one thing has than another where one has several rows ("how many more minutes went to
+      Greenway Trust than to Bloom Café?"): the difference of their totals, also among the rows of a third
+      thing the question names ("... billable minutes ..." of a `Billable` column's `Y`);
+    - which thing is first by a total ("which client did we bill the most hours altogether?"): the value of
+      a column of repeated values whose rows' total is the highest or lowest."""
+    tokens = set(problem.question.tokens)
+    numbers = [c for c in env.table.columns if "number" in c.views]
+    out: list[str] = []
+    pair = next((e for e in problem.question.entities if e.kind == "string" and len(e.values) == 2), None)
+    if pair is not None:
+        named = [str(v) for v in pair.values]
+        both = P.Literal("string", tuple(named))
+        for column in env.table.columns:
+            if not holds_all(column, named) or not _grouped(column, named):
+                continue
+            shown = column.property_name("string")
+            keep = f"(filter_str_contain_any all_rows {both} {shown})"
+            out += [
+                f"{keep} ({pick} v0 {shown} {n.property_name('number')})"
+                for n in numbers
+                if n.slug != column.slug
+                for pick in ("top_total", "bottom_total")
+            ]
+    if _DIFFERENCE_WORDS & tokens:
+        conditions = _conditions(problem, env)
+        texts = [(span, keep) for span, keep in conditions if keep.function == "filter_str_contain_any"]
+        for (first_span, first), (second_span, second) in product(texts, repeat=2):
+            column = first.args[-1]
+            if (
+                second.args[-1] != column
+                or str(first.args[1]) >= str(second.args[1])  # each pair once (`total_diff` is unsigned)
+                or _overlaps(first_span, [second_span])
+                or not _grouped(_column_of(env, column), [_text(first), _text(second)])
+            ):
+                continue
+            sides = [first, second]
+            starts = [(str(P.Program(tuple(sides))), "v0 v1")]
+            for span, shared in conditions:
+                if shared.args[-1] != column and not _overlaps(span, [first_span, second_span]):
+                    moved = [P.Expr(e.function, tuple(map(_after_one, e.args))) for e in sides]
+                    starts.append((str(P.Program((shared, *moved))), "v1 v2"))
+            out += [
+                f"{kept} (total_diff {refs} {n.property_name('number')})"
+                for kept, refs in starts
+                for n in numbers
+                if n.slug != column.slug
+            ]
+    if lexicon.TOTAL_WORDS & tokens and _WHICH_WORDS & tokens:
+        for column in env.table.columns:
+            if "string" not in column.views or "date" in column.views or not _repeats(column):
+                continue
+            out += [
+                f"({pick} all_rows {column.property_name('string')} {n.property_name('number')})"
+                for n in numbers
+                if n.slug != column.slug
+                for pick in ("top_total", "bottom_total")
+            ]
+    return list(dict.fromkeys(out))[:TOTALS_PROGRAMS]
+
+
+def _column_of(env: Any, column: P.Column) -> Any:
+    """The table's column behind a string view."""
+    return next(c for c in env.table.columns if c.property_name("string") == column.name)
+
+
+def _text(keep: P.Expr) -> str:
+    """The text a `filter_str_contain_any` of one literal keeps the rows of."""
+    literal = keep.args[1]
+    assert isinstance(literal, P.Literal)
+    return str(literal.values[0])
+
+
+def _grouped(column: Any, values: Sequence[str]) -> bool:
+    """Whether some of `values` is in more than one cell of the column's text view: a group of rows."""
+    cells = [str(c) for c in column.views.get("string", ()) if c]
+    return any(sum(v in cell for cell in cells) > 1 for v in values)
+
+
+def _repeats(column: Any) -> bool:
+    """Whether the column's filled cells repeat (a category, a client), so that it groups rows."""
+    cells = [c for c in column.views.get("string", ()) if c]
+    return len(set(cells)) < len(cells)
+
+
 #: The kinds proposed on users' tables only: each widens the candidates where the models, trained on WTQ,
 #: miss how people ask about their own tables (a second condition the beam drops, a total it counts);
 #: on WTQ tables the beam is in the models' own distribution and these cost more than they add there.
@@ -460,4 +579,5 @@ USER_KINDS: dict[str, Callable[[Any, Any, Sequence[str]], list[str]]] = {
     "listed": listed_programs,
     "paired": paired_programs,
     "narrowed_long": narrowed_long_programs,
+    "totals": totals_programs,
 }

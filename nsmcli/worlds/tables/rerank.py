@@ -86,7 +86,7 @@ def _asked_number(tokens: Sequence[str], tags: Sequence[str]) -> str:
 #: counterpart that compares the other way).
 _COMPARING = frozenset(MIRRORED)
 #: Functions that reduce a column's values to one ("how much did she spend": a sum of the amounts).
-_REDUCING = frozenset({"sum", "average", "diff"})
+_REDUCING = frozenset({"sum", "average", "diff", "total_diff"})
 #: Functions whose column the `measured=` features check against what the question's words measure.
 _MEASURING = _COMPARING | _REDUCING
 
@@ -128,7 +128,7 @@ def _key_column(table: Any) -> str | None:
 
 
 #: Functions that pick or keep the larger values, and those that pick or keep the smaller.
-_UPWARD = frozenset({"argmax", "maximum", "filter_ge", "filter_greater"})
+_UPWARD = frozenset({"argmax", "maximum", "filter_ge", "filter_greater", "top_total"})
 _CLOCK = re.compile(r"\d{1,2}:\d\d")
 _TIME_HEADER_WORDS = frozenset({"time", "lap", "duration", "pace", "delay", "elapsed"})
 

@@ -522,6 +522,44 @@ def diff(env, args):
     return "num", abs(a - b)
 
 
+# ----- totals of groups: written by the world's proposals only (`LanguageSpec.proposal_functions`) ----------
+
+
+@function("total_diff", first_arg_ok=_nonempty)
+def total_diff(env, args):
+    """How far apart two row sets' totals are: "how many more hours went to Greenway Trust than to Bloom
+    Café?" where each client has several rows (`diff` takes single rows)."""
+    rows1, rows2, prop = args
+    if rows1 & rows2:
+        raise ExecError("total_diff needs two row sets with no row in common")
+    a, b = sum(_numeric(_values(env, rows1, prop), prop)), sum(_numeric(_values(env, rows2, prop), prop))
+    return "num", float(abs(a - b))
+
+
+def _by_total(highest: bool):
+    """top_total / bottom_total: the values of a key column whose rows' total of a number column is the
+    highest (lowest): "which client did I bill more hours to, A or B?", "which category sold the most in
+    all?". Ties give every tied value, in row order."""
+
+    def apply(env, args):
+        rows, key, prop = args
+        if prop.type != "num_property":
+            raise ExecError(f"{prop.name} is not a number column")
+        totals: dict = {}
+        for i in rows_of(rows & key.present & prop.present):
+            totals[key.values[i]] = totals.get(key.values[i], 0.0) + prop.values[i]
+        if len(totals) < 2:
+            raise ExecError(f"no two values of {key.name} to compare totals of")
+        best = max(totals.values()) if highest else min(totals.values())
+        return VALUES_OF[key.type], tuple(k for k, total in totals.items() if total == best)
+
+    return apply
+
+
+function("top_total")(_by_total(highest=True))
+function("bottom_total")(_by_total(highest=False))
+
+
 # ----- row sets -> row sets -------------------------------------------------------------------------------
 
 

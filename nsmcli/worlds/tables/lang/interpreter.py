@@ -7,6 +7,8 @@ Token ids of an environment (its decoder vocabulary):
     0 `<END>`, 1 `(`, 2 `)`, 3 `all_rows`, 4.. the language's functions in declaration order,
     then the variables v0..: constants first (column properties in table order, then question entities in
     question order), then computed results.
+The language's proposal functions (`LanguageSpec.proposal_functions`) come after every variable
+(`Environment.proposal_base`): outside the decoder's vocabulary, which they leave as it is.
 
 `valid_tokens(state)` applies the grammar's types and the execution-guided pruning of
 `nsmcli.worlds.tables.lang.functions`; it is cached per token prefix, so replaying a program costs one computation per
@@ -108,9 +110,13 @@ class Environment:
         self.limits = limits or spec.limits
         self.n_rows = table.n_rows
         self.all_rows = (1 << self.n_rows) - 1
-        self.functions = [REGISTRY[f.name] for f in spec.functions]
-        self.function_names = [f.name for f in spec.functions]
+        # the decoder's functions, then the proposals' (`LanguageSpec.proposal_functions`), by index
+        self.function_specs = spec.functions + spec.proposal_functions
+        self.functions = [REGISTRY[f.name] for f in self.function_specs]
+        self.function_names = [f.name for f in self.function_specs]
         self.var_base = FUNC_BASE + len(spec.functions)
+        #: the first proposal function's token: after every variable a whole program may hold
+        self.proposal_base = self.var_base + self.limits.max_variables + PROPOSAL_EXPRESSIONS
         self.constants: list[tuple[str, Any]] = []  # (type, value)
         self.constant_args: list[P.Arg] = []
         self.dropped: list[P.Arg] = []  # constants beyond the memory limit, in the order they came
@@ -217,7 +223,20 @@ class Environment:
             return ("<END>", "(", ")", "all_rows")[token]
         if token < self.var_base:
             return self.function_names[token - FUNC_BASE]
+        if token >= self.proposal_base:
+            return self.function_names[self._function_index(token)]
         return f"v{token - self.var_base}"
+
+    def _function_token(self, index: int) -> int:
+        decoders = len(self.spec.functions)
+        return FUNC_BASE + index if index < decoders else self.proposal_base + index - decoders
+
+    def _function_index(self, token: int) -> int:
+        """The function index of a token, -1 where it names no function."""
+        if FUNC_BASE <= token < self.var_base:
+            return token - FUNC_BASE
+        index = len(self.spec.functions) + token - self.proposal_base
+        return index if len(self.spec.functions) <= index < len(self.function_specs) else -1
 
     # ----- reading tokens --------------------------------------------------------------------------------
 
@@ -252,10 +271,10 @@ class Environment:
                 return State(tokens, state.computed, _OPENED)
             return _fail(state, token, f"expected ( or <END>, got {self.token_name(token)}")
         if state.func == _OPENED:
-            if FUNC_BASE <= token < self.var_base:
-                return State(tokens, state.computed, token - FUNC_BASE)
+            if (func := self._function_index(token)) >= 0:
+                return State(tokens, state.computed, func)
             return _fail(state, token, f"expected a function, got {self.token_name(token)}")
-        spec = self.spec.functions[state.func]
+        spec = self.function_specs[state.func]
         pos = len(state.args)
         if pos == len(spec.args):
             if token != CLOSE:
@@ -304,11 +323,13 @@ class Environment:
             if self._at_limit(state) or state.computed[-1][0] == "num":  # a number feeds no function
                 return (END,)
             return (OPEN, END)
-        if state.func == _OPENED:
+        if state.func == _OPENED:  # the decoder's functions only
             return tuple(
-                FUNC_BASE + i for i in range(len(self.functions)) if self._function_possible(state, i)
+                FUNC_BASE + i for i in range(len(self.spec.functions)) if self._function_possible(state, i)
             )
-        spec = self.spec.functions[state.func]
+        if state.func >= len(self.spec.functions):  # a proposal's function: nothing the decoder may write
+            return ()
+        spec = self.function_specs[state.func]
         if len(state.args) == len(spec.args):
             return (CLOSE,)
         return tuple(self._arg_candidates(state, state.func, state.args))
@@ -362,7 +383,7 @@ class Environment:
                 func = self.function_names.index(expr.function)
             except ValueError:
                 raise GrammarError(f"language {self.spec.name} has no function {expr.function!r}") from None
-            tokens += [OPEN, FUNC_BASE + func]
+            tokens += [OPEN, self._function_token(func)]
             for arg in expr.args:
                 tokens.append(self._arg_token(arg))
             tokens.append(CLOSE)
@@ -400,7 +421,7 @@ class Environment:
         exprs: list[P.Expr] = []
         i = 0
         while i < len(tokens) and tokens[i] == OPEN:
-            name = self.function_names[tokens[i + 1] - FUNC_BASE]
+            name = self.function_names[self._function_index(tokens[i + 1])]
             i += 2
             args: list[P.Arg] = []
             while tokens[i] != CLOSE:
@@ -456,7 +477,7 @@ def has_unused_result(state: State, env: Environment) -> bool:
     """MAPO's extra-work test: a computed result other than the last is never used by a later expression."""
     used = set()
     for t in state.tokens:
-        if t >= env.var_base + env.n_constants:
+        if env.var_base + env.n_constants <= t < env.proposal_base:
             used.add(t - env.var_base - env.n_constants)
     return any(i not in used for i in range(len(state.computed) - 1))
 
@@ -533,16 +554,16 @@ def describe_step(expression: str, type_: str, values: list, table: Table) -> di
 def answer_cells(result: Result, env: Environment) -> list[str] | None:
     """The answer as the table writes it ("Norway" rather than the string view's "norway", "2,102,000"
     rather than 2102000.0) when the program's last function returns values of a column of a row set (declared
-    `values_of_arg2`: hop, maximum, minimum, mode): for each answer value, the first cell among those rows
+    `values_of_arg2`: hop, maximum, minimum, mode, top_total): for each answer value, the first cell among those rows
     that has it. None for any other answer (a count, a sum, rows), and for a number read out of a cell that
     holds more than one number (`04/02/2024` read as 4, a score `3-1` read as 1): that cell would hide what
     the answer is; a quantity of mixed units (`2h 30m`, read as 150 minutes) is its cell."""
     if not result.ok or not result.intermediates:
         return None
     last = P.parse_program(result.program).exprs[-1]
-    if env.spec.function(last.function).returns != "values_of_arg2" or len(last.args) != 2:
+    if env.spec.function(last.function).returns != "values_of_arg2" or len(last.args) < 2:
         return None
-    source, prop = last.args
+    source, prop = last.args[:2]  # the rows, and the column whose values it returns (`top_total`: a third)
     table = env.table
     found = [
         (c, kind) for name, c, kind in table.properties() if isinstance(prop, P.Column) and name == prop.name

@@ -72,9 +72,12 @@ class LanguageSpec:
     #: keeps the programs that use the most entities (WikiSQL, whose queries state every condition even
     #: where the table makes one redundant; see `search.explore`)
     state_every_condition: bool = False
+    #: functions that only the world's proposals write (`[proposal_functions]`): never in the decoder's
+    #: vocabulary, so declaring one changes no model's token ids (`interpreter.Environment`)
+    proposal_functions: tuple[FunctionSpec, ...] = ()
 
     def function(self, name: str) -> FunctionSpec:
-        for f in self.functions:
+        for f in self.functions + self.proposal_functions:
             if f.name == name:
                 return f
         raise GrammarError(f"language {self.name} has no function {name!r}")
@@ -115,8 +118,32 @@ def get_language(name: str) -> LanguageSpec:
 def _build(raw: dict) -> LanguageSpec:
     ancestors = {t: tuple(parents) for t, parents in raw["types"].items()}
     known = set(ancestors) | {p for parents in ancestors.values() for p in parents}
+    functions = _function_specs(raw["functions"], known)
+    proposal_functions = _function_specs(raw.get("proposal_functions", {}), known)
+    if clash := {f.name for f in functions} & {f.name for f in proposal_functions}:
+        raise ValueError(f"functions declared twice: {', '.join(sorted(clash))}")
+    kinds = tuple(raw["property_kinds"])
+    for k in kinds:
+        if k not in PROPERTY_TYPE:
+            raise ValueError(f"unknown property kind {k!r}")
+    limits = Limits(int(raw["limits"]["max_expressions"]), int(raw["limits"]["max_variables"]))
+    return LanguageSpec(
+        raw["name"],
+        raw.get("description", ""),
+        functions,
+        ancestors,
+        kinds,
+        bool(raw["keep_duplicates"]),
+        limits,
+        bool(raw.get("empty_comparisons", False)),
+        bool(raw.get("state_every_condition", False)),
+        proposal_functions,
+    )
+
+
+def _function_specs(declared: dict, known: set[str]) -> tuple[FunctionSpec, ...]:
     functions = []
-    for name, decl in raw["functions"].items():
+    for name, decl in declared.items():
         args = tuple(decl["args"])
         for a in args:
             if a not in known:
@@ -129,19 +156,4 @@ def _build(raw: dict) -> LanguageSpec:
         if gloss and named != set(range(1, len(args) + 1)):
             raise ValueError(f"function {name}: its gloss must name each of {{1}} to {{{len(args)}}}")
         functions.append(FunctionSpec(name, args, returns, tuple(decl.get("triggers", ())), gloss))
-    kinds = tuple(raw["property_kinds"])
-    for k in kinds:
-        if k not in PROPERTY_TYPE:
-            raise ValueError(f"unknown property kind {k!r}")
-    limits = Limits(int(raw["limits"]["max_expressions"]), int(raw["limits"]["max_variables"]))
-    return LanguageSpec(
-        raw["name"],
-        raw.get("description", ""),
-        tuple(functions),
-        ancestors,
-        kinds,
-        bool(raw["keep_duplicates"]),
-        limits,
-        bool(raw.get("empty_comparisons", False)),
-        bool(raw.get("state_every_condition", False)),
-    )
+    return tuple(functions)

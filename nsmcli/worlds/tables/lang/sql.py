@@ -875,6 +875,8 @@ def render_sql(
     declared = {f.name for f in spec.functions}
     for expr in program.exprs:
         if expr.function not in declared:
+            if expr.function in {f.name for f in spec.proposal_functions}:  # totals of groups: a GROUP BY
+                raise _no_sql(f"{expr.function} has no SQL form here")
             raise _no_sql(f"{expr.function} is not a {spec.name} function")
     if not program.exprs:
         raise _no_sql("empty program")
