@@ -604,7 +604,9 @@ def test_a_word_of_a_columns_name_inside_a_longer_cell_names_the_column() -> Non
     )
     # WTQ's tables keep MAPO's linking
     table = Table.from_rows("t", header, sessions)
-    assert ("string", ("donors",)) in [(e.kind, e.values) for e in annotate_question(question, table).entities]
+    assert ("string", ("donors",)) in [
+        (e.kind, e.values) for e in annotate_question(question, table).entities
+    ]
 
 
 def test_a_question_number_over_european_decimals_reads_as_the_cells_do() -> None:
