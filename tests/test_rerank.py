@@ -807,6 +807,27 @@ def test_totals_of_groups_of_rows_are_proposed_with_functions_the_model_never_wr
         assert not _totals(question), question
 
 
+def test_a_pick_by_a_total_is_described_to_the_reranker_as_showing_its_key_column():
+    question = "Which client did I bill more hours to, Northwind Studio or Hartley & Sons?"
+    problem, env = _user_problem(question, *HOURS)
+    keep = '(filter_str_contain_any all_rows ["northwind studio" "hartley & sons"] r.client-string)'
+    shown, total = candidate_features(
+        "wtq",
+        problem,
+        env,
+        [
+            (f"{keep} (argmax v0 r.duration-number) (hop v1 r.client-string)", 0.5, ["northwind studio"]),
+            (f"{keep} (top_total v0 r.client-string r.duration-number)", 0.5, ["northwind studio"]),
+        ],
+        with_readings=False,
+    )
+    # what the fit learned of the column a program shows (a `hop`'s) holds for a total's key column
+    hop_view = {f for f in shown[1] if f.startswith(("shows_", "final_"))}
+    total_view = {f for f in total[1] if f.startswith(("shows_", "final_"))}
+    assert hop_view == total_view and "final_column_view=string" in total_view
+    assert "f=top_total" in total[1] and "last=top_total" in total[1]
+
+
 def test_the_kinds_for_users_tables_are_not_proposed_on_a_table_read_by_the_wtq_rules():
     from nsmcli.worlds.tables.data.table import Table
 

@@ -91,6 +91,15 @@ _REDUCING = frozenset({"sum", "average", "diff", "total_diff"})
 _MEASURING = _COMPARING | _REDUCING
 
 
+#: The picks by a total (`top_total`, `bottom_total`): their answer is their key column's values, as a `hop`'s.
+_SHOWING_TOTALS = frozenset({"top_total", "bottom_total"})
+
+
+def _shown_column(expr: P.Expr) -> P.Arg:
+    """The column whose values a showing expression answers with: a `hop`'s last argument, a total's key."""
+    return expr.args[1] if expr.function in _SHOWING_TOTALS else expr.args[-1]
+
+
 def _slug(arg: Any) -> str | None:
     """A column argument's slug (`r.unit_price-number` -> `unit_price`), None for anything else."""
     return arg.slug if isinstance(arg, P.Column) else None
@@ -530,21 +539,26 @@ def rerank_features(
             f"mentioned_unused={min(len(named_columns - used_columns), 2)}",
             f"used_unmentioned={min(len(used_columns - named_columns), 3)}",
         ]
-        if last == "hop":
+        # a total's pick shows its key column's values as a `hop` of it would: described as one, so that
+        # what the fit learned of the column a program shows holds for it too
+        shows = "hop" if last in _SHOWING_TOTALS else last
+        if shows == "hop":
             # what a program shows: the value it compared ("what was the highest price", and "the most
             # expensive item" misread) or the rows' names ("which store")
-            shown = _slug(program.exprs[-1].args[-1])
-            compared = {_slug(a) for e in program.exprs if e.function in _COMPARING for a in e.args} - {None}
+            shown = _slug(_shown_column(program.exprs[-1]))
+            compared = {_slug(_compared_column(e)) for e in program.exprs if e.function in _COMPARING} - {None}
             if compared:
                 sparse.append(f"shows_compared={shown in compared}|opening={opening}")
             sparse.append(f"shows_key={shown is not None and shown == key}|asked={asked}")
         final_columns = [a for a in program.exprs[-1].args if isinstance(a, P.Column)]
         if final_columns:
-            final_named = final_columns[-1].slug in named_columns
-            sparse.append(f"final_column_named={final_named}|last={last}")
-            sparse.append(f"final_column_view={final_columns[-1].view}")
+            final = _shown_column(program.exprs[-1]) if last in _SHOWING_TOTALS else final_columns[-1]
+            assert isinstance(final, P.Column)
+            final_named = final.slug in named_columns
+            sparse.append(f"final_column_named={final_named}|last={shows}")
+            sparse.append(f"final_column_view={final.view}")
             if asked_columns:
-                sparse.append(f"final_asked={final_columns[-1].slug in asked_columns}|last={last}")
+                sparse.append(f"final_asked={final.slug in asked_columns}|last={shows}")
         if measured:
             for e in program.exprs:
                 compared_column = _compared_column(e) if e.function in _MEASURING else None
