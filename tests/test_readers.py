@@ -747,6 +747,29 @@ def test_title_lines_above_the_header_are_skipped(tmp_path: Path, content: str) 
     assert table.header == ["Region", "Q1"] and table.rows == [["North", "10"], ["South", "8"]]
 
 
+def test_labelled_lines_above_a_wider_header_are_skipped(tmp_path: Path) -> None:
+    content = "Event date,2024-05-18,,\nNo.,Rider,Category,Time\n1,Tom,V50,00:25:12.3\n2,Sue,V40,00:26:48.0\n"
+    table = load_table(write(tmp_path, "t.csv", content))
+    assert table.header == ["No.", "Rider", "Category", "Time"] and table.n_rows == 2
+    openpyxl = pytest.importorskip("openpyxl")
+    book = openpyxl.Workbook()
+    for row in (
+        ["Event date", "18 May 2024"],
+        ["No.", "Rider", "Category", "Time"],
+        [1, "Tom", "V50", "00:25:12.3"],
+        [2, "Sue", "V40", "DNF"],
+    ):
+        book.active.append(row)
+    book.save(tmp_path / "tt.xlsx")
+    assert load_table(tmp_path / "tt.xlsx").header == ["No.", "Rider", "Category", "Time"]
+    # a header of two labelled lines' width or less is no such header ("Name,2023," above "Alice,-,-")
+    assert load_table(write(tmp_path, "y.csv", "Name,2023,\nAlice,-,-\nBob,10,3\n")).header[0] == "Name"
+    # a table of two columns keeps its first line as its header, and so does a header with a number
+    assert load_table(write(tmp_path, "two.csv", "Name,Score\nAnn,5\nBo,7\n")).header == ["Name", "Score"]
+    numbered = "Region,2023,2024\nNorth,10,12\nSouth,8,9\n"
+    assert load_table(write(tmp_path, "n.csv", numbered)).header == ["Region", "2023", "2024"]
+
+
 def test_a_header_of_one_named_column_is_no_title(tmp_path: Path) -> None:
     assert load_table(write(tmp_path, "t.csv", "Name,\nAlice,5\nBob,6\n")).header == ["Name", ""]
     assert load_table(write(tmp_path, "one.csv", "Name\nAlice\nBob\n")).rows == [["Alice"], ["Bob"]]

@@ -732,14 +732,39 @@ def _title_records(records: list[list[str]]) -> int:
     only ("Quarterly report,,"), followed by the header: a record with a later cell filled, no number among
     its cells (else it is a data row, and the record above it a header of one named column, `Name,`), and
     as wide as the records after it. None of them (0) when no such header follows within
-    `_MAX_TITLE_LINES`, as in a table of one column."""
+    `_MAX_TITLE_LINES`, as in a table of one column. Labelled lines count too (`_labelled_records`)."""
     for k, record in enumerate(records[: _MAX_TITLE_LINES + 1]):
         if any(cell.strip() for cell in record[1:]):
             after = records[k + 1 : k + 6]
             if k == 0 or not after or any(_PLAIN_NUMBER.fullmatch(cell.strip()) for cell in record):
-                return 0
-            return k if all(len(r) == len(record) for r in after) else 0
+                return _labelled_records(records)
+            return k if _header_of(record, after) else 0
     return 0
+
+
+def _labelled_records(records: list[list[str]]) -> int:
+    """How many leading records are labelled lines above a wider header ("Event date,18 May 2024,,,"
+    above "No.,Rider,Gender,Category,Time"): records filled in their first two cells at most, a value with
+    a digit in the second where it is filled (a date, a number: "Name,Score," is a header of two columns),
+    followed by a header filling at least twice as many cells as any of them, with no number among them, as
+    wide as the records after it ("Name,2023," above "Alice,-,-" is a header). 0 when there is no such
+    header within `_MAX_TITLE_LINES` (a table of two columns has none)."""
+    labelled = 0
+    for k, record in enumerate(records[: _MAX_TITLE_LINES + 1]):
+        filled = sum(1 for cell in record if cell.strip())
+        if not any(cell.strip() for cell in record[2:]):
+            if len(record) > 1 and record[1].strip() and not any(ch.isdigit() for ch in record[1]):
+                return 0
+            labelled = max(labelled, filled)
+            continue
+        if k == 0 or filled < max(3, 2 * labelled) or any(_PLAIN_NUMBER.fullmatch(c.strip()) for c in record):
+            return 0
+        return k if _header_of(record, records[k + 1 : k + 6]) else 0
+    return 0
+
+
+def _header_of(record: list[str], after: list[list[str]]) -> bool:
+    return bool(after) and all(len(r) == len(record) for r in after)
 
 
 _PLAIN_NUMBER = re.compile(r"[-+]?[\d.,]*\d%?")
