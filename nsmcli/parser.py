@@ -214,7 +214,8 @@ def answer_matches(
     On a table read with the user rules, an answer also matches when both sides state the same amounts
     as that table's reader reads them: the cell `41.118,35` of a European file is the expected `41118.35`,
     and `2.5M` is `2.5 million`. The official check alone reads both with the WTQ rules, which know neither.
-    A computed number there also matches an expected one written rounded (`_rounded_match`).
+    There, an answer shown as the expected texts (its cells as the table writes them) matches too, and a
+    computed number also matches an expected one written rounded (`_rounded_match`).
     """
     from nsmcli.worlds.tables.data.annotate import canonicalize_answer
     from nsmcli.worlds.tables.data.evaluate import wtq_correct
@@ -227,6 +228,10 @@ def answer_matches(
     rules = table.rules if table is not None else None
     if not isinstance(rules, UserRules):
         return False
+    # the answer shown is the expected text itself, as the table writes it (`£1,395 pcm`, whose amount the
+    # user rules do not read: a rent a month)
+    if sorted(canonicalize_answer(d) for d in result.display) == sorted(canon):
+        return True
     # a text item is read from its cell as the table writes it ("2.5M"), not from its normalised string
     # view ("2.5m"), when the display lists one cell per item
     cells = result.display if len(result.display) == len(result.answer) else [None] * len(result.answer)

@@ -169,6 +169,20 @@ def test_answer_check_takes_a_computed_number_as_the_writer_rounded_it(answer, e
     assert not answer_matches(expected, _result(answer), wtq)  # WTQ data keeps the official check
 
 
+def test_answer_check_takes_an_answer_shown_as_the_expected_cell():
+    """A rent `£1,395 pcm` read as the number 1395 and shown as its cell is the expected `£1,395 pcm`, whose
+    amount the user rules do not read."""
+    from nsmcli.parser import answer_matches
+    from nsmcli.worlds.tables.data.table import Table
+
+    rows = [["9 Mill Lane", "£1,395 pcm"], ["2 Kiln Row", "£265 pw"]]
+    user = Table.from_rows("t", ["property", "rent"], rows, value_rules="user")
+    assert answer_matches(["£1,395 pcm"], _result([1395.0], ["£1,395 pcm"]), user)
+    assert not answer_matches(["£265 pw"], _result([1395.0], ["£1,395 pcm"]), user)
+    wtq = Table.from_rows("t", ["property", "rent"], rows, value_rules="wtq")
+    assert not answer_matches(["£1,395 pcm"], _result([1395.0], ["£1,395 pcm"]), wtq)  # the official check
+
+
 def test_answer_check_reads_a_text_answer_from_its_cell_not_its_lowercased_view():
     from nsmcli.parser import answer_matches
     from nsmcli.worlds.tables.data.table import Table

@@ -546,7 +546,9 @@ def rerank_features(
             # what a program shows: the value it compared ("what was the highest price", and "the most
             # expensive item" misread) or the rows' names ("which store")
             shown = _slug(_shown_column(program.exprs[-1]))
-            compared = {_slug(_compared_column(e)) for e in program.exprs if e.function in _COMPARING} - {None}
+            compared = {_slug(_compared_column(e)) for e in program.exprs if e.function in _COMPARING} - {
+                None
+            }
             if compared:
                 sparse.append(f"shows_compared={shown in compared}|opening={opening}")
             sparse.append(f"shows_key={shown is not None and shown == key}|asked={asked}")
