@@ -588,7 +588,12 @@ def test_a_word_that_is_a_columns_whole_name_is_not_read_as_a_cell() -> None:
 
 
 def test_a_word_of_a_columns_name_inside_a_longer_cell_names_the_column() -> None:
-    sessions = [["Town Hall", "41", ""], ["Riverside", "52", "Car park closed, donors redirected"]]
+    sessions = [
+        ["Town Hall", "41", "Heating off"],
+        ["Riverside", "52", "Car park closed, donors redirected"],
+        ["Mill Lane", "47", "New donor drive"],
+        ["St Mark's", "38", "Staff short"],
+    ]
     header = ["Venue", "Donors Attended", "Comments"]
     question = "What was the average number of donors attending per session?"
     assert _user_entities(question, header, sessions) == []
@@ -601,6 +606,18 @@ def test_a_word_of_a_columns_name_inside_a_longer_cell_names_the_column() -> Non
     assert ("string", ("home",)) in _user_entities("how many home games?", ["Home", "Result"], games)
     assert ("string", ("hillside plants",)) in _user_entities(
         "how many come from hillside plants", ["Plant", "Supplier", "Hardy"], stock
+    )
+    # a word of a longer name that a column of repeated values holds is still its cells
+    staff = [["Ann", "Sales team", "12"], ["Bo", "Sales team", "9"], ["Cy", "Support", "0"]]
+    linked = _user_entities("how many people work in sales?", ["Name", "Department", "Total Sales"], staff)
+    assert ("string", ("sales",)) in linked
+    orders = [
+        ["A1", "Shipped - late", "2024-03-01"],
+        ["A2", "Shipped - late", "2024-03-02"],
+        ["A3", "Open", ""],
+    ]
+    assert ("string", ("shipped",)) in _user_entities(
+        "how many orders were shipped?", ["Order", "Status", "Shipped Date"], orders
     )
     # WTQ's tables keep MAPO's linking
     table = Table.from_rows("t", header, sessions)

@@ -193,6 +193,10 @@ def test_a_proposal_function_runs_outside_the_decoders_vocabulary(medals):
     tokens = env.encode(text)
     assert tokens[:2] == [OPEN, env.proposal_base + 1]
     assert str(env.decode(tokens)) == text and env.token_name(env.proposal_base + 1) == "top_total"
+    beyond = env.proposal_base + len(spec.proposal_functions)  # names no function
+    with pytest.raises(GrammarError):
+        env.decode([OPEN, beyond, CLOSE, END])
+    assert env.token_name(beyond) != "bottom_total"
     assert env.execute(text).answer == ["turkey", "france"]  # tied totals: both, in row order
     assert env.execute(text.replace("top_total", "bottom_total")).answer == ["japan"]  # Kenya's is blank
     # never offered to the decoder or the search, and refused by program files and the buffer

@@ -802,9 +802,22 @@ def test_totals_of_groups_of_rows_are_proposed_with_functions_the_model_never_wr
     # which thing is first by a total, over a column of repeated values
     first = _totals("which client did we bill the most minutes altogether?")
     assert first["(top_total all_rows r.client-string r.duration-number)"] == ["northwind studio"]
-    # a plain either-or of one row each, and questions of no total, get none
-    for question in ("which was longer, Hartley & Sons or Bloom Cafe?", "how long was the Bloom Cafe job?"):
+    # a plain either-or of one row each, and questions of no total or of no thing ranked, get none
+    for question in (
+        "which was longer, Hartley & Sons or Bloom Cafe?",
+        "how long was the Bloom Cafe job?",
+        "what was the total duration?",
+    ):
         assert not _totals(question), question
+    # a client written two ways would be split in two by a total per cell: no pick by a total then
+    rows, header = HOURS
+    split = [*rows, ["2024-03-07", "Northwind Studio - retainer", "Y", "1h"]]
+    problem, env = _user_problem(
+        "Which client did I bill more hours to, Northwind Studio or Hartley & Sons?", split, header
+    )
+    assert not [
+        t for t, kind in get_world("wtq").propose(problem, env, []) if kind == "totals" and "_total v0" in t
+    ]
 
 
 def test_a_pick_by_a_total_is_described_to_the_reranker_as_showing_its_key_column():

@@ -1,8 +1,9 @@
-"""The bundled models and the program search give byte-identical outputs across refactors of the core.
+"""The bundled models and the program search give the same outputs across refactors of the core.
 
 The golden files in tests/fixtures/golden/ were written by this test (NSM_WRITE_GOLDEN=1) before the table
-code moved behind the world registry; every later change must reproduce them exactly: the dev predictions of
-both bundled models (beam 5) and the exploration output, on slices of the real dev splits.
+code moved behind the world registry; every later change must reproduce them: the dev predictions of both
+bundled models (beam 5) and the exploration output, on slices of the real dev splits, byte for byte, or line
+for line with each probability within `PROB_TOLERANCE` (another CPU's kernels move its last digits).
 """
 
 from __future__ import annotations
@@ -52,7 +53,10 @@ def _check(produced: Path, name: str) -> None:
     for line, (ours, theirs) in enumerate(zip(map(json.loads, made), map(json.loads, kept), strict=True), 1):
         ours_prob, theirs_prob = ours.pop("prob", None), theirs.pop("prob", None)
         assert ours == theirs, f"{name} line {line} differs from its golden file"
-        if ours_prob is not None or theirs_prob is not None:
+        assert (ours_prob is None) == (theirs_prob is None), (
+            f"{name} line {line}: a probability on one side only"
+        )
+        if ours_prob is not None:
             assert abs(ours_prob - theirs_prob) <= PROB_TOLERANCE, f"{name} line {line}: prob {ours_prob}"
 
 

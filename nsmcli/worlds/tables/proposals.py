@@ -215,11 +215,12 @@ def _narrowed(problem: Any, env: Any, beam: Sequence[str], narrows: Callable[[in
 
 def _holding(env: Any, *values: str) -> Any | None:
     """The text column (not a date column) with, for each of `values` (texts, not empty), a cell that holds
-    it: the first whose cells are those texts whole ("y" of a `Billable` column of `Y` and `N`, not the "y"
-    in a client's name), else the first holding them as whole words, as a filter keeps them on a user's
-    table, else the first holding them at all; None for none."""
+    it; None for none. On a user's table the first whose cells are those texts whole ("y" of a `Billable`
+    column of `Y` and `N`, not the "y" in a client's name), else the first holding them as whole words, as a
+    filter keeps them there, else the first holding them at all; on WTQ's, whose filters match any
+    substring, the first holding them at all."""
     columns = [c for c in env.table.columns if "date" not in c.views and holds_all(c, values)]
-    for holds in (_as_cells, _as_words):
+    for holds in (_as_cells, _as_words) if user_matching(env.table) else ():
         found = next((c for c in columns if holds(c, values)), None)
         if found is not None:
             return found
@@ -473,8 +474,12 @@ def paired_programs(problem: Any, env: Any, beam: Sequence[str]) -> list[str]:
 
 #: At most this many `totals` programs a question, for the same reason as `PAIRED_PROGRAMS`.
 TOTALS_PROGRAMS = 40
-#: Words of a question asking which thing is first by a total ("which category sold the most in total?").
+#: Words of a question asking which thing is first by a total ("which category sold the most in total?"):
+#: one asking for a thing, and one of ranking ("what was the total attendance?" asks for no thing).
 _WHICH_WORDS = frozenset({"which", "who", "what", "whose"})
+_RANKING_WORDS = frozenset(
+    {"most", "least", "fewest", "highest", "lowest", "biggest", "largest", "smallest", "top", "best", "worst"}
+)
 
 
 def totals_programs(problem: Any, env: Any, beam: Sequence[str]) -> list[str]:
@@ -497,7 +502,11 @@ def totals_programs(problem: Any, env: Any, beam: Sequence[str]) -> list[str]:
         named = [str(v) for v in pair.values]
         both = P.Literal("string", tuple(named))
         for column in env.table.columns:
-            if not holds_all(column, named) or not _grouped(column, named):
+            if (
+                not holds_all(column, named)
+                or not _grouped(column, named)
+                or not _one_cell_each(column, named)
+            ):
                 continue
             shown = column.property_name("string")
             keep = f"(filter_str_contain_any all_rows {both} {shown})"
@@ -531,7 +540,7 @@ def totals_programs(problem: Any, env: Any, beam: Sequence[str]) -> list[str]:
                 for n in numbers
                 if n.slug != column.slug
             ]
-    if lexicon.TOTAL_WORDS & tokens and _WHICH_WORDS & tokens:
+    if lexicon.TOTAL_WORDS & tokens and _WHICH_WORDS & tokens and _RANKING_WORDS & tokens:
         for column in env.table.columns:
             if "string" not in column.views or "date" in column.views or not _repeats(column):
                 continue
@@ -557,9 +566,17 @@ def _text(keep: P.Expr) -> str:
 
 
 def _grouped(column: Any, values: Sequence[str]) -> bool:
-    """Whether some of `values` is in more than one cell of the column's text view: a group of rows."""
+    """Whether some of `values` is in more than one cell of the column's text view (as whole words, as a
+    user's filter keeps them): a group of rows."""
     cells = [str(c) for c in column.views.get("string", ()) if c]
-    return any(sum(v in cell for cell in cells) > 1 for v in values)
+    return any(sum(contains_words(v, cell) for cell in cells) > 1 for v in values)
+
+
+def _one_cell_each(column: Any, values: Sequence[str]) -> bool:
+    """Whether the cells holding each of `values` are one cell, written alike: `top_total` totals the rows of
+    each cell, so `Northwind Studio` beside `Northwind Studio - retainer` would split one client in two."""
+    cells = [str(c) for c in column.views.get("string", ()) if c]
+    return all(len({cell for cell in cells if contains_words(v, cell)}) == 1 for v in values)
 
 
 def _repeats(column: Any) -> bool:

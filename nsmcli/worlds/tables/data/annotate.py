@@ -315,8 +315,8 @@ def _string_entities(
     space, a hyphen or nothing between; with word linking also as written, clitics joined, and "and" for
     "&" with `user_readings`) is still found; trailing stop words are not kept, and a leading one only with
     `user_readings` where it opens a whole cell (`_cell_opening`); with `user_readings` a trailing one is
-    kept where the span is a whole cell ("hall a"), and a single word that is a column's whole name
-    ("which model is the cheapest?" of a `model` column) is not read as a cell that holds it. `linking`
+    kept where the span is a whole cell ("hall a"), and a single word that names a column (`_names_a_column`:
+    "which model is the cheapest?" of a `model` column) is not read as a cell that holds it. `linking`
     says what found means (`LINKING_MODES`); MAPO's substring linking is reproduced as it was."""
     out: list[Entity] = []
     i = 0
@@ -358,13 +358,20 @@ def _string_entities(
 
 
 def _names_a_column(word: str, index: _TableIndex) -> bool:
-    """Whether a single linked word is a word of a column's name, in either number, that no cell is whole:
-    "how many donors attended" of a `Donors Attended` column names the column, not the comment "donors
-    redirected to Mill Lane", and "plants" of a `Plant` column no supplier `Hillside Plants`. A cell that is
-    the word alone is still that cell ("home" of a column of `Home` and `Away`)."""
+    """Whether a single linked word names a column rather than the cells that hold it: a column's whole name
+    in either number ("plants" of a `Plant` column, not a supplier `Hillside Plants`), or a word of a longer
+    name that only free text holds, cells that do not repeat ("how many donors attended" of a `Donors
+    Attended` column, not the comment "donors redirected to Mill Lane"). A cell of a column of repeated
+    values keeps the word ("how many people work in sales?" of a department `Sales team` beside a `Total
+    Sales` column), and so does a cell that is the word alone ("home" of a column of `Home` and `Away`)."""
     if index.has_cell(word):
         return False
-    return (word,) in index.names or bool(index.piece_words.intersection((word, *inflections(word))))
+    forms = (word, *inflections(word))
+    if any((form,) in index.names for form in forms):
+        return True
+    if not index.piece_words.intersection(forms):
+        return False
+    return not any(contains_words(word, cell) for cell in index.repeated_cells)
 
 
 def _inflected_ending(span: list[str], index: _TableIndex, linking: str) -> str | None:

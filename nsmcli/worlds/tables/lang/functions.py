@@ -15,6 +15,7 @@ and must land on a row; `diff` takes two different single rows.
 
 from __future__ import annotations
 
+import math
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -551,7 +552,9 @@ def _by_total(highest: bool):
         if len(totals) < 2:
             raise ExecError(f"no two values of {key.name} to compare totals of")
         best = max(totals.values()) if highest else min(totals.values())
-        return VALUES_OF[key.type], tuple(k for k, total in totals.items() if total == best)
+        # sums of the same amounts in another order differ in their last bits (0.1 + 0.2 against 0.3)
+        tied = [k for k, total in totals.items() if math.isclose(total, best, rel_tol=1e-9, abs_tol=1e-9)]
+        return VALUES_OF[key.type], tuple(tied)
 
     return apply
 

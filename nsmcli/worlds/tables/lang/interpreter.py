@@ -223,8 +223,8 @@ class Environment:
             return ("<END>", "(", ")", "all_rows")[token]
         if token < self.var_base:
             return self.function_names[token - FUNC_BASE]
-        if token >= self.proposal_base:
-            return self.function_names[self._function_index(token)]
+        if (index := self._function_index(token)) >= 0:  # a proposal function's
+            return self.function_names[index]
         return f"v{token - self.var_base}"
 
     def _function_token(self, index: int) -> int:
@@ -421,7 +421,10 @@ class Environment:
         exprs: list[P.Expr] = []
         i = 0
         while i < len(tokens) and tokens[i] == OPEN:
-            name = self.function_names[self._function_index(tokens[i + 1])]
+            index = self._function_index(tokens[i + 1])
+            if index < 0:
+                raise GrammarError(f"token {tokens[i + 1]} names no function of {self.spec.name}")
+            name = self.function_names[index]
             i += 2
             args: list[P.Arg] = []
             while tokens[i] != CLOSE:
@@ -608,8 +611,10 @@ def unit_column(result: Result, env: Environment) -> tuple[str, list[str]] | Non
 
 
 def _number_column(last: P.Expr, env: Environment) -> Column | None:
-    """The column whose number view `last` reads with its last column argument, if exactly one."""
-    names = [a.name for a in last.args if isinstance(a, P.Column)]
+    """The column whose number view `last` answers with: the column whose values it returns (`hop`,
+    `maximum`, a total's key), else its last column argument (`sum`, `diff`); if exactly one."""
+    shown = len(last.args) > 1 and env.spec.function(last.function).returns == "values_of_arg2"
+    names = [a.name for a in (last.args[1:2] if shown else last.args) if isinstance(a, P.Column)]
     found = [
         c for name, c, kind in env.table.properties() if names and name == names[-1] and kind == "number"
     ]
