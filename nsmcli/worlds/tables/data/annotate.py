@@ -170,6 +170,9 @@ class _TableIndex:
     #: on user tables, the cells of columns whose filled cells repeat (a status, a condition), or which have
     #: too few filled cells to tell: where an adjective's or a verb's base may link a whole cell
     repeated_cells: frozenset[str] = frozenset()
+    #: on user tables, the cells of columns where some filled cell repeats (a department, a status), which a
+    #: word of a column's name may still mean (`_names_a_column`)
+    category_cells: frozenset[str] = frozenset()
     #: on user tables, the words a question names a sports table's coded columns by
     #: (`HeaderWords.league_words`: "goals allowed" of `GA`), by property name
     league_words: dict[str, tuple[str, ...]] = field(default_factory=dict)
@@ -278,6 +281,7 @@ def table_index(table: Table) -> _TableIndex:
         named_units=_units_named_by_headers(table) if user else (),
         state_codes=_state_code_cells(table) if user else frozenset(),
         repeated_cells=_repeated_cells(table) if user else frozenset(),
+        category_cells=_category_cells(table) if user else frozenset(),
         league_words=league_words,
         acronyms=_acronyms(table, league_words) if user else {},
         piece_words=frozenset(p for _, pieces in properties for p in pieces),
@@ -360,7 +364,7 @@ def _string_entities(
 def _names_a_column(word: str, index: _TableIndex) -> bool:
     """Whether a single linked word names a column rather than the cells that hold it: a column's whole name
     in either number ("plants" of a `Plant` column, not a supplier `Hillside Plants`), or a word of a longer
-    name that only free text holds, cells that do not repeat ("how many donors attended" of a `Donors
+    name that only free text holds, in columns whose cells do not repeat ("how many donors attended" of a `Donors
     Attended` column, not the comment "donors redirected to Mill Lane"). A cell of a column of repeated
     values keeps the word ("how many people work in sales?" of a department `Sales team` beside a `Total
     Sales` column), and so does a cell that is the word alone ("home" of a column of `Home` and `Away`)."""
@@ -371,7 +375,7 @@ def _names_a_column(word: str, index: _TableIndex) -> bool:
         return True
     if not index.piece_words.intersection(forms):
         return False
-    return not any(contains_words(word, cell) for cell in index.repeated_cells)
+    return not any(contains_words(word, cell) for cell in index.category_cells)
 
 
 def _inflected_ending(span: list[str], index: _TableIndex, linking: str) -> str | None:
@@ -595,6 +599,17 @@ def _repeated_cells(table: Table) -> frozenset[str]:
 
 #: Fewer filled cells than this say nothing of whether a column names its rows once each.
 _FEW_CELLS = 4
+
+
+def _category_cells(table: Table) -> frozenset[str]:
+    """The cells of the columns where some filled cell repeats: a category's (`Sales team` twice), not free
+    text's (comments, notes, each written once)."""
+    found: set[str] = set()
+    for column in table.columns:
+        filled = [cell for cell in column.views["string"] if cell]
+        if len(set(filled)) < len(filled):
+            found |= set(filled)
+    return frozenset(found)
 
 
 def _names_its_cell(word: str, table: Table) -> bool:
