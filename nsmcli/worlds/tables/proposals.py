@@ -41,7 +41,7 @@ from typing import Any
 
 from nsmcli.errors import GrammarError
 from nsmcli.worlds.tables.data import lexicon
-from nsmcli.worlds.tables.data.annotate import is_list, is_signed
+from nsmcli.worlds.tables.data.annotate import filled_cells, is_list, is_signed, repeats
 from nsmcli.worlds.tables.data.values import Date, contains_words
 from nsmcli.worlds.tables.lang import program as P
 from nsmcli.worlds.tables.lang.functions import user_matching
@@ -228,18 +228,18 @@ def _holding(env: Any, *values: str) -> Any | None:
 
 
 def _as_cells(column: Any, values: Sequence[str]) -> bool:
-    cells = {str(c) for c in column.views.get("string", ()) if c}
+    cells = set(filled_cells(column))
     return all(v in cells for v in values)
 
 
 def _as_words(column: Any, values: Sequence[str]) -> bool:
-    cells = [str(c) for c in column.views.get("string", ()) if c]
+    cells = filled_cells(column)
     return all(any(contains_words(v, cell) for cell in cells) for v in values)
 
 
 def holds_all(column: Any, values: Sequence[str]) -> bool:
     """Whether each of `values` is in some cell of the column's text view."""
-    cells = [str(c) for c in column.views.get("string", ()) if c]
+    cells = filled_cells(column)
     return all(any(v in cell for cell in cells) for v in values)
 
 
@@ -542,7 +542,7 @@ def totals_programs(problem: Any, env: Any, beam: Sequence[str]) -> list[str]:
             ]
     if lexicon.TOTAL_WORDS & tokens and _WHICH_WORDS & tokens and _RANKING_WORDS & tokens:
         for column in env.table.columns:
-            if "string" not in column.views or "date" in column.views or not _repeats(column):
+            if "string" not in column.views or "date" in column.views or not repeats(column):
                 continue
             out += [
                 f"({pick} all_rows {column.property_name('string')} {n.property_name('number')})"
@@ -568,21 +568,15 @@ def _text(keep: P.Expr) -> str:
 def _grouped(column: Any, values: Sequence[str]) -> bool:
     """Whether some of `values` is in more than one cell of the column's text view (as whole words, as a
     user's filter keeps them): a group of rows."""
-    cells = [str(c) for c in column.views.get("string", ()) if c]
+    cells = filled_cells(column)
     return any(sum(contains_words(v, cell) for cell in cells) > 1 for v in values)
 
 
 def _one_cell_each(column: Any, values: Sequence[str]) -> bool:
     """Whether the cells holding each of `values` are one cell, written alike: `top_total` totals the rows of
     each cell, so `Northwind Studio` beside `Northwind Studio - retainer` would split one client in two."""
-    cells = [str(c) for c in column.views.get("string", ()) if c]
+    cells = filled_cells(column)
     return all(len({cell for cell in cells if contains_words(v, cell)}) == 1 for v in values)
-
-
-def _repeats(column: Any) -> bool:
-    """Whether the column's filled cells repeat (a category, a client), so that it groups rows."""
-    cells = [c for c in column.views.get("string", ()) if c]
-    return len(set(cells)) < len(cells)
 
 
 #: The kinds proposed on users' tables only: each widens the candidates where the models, trained on WTQ,

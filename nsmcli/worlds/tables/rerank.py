@@ -47,6 +47,7 @@ from nsmcli.worlds.tables.data.values import Date
 from nsmcli.worlds.tables.lang import program as P
 from nsmcli.worlds.tables.lang.functions import user_matching
 from nsmcli.worlds.tables.lang.gloss import gloss
+from nsmcli.worlds.tables.lang.interpreter import returned_column
 from nsmcli.worlds.tables.proposals import MIRRORED, holds_all
 
 _WORD = re.compile(r"[a-z]+|\d+")
@@ -93,11 +94,6 @@ _MEASURING = _COMPARING | _REDUCING
 
 #: The picks by a total (`top_total`, `bottom_total`): their answer is their key column's values, as a `hop`'s.
 _SHOWING_TOTALS = frozenset({"top_total", "bottom_total"})
-
-
-def _shown_column(expr: P.Expr) -> P.Arg:
-    """The column whose values a showing expression answers with: a `hop`'s last argument, a total's key."""
-    return expr.args[1] if expr.function in _SHOWING_TOTALS else expr.args[-1]
 
 
 def _slug(arg: Any) -> str | None:
@@ -545,7 +541,7 @@ def rerank_features(
         if shows == "hop":
             # what a program shows: the value it compared ("what was the highest price", and "the most
             # expensive item" misread) or the rows' names ("which store")
-            shown = _slug(_shown_column(program.exprs[-1]))
+            shown = _slug(returned_column(program.exprs[-1], env.spec))
             compared = {_slug(_compared_column(e)) for e in program.exprs if e.function in _COMPARING} - {
                 None
             }
@@ -554,7 +550,9 @@ def rerank_features(
             sparse.append(f"shows_key={shown is not None and shown == key}|asked={asked}")
         final_columns = [a for a in program.exprs[-1].args if isinstance(a, P.Column)]
         if final_columns:
-            final = _shown_column(program.exprs[-1]) if last in _SHOWING_TOTALS else final_columns[-1]
+            final = (
+                returned_column(program.exprs[-1], env.spec) if last in _SHOWING_TOTALS else final_columns[-1]
+            )
             assert isinstance(final, P.Column)
             final_named = final.slug in named_columns
             sparse.append(f"final_column_named={final_named}|last={shows}")

@@ -579,10 +579,21 @@ def _state_code_cells(table: Table) -> frozenset[str]:
     """The cells of the columns that write US states by their postal codes, every filled cell one."""
     held: set[str] = set()
     for column in table.columns:
-        filled = [cell for cell in column.views["string"] if cell]
+        filled = filled_cells(column)
         if filled and lexicon.US_STATE_CODES.issuperset(filled):
             held.update(filled)
     return frozenset(held)
+
+
+def filled_cells(column: Column) -> list[str]:
+    """A column's filled cells, in its string view."""
+    return [str(cell) for cell in column.views.get("string", ()) if cell]
+
+
+def repeats(column: Column) -> bool:
+    """Whether some filled cell of the column is written more than once: a category, a status, a client."""
+    filled = filled_cells(column)
+    return len(set(filled)) < len(filled)
 
 
 def _repeated_cells(table: Table) -> frozenset[str]:
@@ -590,10 +601,9 @@ def _repeated_cells(table: Table) -> frozenset[str]:
     each row once; a column of a few cells may be either."""
     found: set[str] = set()
     for column in table.columns:
-        filled = [cell for cell in column.views["string"] if cell]
-        distinct = set(filled)
-        if len(distinct) < len(filled) or len(filled) < _FEW_CELLS:
-            found |= distinct
+        filled = filled_cells(column)
+        if repeats(column) or len(filled) < _FEW_CELLS:
+            found |= set(filled)
     return frozenset(found)
 
 
@@ -604,12 +614,7 @@ _FEW_CELLS = 4
 def _category_cells(table: Table) -> frozenset[str]:
     """The cells of the columns where some filled cell repeats: a category's (`Sales team` twice), not free
     text's (comments, notes, each written once)."""
-    found: set[str] = set()
-    for column in table.columns:
-        filled = [cell for cell in column.views["string"] if cell]
-        if len(set(filled)) < len(filled):
-            found |= set(filled)
-    return frozenset(found)
+    return frozenset(cell for column in table.columns if repeats(column) for cell in filled_cells(column))
 
 
 def _names_its_cell(word: str, table: Table) -> bool:

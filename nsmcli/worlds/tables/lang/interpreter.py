@@ -554,6 +554,14 @@ def describe_step(expression: str, type_: str, values: list, table: Table) -> di
     return step
 
 
+def returned_column(expr: P.Expr, spec: LanguageSpec) -> P.Arg | None:
+    """The argument whose column's values `expr` returns (declared `values_of_arg2`: `hop`, `maximum`, a
+    total's key column); None for a function that returns anything else."""
+    if len(expr.args) < 2 or spec.function(expr.function).returns != "values_of_arg2":
+        return None
+    return expr.args[1]
+
+
 def answer_cells(result: Result, env: Environment) -> list[str] | None:
     """The answer as the table writes it ("Norway" rather than the string view's "norway", "2,102,000"
     rather than 2102000.0) when the program's last function returns values of a column of a row set (declared
@@ -564,9 +572,10 @@ def answer_cells(result: Result, env: Environment) -> list[str] | None:
     if not result.ok or not result.intermediates:
         return None
     last = P.parse_program(result.program).exprs[-1]
-    if env.spec.function(last.function).returns != "values_of_arg2" or len(last.args) < 2:
+    prop = returned_column(last, env.spec)
+    if prop is None:
         return None
-    source, prop = last.args[:2]  # the rows, and the column whose values it returns (`top_total`: a third)
+    source = last.args[0]
     table = env.table
     found = [
         (c, kind) for name, c, kind in table.properties() if isinstance(prop, P.Column) and name == prop.name
@@ -613,8 +622,8 @@ def unit_column(result: Result, env: Environment) -> tuple[str, list[str]] | Non
 def _number_column(last: P.Expr, env: Environment) -> Column | None:
     """The column whose number view `last` answers with: the column whose values it returns (`hop`,
     `maximum`, a total's key), else its last column argument (`sum`, `diff`); if exactly one."""
-    shown = len(last.args) > 1 and env.spec.function(last.function).returns == "values_of_arg2"
-    names = [a.name for a in (last.args[1:2] if shown else last.args) if isinstance(a, P.Column)]
+    shown = returned_column(last, env.spec)
+    names = [a.name for a in ((shown,) if shown is not None else last.args) if isinstance(a, P.Column)]
     found = [
         c for name, c, kind in env.table.properties() if names and name == names[-1] and kind == "number"
     ]
