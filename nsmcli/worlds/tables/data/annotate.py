@@ -180,6 +180,8 @@ class _TableIndex:
     acronyms: dict[str, str] = field(default_factory=dict)
     #: the words of every property's name (`properties`' pieces)
     piece_words: frozenset[str] = frozenset()
+    #: on user tables, the cells a question's word may cut short (`_cut_cells`: `juv` of "juveniles")
+    cut_cells: frozenset[str] = frozenset()
     #: on user tables, the units of time that plain number columns' names say (`_units_named_by_headers`)
     named_units: tuple[Unit, ...] = ()
 
@@ -268,6 +270,7 @@ def table_index(table: Table) -> _TableIndex:
     signed = any(is_signed(c) for c in table.columns)
     column_units = [table.quantity_unit(c) if "number" in c.views else None for c in table.columns]
     league_words = _league_words(table)
+    piece_words = frozenset(p for _, pieces in properties for p in pieces)
     index = _TableIndex(
         "\n".join(strings),
         frozenset(numbers),
@@ -284,7 +287,8 @@ def table_index(table: Table) -> _TableIndex:
         category_cells=_category_cells(table) if user else frozenset(),
         league_words=league_words,
         acronyms=_acronyms(table, league_words) if user else {},
-        piece_words=frozenset(p for _, pieces in properties for p in pieces),
+        piece_words=piece_words,
+        cut_cells=_cut_cells(table, piece_words) if user else frozenset(),
     )
     _INDEX_CACHE[key] = (weakref.ref(table, lambda _ref, k=key: _INDEX_CACHE.pop(k, None)), index)
     return index
@@ -583,6 +587,53 @@ def _state_code_cells(table: Table) -> frozenset[str]:
         if filled and lexicon.US_STATE_CODES.issuperset(filled):
             held.update(filled)
     return frozenset(held)
+
+
+#: Endings that make another form of a whole word, not a word cut short.
+_ENDINGS = frozenset({"er", "ers", "est", "ing", "ings", "ed", "es", "ly", "s"})
+#: The shortest and the longest cut a category's cell may make of a word it abbreviates (`juv`, `pend`).
+_ABBREVIATION_LENGTHS = (3, 5)
+
+
+def _cut_cells(table: Table, piece_words: frozenset[str]) -> frozenset[str]:
+    """The cells of three to five letters in columns of repeated values, two values or more (a column of one
+    value filters nothing), that are neither a month's or a weekday's short form nor a word of a column's name:
+    those a word of a question may cut short (`_abbreviated_entities`)."""
+    shortest, longest = _ABBREVIATION_LENGTHS
+    found: set[str] = set()
+    for column in table.columns:
+        filled = filled_cells(column)
+        if repeats(column) and len(set(filled)) > 1:
+            found |= {c for c in filled if c.isalpha() and shortest <= len(c) <= longest}
+    return frozenset(found - piece_words - set(textnum.MONTHS) - textnum.WEEKDAYS)
+
+
+def _abbreviated_entities(tokens: list[str], strings: list[Entity], index: _TableIndex) -> list[Entity]:
+    """A word that links to nothing as written, where exactly one cell of a column of repeated values is its
+    opening cut short: "how many juveniles did we ring" of an `Age` column of `ad` and `juv`, "pending" of
+    `pend`. The cut is three to five letters and leaves two or more that are no ending of another form
+    ("highest" is not `High`); a month's or a weekday's short form is no cut ("marathon" is not `Mar`), a word
+    of a column's name names the column ("rainfall" of a `Rain (mm)` column), and a column of one value only
+    filters nothing."""
+    linked = {k for e in strings for k in range(e.start, e.end)}
+    shortest = _ABBREVIATION_LENGTHS[0]
+    out = []
+    for i, token in enumerate(tokens):
+        word = normalize(token)
+        if i in linked or word in STOP_WORDS or len(word) < shortest + 2 or not word.isalpha():
+            continue
+        if word in index.piece_words or index.piece_words.intersection(inflections(word)):
+            continue
+        opened = [
+            cell
+            for cell in index.cut_cells
+            if word.startswith(cell)
+            and len(word) >= len(cell) + 2
+            and word[len(cell) :] not in _ENDINGS  # "highest" is no `high` cut short, "offering" no `offer`
+        ]
+        if len(opened) == 1:
+            out.append(Entity("string", (opened[0],), i, i + 1))
+    return out
 
 
 def filled_cells(column: Column) -> list[str]:
@@ -921,6 +972,17 @@ def _has_blank_cells(column: Column) -> bool:
     return any(c == "" for c in cells) and any(c for c in cells)
 
 
+def _in_a_column(tokens: list[str], at: int, index: _TableIndex) -> bool:
+    """Whether the words from `at` say "in" a column ("nothing in the notes column", "nothing in Notes"); not
+    "nothing in total"."""
+    if tokens[at : at + 1] != ["in"]:
+        return False
+    named = tokens[at + 1 : at + 4]
+    return bool({"column", "field"} & set(named)) or any(
+        w in index.piece_words for w in named if w not in STOP_WORDS
+    )
+
+
 def _blank_entities(tokens: list[str], index: _TableIndex) -> list[Entity]:
     """The empty text, which on user tables matches a blank cell (`Prop.containing`), at the word asking for
     one ("no", "missing", "don't have ... yet", "didn't list a", "nothing written"), where a text column
@@ -932,6 +994,7 @@ def _blank_entities(tokens: list[str], index: _TableIndex) -> list[Entity]:
         if (
             (word in _ABSENCE_WORDS and not (word in _UNNAMED_WORDS and index.has_words(word)))
             or (word == "nothing" and _NOTHING_STATED & set(tokens[at + 1 : at + 3]))
+            or (word == "nothing" and _in_a_column(tokens, at + 1, index))
             or (
                 word in ("not", "n't")
                 and (
@@ -1006,6 +1069,25 @@ def spells_column_name(words: Sequence[str], i: int, table: Table) -> bool:
 
 
 _NAME_WORD = re.compile(r"[a-z]+|\d+")
+
+
+def _in_column_name(tokens: Sequence[str], quantity: Entity, table: Table) -> bool:
+    """Whether a number's words and the words after them spell two or more words of a column's name in a row,
+    the number's first: "a 3-dart average under 65" of a `3-Dart Avg` column, "the ton-40s" of `Ton-40s`. The
+    number names the column there, not a value of it ("4-credit courses" of a `Credits` column keeps its 4)."""
+    spoken = [w for t in tokens[quantity.start : quantity.end + 2] for w in _NAME_WORD.findall(t.lower())]
+    own = sum(len(_NAME_WORD.findall(t.lower())) for t in tokens[quantity.start : quantity.end])
+    if not own or not any(w.isdigit() for w in spoken[:own]):
+        return False
+    for column in table.columns:
+        name = header_words(column)
+        for i in range(len(name)):
+            run = 0
+            while i + run < len(name) and run < len(spoken) and name[i + run] == spoken[run]:
+                run += 1
+            if run >= max(2, own):
+                return True
+    return False
 
 
 def holds_outgoings(column: Column) -> bool:
@@ -1204,9 +1286,11 @@ def annotate_question(
         strings += _state_code_entities(tokens, strings, index)
         strings += _weekday_entities(tokens, strings + quantities, index)
         strings += _inflected_entities(tokens, strings, index, table)
+        strings += _abbreviated_entities(tokens, strings, index)
         strings += _named_cell_entities(tokens, strings, table)
         quantities += _freezing_entities(tokens, strings, table)
         quantities = _in_table_units(quantities, tokens, index.header_power)
+        quantities = [q for q in quantities if not _in_column_name(tokens, q, table)]
     found = strings + quantities
     found.sort(key=lambda e: (e.start, ENTITY_KINDS.index(e.kind)))
     entities: list[Entity] = []

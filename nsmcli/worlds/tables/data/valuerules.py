@@ -168,6 +168,11 @@ def _each_distinct(raw: Sequence[str], read: Callable[[str], CellValues]) -> lis
     return out
 
 
+#: A cell of a column of numbers or dates that says its value is missing: `..` (statistics offices), `…`,
+#: `n/a`. Not a dash, which accounts write for zero.
+_MISSING = re.compile(r"\.\.\.?|…|n/a|n\.a\.", re.IGNORECASE)
+
+
 # ----- user rules -----------------------------------------------------------------------------------------
 
 _CURRENCY_CODES = (
@@ -928,6 +933,12 @@ class UserRules(ValueRules):
             ) or (not _AMOUNT_HEADER.search(header) and _codes_number_rows(numbered)):
                 views.pop("number")
                 views.pop("num2", None)
+        if ("number" in views or "date" in views) and any(_MISSING.fullmatch(text.strip()) for text in raw):
+            # a statistics office's `..` is a value missing, as a blank is: "how many have no figure?"
+            views["string"] = tuple(
+                "" if _MISSING.fullmatch(text.strip()) else cell
+                for text, cell in zip(raw, views["string"], strict=True)
+            )
         return views
 
     def column_units(self, raw: Sequence[str]) -> units.UnitReading | None:
