@@ -158,14 +158,16 @@ class Beam:
     answers: dict[str, list]  # program text -> its answer
 
 
-def _without_echoes(found: Beam, proposed: dict[str, str]) -> tuple[Beam, dict[str, str]]:
+def _without_non_answers(found: Beam, proposed: dict[str, str]) -> tuple[Beam, dict[str, str]]:
     """`found` (with the world's proposals among its programs) and `proposed` without the programs that
-    only repeat the question's text (`echoes_question`), on a user's table and where another program
-    remains: "reason for RMA-24163?" is never answered `RMA-24163`. It runs after the proposals, which may
-    echo too. WTQ's data keeps the beam as its figures measured it."""
+    only repeat the question's text (`echoes_question`) or answer with blank cells alone where the question
+    asks for no blank (`answers_blank`), on a user's table and where another program remains: "reason for
+    RMA-24163?" is never answered `RMA-24163`, nor "what is Viktor Petrov's field goal percentage?" with
+    the empty cell of another column. It runs after the proposals, which may echo too. WTQ's data keeps the
+    beam as its figures measured it."""
     from nsmcli.worlds.tables.data.annotate import is_list
     from nsmcli.worlds.tables.lang.functions import user_matching
-    from nsmcli.worlds.tables.rerank import echoes_question
+    from nsmcli.worlds.tables.rerank import answers_blank, echoes_question
 
     if not user_matching(found.table):
         return found, proposed
@@ -178,7 +180,13 @@ def _without_echoes(found: Beam, proposed: dict[str, str]) -> tuple[Beam, dict[s
         if e.kind == "string" and len(e.values) > 1 and not is_list(e, question.tokens)
         for v in e.values
     ]
-    kept = [t for t in found.totals if not echoes_question(t, found.answers[t], found.env, named)]
+    blank_asked = any(e.kind == "string" and e.values == ("",) for e in question.entities)
+    kept = [
+        t
+        for t in found.totals
+        if not echoes_question(t, found.answers[t], found.env, named)
+        and (blank_asked or not answers_blank(found.answers[t]))
+    ]
     if not kept or len(kept) == len(found.totals):
         return found, proposed
     totals = {t: found.totals[t] for t in kept}
@@ -610,7 +618,7 @@ class Parser:
         reranker = table_reranker if chosen_by == "rerank" else None
         # a reranker fitted with the world's proposals weighs them beside the beam's programs
         proposed = reranker.propose(problem, env, found.totals, found.answers) if reranker is not None else {}
-        found, proposed = _without_echoes(found, proposed)
+        found, proposed = _without_non_answers(found, proposed)
         totals, answers = found.totals, found.answers
         # most probable first; ties keep the beam's order (sorted is stable)
         candidates = [Candidate(t, p, answers[t]) for t, p in sorted(totals.items(), key=lambda kv: -kv[1])]
@@ -825,7 +833,7 @@ def _decode_questions(
             out[i] = None
             continue
         # the answer vote as `Parser.parse` takes it without a reranker: over the beam, echoes left out
-        voted, _ = _without_echoes(found, {})
+        voted, _ = _without_non_answers(found, {})
         vote = choose(voted.totals, voted.answers, "answer")
         vote_right = answer_matches(case.answer, parser.answer_of(voted, vote), table)
         proposed = (
@@ -833,7 +841,7 @@ def _decode_questions(
             if job.proposals
             else {}
         )
-        found, proposed = _without_echoes(found, proposed)  # as `Parser.parse` chooses
+        found, proposed = _without_non_answers(found, proposed)  # as `Parser.parse` chooses
         texts = list(found.totals)
         credits = [float(answer_matches(case.answer, parser.answer_of(found, t), table)) for t in texts]
         candidates = [(t, found.totals[t], found.answers[t] or []) for t in texts]

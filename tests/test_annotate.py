@@ -684,3 +684,36 @@ def test_number_noun_compounds_verbs_and_stat_abbreviations_link_on_user_tables(
     calls = [["Cal", "x"], ["Bo", "y"]]
     assert _user_entities("who was called up?", ["Name", "Code"], calls) == []
     assert ("number", (0.0,)) in _user_entities("how many sites lowered their variance?", header, sites)
+
+
+def test_a_number_that_spells_a_columns_name_is_no_value() -> None:
+    header = ["Player", "Played", "3-Dart Avg", "Credits"]
+    rows = [["Gary", "12", "78.45", "4"], ["Sean", "3", "61.10", "3"], ["Cy", "9", "64.20", "4"]]
+    under = _user_entities("which players had a 3-dart average under 65?", header, rows)
+    assert ("number", (65.0,)) in under and ("number", (3.0,)) not in under
+    assert ("number", (3.0,)) not in _user_entities("who has the best 3 dart average", header, rows)
+    # a number joined to a noun no column's name holds with it is a value: 4 credits
+    assert ("number", (4.0,)) in _user_entities("who took 4-credit courses?", header, rows)
+    assert ("number", (3.0,)) in _user_entities("who played 3 games?", header, rows)
+
+
+def test_a_word_cutting_a_category_cell_short_links_it() -> None:
+    header = ["Species", "Age", "Priority"]
+    rows = [["Robin", "ad", "High"], ["Wren", "juv", "Low"], ["Tit", "juv", "High"], ["Jay", "ad", "Low"]]
+    assert ("string", ("juv",)) in _user_entities("how many juveniles did we ring", header, rows)
+    # another form of a whole word is no cut: "highest" is not `High`
+    assert ("string", ("high",)) not in _user_entities("which bird had the highest priority", header, rows)
+    months = [["a", "Mar"], ["b", "Apr"], ["c", "Mar"]]
+    assert _user_entities("who ran the marathon", ["Runner", "Month"], months) == []
+    # a word of a column's name names the column: "rainfall" of `Rain (mm)` beside a `Rain` condition
+    weather = [["1", "4.2", "Rain"], ["2", "0.0", "Sun"], ["3", "1.1", "Rain"]]
+    assert _user_entities("total rainfall", ["Day", "Rain (mm)", "Conditions"], weather) == []
+
+
+def test_nothing_in_a_column_asks_for_its_blanks() -> None:
+    rows = [["Police", "new cars"], ["Fire", ""], ["Parks", ""]]
+    assert ("string", ("",)) in _user_entities(
+        "How many departments have nothing in the notes column?", ["Department", "Notes"], rows
+    )
+    costs = [["Police", "0"], ["Fire", "12"]]
+    assert _user_entities("which department cost nothing in total", ["Department", "Cost"], costs) == []

@@ -1082,7 +1082,7 @@ def test_a_program_that_only_repeats_the_questions_text_is_no_answer():
 
 
 def test_the_choice_leaves_out_echoes_among_the_proposals_too():
-    from nsmcli.parser import Beam, _without_echoes
+    from nsmcli.parser import Beam, _without_non_answers
 
     returns = [["RMA-24163", "Damaged"], ["RMA-24170", "Wrong size"]]
     problem, env = _user_problem("reason for RMA-24163?", returns, ["RMA", "Reason"])
@@ -1090,30 +1090,49 @@ def test_the_choice_leaves_out_echoes_among_the_proposals_too():
     right = echo.replace("(hop v0 r.rma-string)", "(hop v0 r.reason-string)")
     found = Beam("reason for RMA-24163?", env.table, env, problem, {right: 0.4}, {right: ["damaged"]})
     found.totals[echo], found.answers[echo] = 1e-4, ["rma-24163"]  # a proposal that echoes
-    kept, proposed = _without_echoes(found, {echo: "reshown"})
+    kept, proposed = _without_non_answers(found, {echo: "reshown"})
     assert list(kept.totals) == [right] and proposed == {}
     # two codes named one after the other are no pair to pick from: the echo still goes
     problem, env = _user_problem(
         "what are the reasons for RMA-24163 and RMA-24170?", returns, ["RMA", "Reason"]
     )
     both = dataclasses.replace(found, problem=problem, env=env)
-    assert list(_without_echoes(both, {echo: "reshown"})[0].totals) == [right]
+    assert list(_without_non_answers(both, {echo: "reshown"})[0].totals) == [right]
     # "which sold more, widget or gadget?" names a pair, and picking one of it is the answer
     sales = [["Widget", "40"], ["Gadget", "25"], ["Gizmo", "10"]]
     problem, env = _user_problem("which sold more, widget or gadget?", sales, ["Product", "Units"])
     pick = '(filter_str_contain_any all_rows "widget" r.product-string) (hop v0 r.product-string)'
     count = "(count all_rows)"
     beam = Beam("q", env.table, env, problem, {pick: 0.6, count: 0.4}, {pick: ["widget"], count: [3.0]})
-    assert list(_without_echoes(beam, {})[0].totals) == [pick, count]
+    assert list(_without_non_answers(beam, {})[0].totals) == [pick, count]
     # a list is summed or counted, never picked from
     problem, env = _user_problem(
         "what were the total units of widget, gadget and gizmo?", sales, ["Product", "Units"]
     )
     listed = dataclasses.replace(beam, problem=problem, env=env)
-    assert list(_without_echoes(listed, {})[0].totals) == [count]
+    assert list(_without_non_answers(listed, {})[0].totals) == [count]
     # on WTQ's tables the beam stays as its figures measured it
     wtq = Table.from_rows("t", ["RMA", "Reason"], returns)
-    assert _without_echoes(dataclasses.replace(found, table=wtq), {echo: "reshown"})[0].totals == found.totals
+    assert (
+        _without_non_answers(dataclasses.replace(found, table=wtq), {echo: "reshown"})[0].totals
+        == found.totals
+    )
+
+
+def test_the_choice_leaves_out_answers_of_blank_cells_alone():
+    from nsmcli.parser import Beam, _without_non_answers
+
+    stats = [["Viktor Petrov", "57.8%", ""], ["Jalen Brooks", "45.5%", "37.2%"]]
+    question = "What is Viktor Petrov's field goal percentage?"
+    problem, env = _user_problem(question, stats, ["Player", "FG%", "3P%"])
+    blank = '(filter_str_contain_any all_rows "viktor petrov" r.player-string) (hop v0 r.3p_percent-string)'
+    right = blank.replace("3p_percent", "fg_percent")
+    found = Beam(question, env.table, env, problem, {blank: 0.5, right: 0.4}, {blank: [""], right: ["57.8%"]})
+    assert list(_without_non_answers(found, {})[0].totals) == [right]
+    # a question that asks for the blanks keeps them
+    problem, env = _user_problem("whose 3P% is missing?", stats, ["Player", "FG%", "3P%"])
+    asked = dataclasses.replace(found, problem=problem, env=env)
+    assert list(_without_non_answers(asked, {})[0].totals) == [blank, right]
 
 
 def test_two_columns_of_one_name_are_told_apart_by_the_rest_of_their_headers():

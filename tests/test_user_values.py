@@ -1182,3 +1182,24 @@ def test_a_question_word_matches_the_header_of_what_it_measures() -> None:
     # WTQ's rules match equal words only
     wtq = Table.from_rows("t", ["Name", "Age"], [["a", "1"]])
     assert "r.age-number" not in annotate_question("who is the oldest?", wtq).column_match
+
+
+def test_a_missing_marker_in_a_column_of_numbers_is_a_blank() -> None:
+    """A statistics office's `..` (and `…`, `n/a`) says the value is missing, as a blank cell does, so that
+    "how many countries have no figure?" counts them; a lone dash, which accounts write for zero, stays."""
+    table = Table.from_rows(
+        "t",
+        ["Country", "5G coverage"],
+        [["A", "85.0"], ["B", ".."], ["C", "n/a"], ["D", "-"], ["E", "40.5"], ["F", "…"]],
+        value_rules="user",
+    )
+    column = table.columns[1]
+    assert column.views["string"] == ("85.0", "", "", "-", "40.5", "")
+    assert column.views["number"][:3] == (85.0, None, None)
+    assert ("string", ("",)) in [
+        (e.kind, e.values)
+        for e in annotate_question("How many countries have no 5G coverage figure?", table).entities
+    ]
+    # WTQ's rules read the cells as they always have
+    wtq = Table.from_rows("t", ["Country", "Score"], [["A", "1"], ["B", ".."], ["C", "3"]])
+    assert wtq.columns[1].views["string"][1] != ""

@@ -423,6 +423,12 @@ def _adverbs_read(words: Sequence[str]) -> set[str]:
     return {_ADVERB_ADJECTIVES[w] for w in words if w in _ADVERB_ADJECTIVES}
 
 
+def answers_blank(answer: Sequence[Any]) -> bool:
+    """Whether an answer is blank cells alone (a `hop` to an empty cell, the `mode` of a column of
+    blanks): what a user would read as no answer."""
+    return bool(answer) and all(isinstance(value, str) and not value.strip() for value in answer)
+
+
 def echoes_question(
     program_text: str, answer: Sequence[Any], env: Any = None, named: Collection[str] = ()
 ) -> bool:
