@@ -780,6 +780,33 @@ def test_currency_cells_compare_as_numbers_in_sqlite() -> None:
     ) == [0]
 
 
+def test_race_times_with_tenths_are_seconds_in_sqlite_too() -> None:
+    times = Table.from_rows(
+        "t",
+        ["Rider", "Time"],
+        [["a", "00:25:12.3"], ["b", "00:24:31.5"], ["c", "01:02:03.4"]],
+        value_rules="user",
+    )
+    program = Program.parse("(average all_rows r.time-number)")
+    answer = bind("wtq", times, []).execute(program).answer
+    rendering = render_sql(program, times, language="wtq")
+    assert rendering.exact and sql_agrees(times, rendering.sql, answer)
+    assert math.isclose(answer[0], (1512.3 + 1471.5 + 3723.4) / 3)
+
+
+def test_a_missing_marker_is_blank_in_sqlite_too() -> None:
+    table = Table.from_rows(
+        "t", ["Country", "5G"], [["A", "85.0"], ["B", ".."], ["C", ""], ["D", "40.5"]], value_rules="user"
+    )
+    blank = Literal("string", ("",))
+    program = Program(
+        (Expr("filter_str_contain_any", (ALL_ROWS, blank, Column("r.5g-string"))), Expr("count", (Ref(0),)))
+    )
+    answer = bind("wtq", table, [("string", ("",))]).execute(program).answer
+    rendering = render_sql(program, table, language="wtq")
+    assert answer == [2.0] and rendering.exact and sql_agrees(table, rendering.sql, answer)
+
+
 def test_readings_sqlite_cannot_reproduce_are_approximate_and_say_why() -> None:
     table = Table.from_rows(
         "n",

@@ -215,6 +215,17 @@ def test_race_times_are_seconds_so_the_fastest_is_the_least() -> None:
     assert numbers("10:30", "18:05") == (10.5, 18.0 + 5 / 60)
 
 
+def test_a_column_of_times_with_tenths_is_race_times_in_seconds() -> None:
+    """A timing system's `00:25:12.3` is 25 minutes 12.3 seconds, though its hours make it look like a time
+    of day: no clock counts tenths. An export's `10:00:00.000` stays a time of day, in hours."""
+    times = Table.from_rows(
+        "t", ["Rider", "Time"], [["a", "00:25:12.3"], ["b", "00:24:31.5"], ["c", "DNF"]], value_rules="user"
+    )
+    assert times.columns[1].views["number"] == (1512.3, 1471.5, None)
+    assert times.answer_unit(times.columns[1]).name == "second"
+    assert numbers("10:00:00.000", "14:30:00.000") == (10.0, 14.5)
+
+
 def test_review_cases_of_times_money_and_magnitudes() -> None:
     """A time of day with fractions of a second stays hours (only minutes:seconds.ff is a race time);
     space-grouped money in millions keeps both; a header's currency may stand apart from its `m`; an
@@ -1185,8 +1196,9 @@ def test_a_question_word_matches_the_header_of_what_it_measures() -> None:
 
 
 def test_a_missing_marker_in_a_column_of_numbers_is_a_blank() -> None:
-    """A statistics office's `..` (and `…`, `n/a`) says the value is missing, as a blank cell does, so that
-    "how many countries have no figure?" counts them; a lone dash, which accounts write for zero, stays."""
+    """A statistics office's `..` (and `…`) says the value is missing, as a blank cell does, so that "how many
+    countries have no figure?" counts them; a lone dash, which accounts write for zero, stays, and so does
+    `n/a`, which a user may name."""
     table = Table.from_rows(
         "t",
         ["Country", "5G coverage"],
@@ -1194,7 +1206,7 @@ def test_a_missing_marker_in_a_column_of_numbers_is_a_blank() -> None:
         value_rules="user",
     )
     column = table.columns[1]
-    assert column.views["string"] == ("85.0", "", "", "-", "40.5", "")
+    assert column.views["string"] == ("85.0", "", "n/a", "-", "40.5", "")
     assert column.views["number"][:3] == (85.0, None, None)
     assert ("string", ("",)) in [
         (e.kind, e.values)

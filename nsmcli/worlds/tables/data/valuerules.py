@@ -168,9 +168,10 @@ def _each_distinct(raw: Sequence[str], read: Callable[[str], CellValues]) -> lis
     return out
 
 
-#: A cell of a column of numbers or dates that says its value is missing: `..` (statistics offices), `…`,
-#: `n/a`. Not a dash, which accounts write for zero.
-_MISSING = re.compile(r"\.\.\.?|…|n/a|n\.a\.", re.IGNORECASE)
+#: A cell of a column of numbers or dates that says its value is missing: `..` (statistics offices), `…`.
+#: Not a dash, which accounts write for zero, nor `n/a`, which may be "not applicable" and which a user names
+#: ("leaving out calls where it was n/a").
+_MISSING = re.compile(r"\.\.\.?|…")
 
 
 # ----- user rules -----------------------------------------------------------------------------------------
@@ -320,6 +321,9 @@ _PACE = re.compile(
 )
 #: A cell shaped like a time of day (hours and minutes); `ColumnLayout.times` needs every such cell to be one.
 _CLOCK_SHAPE = re.compile(r"\s*\d{1,2}:\d{2}(?!\d)")
+#: Seconds with tenths or hundredths that are not zero (`12.3`, `12.45`): a race's time, never a clock's; a
+#: log's time of day counts milliseconds (`14:03:27.125`).
+_TENTHS = re.compile(r":\d{2}\.(?:[1-9]\d?|\d[1-9])(?!\d)")
 _CLOCK_OF_DATETIME = re.compile(
     r"[T ](?P<h>\d{1,2}):(?P<m>\d{2})(?::(?P<s>\d{2})(?:\.\d+)?)?(?:\s*(?P<half>[AaPp])[Mm])?"
 )
@@ -499,9 +503,13 @@ class ColumnLayout:
         (`3.104`, `1,250`), or as many each way; day-first
         when more numeric dates have a first field over 12 than a second one, or, with no such evidence,
         when most numeric dates are written with points (`15.03.2024`, the German habit); times of day
-        unless a cell shaped like one is none (`25:23` makes the column scores, `21:18` with it too)."""
+        unless a cell shaped like one is none (`25:23` makes the column scores, `21:18` with it too), or one
+        counts tenths of a second (`00:25:12.3` is a race's time: no clock says `.3`)."""
         eu, us, day_first, _ = _column_evidence(raw)
-        times = all(UserRules.clock(text) is not None for text in set(raw) if _CLOCK_SHAPE.match(text))
+        shaped = [text for text in set(raw) if _CLOCK_SHAPE.match(text)]
+        times = all(UserRules.clock(text) is not None for text in shaped) and not any(
+            _TENTHS.search(text) for text in shaped
+        )
         return cls(european=eu > us if eu != us else european_default, day_first=day_first, times=times)
 
 
@@ -956,8 +964,11 @@ class UserRules(ValueRules):
         """Hours, where every cell with a digit is a time that says it counts hours (`6:30 PM`, a race's
         `1:02:33`), which the number view reads in hours: so that a difference of finish times asked "how
         many seconds" is 134, not 0.037222. A column of `19:45` may be a 5K's minutes and seconds, which the
-        number view also reads as hours: it gets no unit, so that no answer states a wrong one."""
+        number view also reads as hours: it gets no unit, so that no answer states a wrong one. Seconds where
+        a cell counts tenths of one (`00:25:12.3`, read as a race's time, `ColumnLayout.times`)."""
         timed = [text for text in set(raw) if _ANY_DIGIT.search(text)]
+        if any(_TENTHS.search(text) for text in timed):
+            return units.UNITS["s"][0]  # a race's `00:25:12.3`, which the number view reads in seconds
         return units.HOUR if timed and all(map(_says_hours, timed)) else None
 
     def _column_at_once(self, raw: Sequence[str], min_typed_fraction: float) -> dict[str, tuple] | None:

@@ -68,6 +68,7 @@ from nsmcli.worlds.tables.lang.sqlviews import (
     date_key,
     is_numeric,
     like_pattern,
+    missing_cells,
     projection_note,
     view_numbers,
     view_sql,
@@ -773,7 +774,13 @@ class _Renderer:
                     self._note(j, blank_note(self.table.columns[j]))
                     empty = exp.EQ(this=column.copy(), expression=exp.Literal.string(""))
                     null = exp.Is(this=column.copy(), expression=exp.Null())
-                    likes.append(exp.Paren(this=exp.or_(empty, null)))
+                    tests = [empty, null]
+                    missing = missing_cells(self.table.columns[j])  # `..` and `n/a` are blanks to the program
+                    if missing:
+                        tests.append(
+                            exp.In(this=column.copy(), expressions=list(map(exp.Literal.string, missing)))
+                        )
+                    likes.append(exp.Paren(this=exp.or_(*tests)))
                     continue
                 self._note(j, contains_note(self.table.columns[j], str(value), whole_words))
                 likes.append(_like(column.copy(), str(value)))

@@ -165,6 +165,12 @@ def _number_candidates(cells: Sequence[str]) -> list[str]:
             for field, scale in (("H", ""), ("M", " / 60.0"), ("S", " / 3600.0"))
         )
         out.append(f"CASE WHEN {_X} GLOB '*[0-9]:[0-9][0-9]*' THEN {hours} END")
+        # a race's time in seconds, tenths kept ("00:25:12.3" is 1512.3)
+        seconds = " + ".join(
+            f"CAST(strftime('%{field}', {_X}) AS REAL){scale}"
+            for field, scale in (("H", " * 3600"), ("M", " * 60"), ("f", ""))
+        )
+        out.append(f"CASE WHEN {_X} GLOB '*[0-9]:[0-9][0-9]:[0-9][0-9].[0-9]*' THEN {seconds} END")
         hour = f"CAST(substr({_X}, 1, instr({_X}, ':') - 1) AS REAL)"
         minute = f"CAST(substr({_X}, instr({_X}, ':') + 1, 2) AS REAL)"
         out.append(
@@ -415,13 +421,26 @@ def contains_note(column: Column, text: str, whole_words: bool = False) -> str |
     return _contains_note(storage, tuple(cells), tuple(column.views["string"]), text, whole_words)
 
 
+def missing_cells(column: Column) -> list[str]:
+    """The texts of the column's cells that say a value is missing (`..`, `n/a`), which the user reader makes
+    blank (`valuerules.UserRules.column_views`), as sqlite holds them: a blank test must keep them too."""
+    storage, cells = column_storage(column)
+    if storage != "TEXT":
+        return []
+    return sorted(
+        {c for c, v in zip(cells, column.views["string"], strict=True) if v == "" and c and c.strip()}
+    )
+
+
 def blank_note(column: Column) -> str | None:
-    """None when sqlite's `(col = '' OR col IS NULL)` selects exactly the cells that are blank to the
-    program (an empty string view: `Prop.containing` of the empty text on user tables); else where they
-    differ (a cell of only spaces or a footnote mark, which the string view normalises away)."""
+    """None when sqlite's `(col = '' OR col IS NULL OR col IN missing)` selects exactly the cells that are
+    blank to the program (an empty string view: `Prop.containing` of the empty text on user tables; `missing`:
+    `missing_cells`); else where they differ (a cell of only spaces or a footnote mark, which the string view
+    normalises away)."""
     _, cells = column_storage(column)
+    missing = set(missing_cells(column))
     for cell, value in zip(cells, column.views["string"], strict=True):
-        if (value == "") != (cell is None or cell == ""):
+        if (value == "") != (cell is None or cell == "" or cell in missing):
             return (
                 f"the cell {cell!r} is {'blank' if value == '' else 'not blank'} to the program, not to SQL"
             )
