@@ -222,7 +222,10 @@ def test_a_column_of_times_with_tenths_is_race_times_in_seconds() -> None:
         "t", ["Rider", "Time"], [["a", "00:25:12.3"], ["b", "00:24:31.5"], ["c", "DNF"]], value_rules="user"
     )
     assert times.columns[1].views["number"] == (1512.3, 1471.5, None)
-    assert times.answer_unit(times.columns[1]).name == "second"
+    assert times.quantity_unit(times.columns[1]).name == "second"
+    # so a question's minutes are seconds of that column: "under 23 minutes" is 1380
+    entities = annotate_question("which riders finished in under 23 minutes?", times).entities
+    assert ("number", (1380.0,)) in [(e.kind, e.values) for e in entities]
     assert numbers("10:00:00.000", "14:30:00.000") == (10.0, 14.5)
 
 

@@ -513,6 +513,21 @@ class ColumnLayout:
         return cls(european=eu > us if eu != us else european_default, day_first=day_first, times=times)
 
 
+def _race_seconds(raw: Sequence[str]) -> units.UnitReading | None:
+    """A column of race times that count tenths of a second (`00:25:12.3`, `ColumnLayout.times`) in seconds,
+    as the number view reads them, so that "under 23 minutes" is 1380 of them; None for any other column."""
+    timed = [text for text in dict.fromkeys(raw) if _ANY_DIGIT.search(text)]
+    if not any(_TENTHS.search(text) for text in timed):
+        return None
+    seconds: dict[str, float] = {}
+    for text in timed:
+        race = _RACE_TIME.fullmatch(text)
+        if race is None:
+            return None
+        seconds[text] = int(race["h"] or 0) * 3600 + int(race["m"]) * 60 + float(race["s"])
+    return units.UnitReading(units.UNITS["s"][0], tuple(seconds.get(text) for text in raw), converted=False)
+
+
 def _says_hours(text: str) -> bool:
     """Whether a cell is a time that counts hours for certain: with seconds (`1:02:33`) or am/pm (`6:30 PM`),
     not `19:45`, which may be minutes and seconds."""
@@ -950,6 +965,9 @@ class UserRules(ValueRules):
         return views
 
     def column_units(self, raw: Sequence[str]) -> units.UnitReading | None:
+        race = _race_seconds(raw)
+        if race is not None:
+            return race
         durations = units.clock_durations(raw)
         if durations is not None:
             return durations
@@ -964,11 +982,8 @@ class UserRules(ValueRules):
         """Hours, where every cell with a digit is a time that says it counts hours (`6:30 PM`, a race's
         `1:02:33`), which the number view reads in hours: so that a difference of finish times asked "how
         many seconds" is 134, not 0.037222. A column of `19:45` may be a 5K's minutes and seconds, which the
-        number view also reads as hours: it gets no unit, so that no answer states a wrong one. Seconds where
-        a cell counts tenths of one (`00:25:12.3`, read as a race's time, `ColumnLayout.times`)."""
+        number view also reads as hours: it gets no unit, so that no answer states a wrong one."""
         timed = [text for text in set(raw) if _ANY_DIGIT.search(text)]
-        if any(_TENTHS.search(text) for text in timed):
-            return units.UNITS["s"][0]  # a race's `00:25:12.3`, which the number view reads in seconds
         return units.HOUR if timed and all(map(_says_hours, timed)) else None
 
     def _column_at_once(self, raw: Sequence[str], min_typed_fraction: float) -> dict[str, tuple] | None:
