@@ -717,3 +717,20 @@ def test_nothing_in_a_column_asks_for_its_blanks() -> None:
     )
     costs = [["Police", "0"], ["Fire", "12"]]
     assert _user_entities("which department cost nothing in total", ["Department", "Cost"], costs) == []
+
+
+def test_half_is_fifty_beside_percentages_and_quantities_spelled_or_in_capitals_convert() -> None:
+    shares = [["Norway", "98.6"], ["Chad", "12.0"]]
+    assert ("number", (50.0,)) in _user_entities(
+        "how many countries get more than half of their electricity from renewables",
+        ["Country", "Renewables (% of total)"],
+        shares,
+    )
+    assert ("number", (0.5,)) in _user_entities("which funds lost more than half", ["Fund", "Ratio"], shares)
+    films = [["Salt Road", "1h 52m"], ["Harrow Lane", "2h 07m"]]
+    assert ("number", (120.0,)) in _user_entities(
+        "which films run longer than two hours?", ["Title", "Runtime"], films
+    )
+    plans = [["Basic", "500 MB"], ["Plus", "5 GB"], ["Max", "1.5GB"]]
+    for question in ("which plans give less than 1 GB of data", "which plans give less than 1GB"):
+        assert ("number", (1000.0,)) in _user_entities(question, ["Plan", "Data"], plans)

@@ -947,6 +947,30 @@ def _freezing_entities(tokens: list[str], strings: list[Entity], table: Table) -
     return [Entity("number", (point,), i, i + 1) for i in at]
 
 
+#: Words after which "half" is a bound: "more than half", "under half", "at least half".
+_BEFORE_HALF = frozenset({"than", "over", "under", "above", "below", "least", "most"})
+_PERCENT_HEADER = re.compile(r"%|\bpercent", re.IGNORECASE)
+
+
+def _half_entities(tokens: list[str], found: list[Entity], table: Table) -> list[Entity]:
+    """ "half" as the bound a share is compared with ("countries that get more than half of their electricity
+    from renewables"): 50 on a table with a column of percentages (a header or a cell says %), else 0.5. Not
+    inside what `found` already reads ("under half an hour")."""
+    linked = {k for e in found for k in range(e.start, e.end)}
+    at = [
+        i
+        for i, token in enumerate(tokens)
+        if token == "half" and i > 0 and tokens[i - 1] in _BEFORE_HALF and i not in linked
+    ]
+    if not at:
+        return []
+    percent = any(
+        _PERCENT_HEADER.search(column.header) or any(cell.rstrip().endswith("%") for cell in column.raw)
+        for column in table.columns
+    )
+    return [Entity("number", (50.0 if percent else 0.5,), i, i + 1) for i in at]
+
+
 #: The longest unit of time a column's name may say its plain numbers are in: a `Year` column holds years
 #: of the calendar, not durations.
 _LONGEST_NAMED_UNIT = units.UNITS["week"][0].size
@@ -1289,6 +1313,7 @@ def annotate_question(
         strings += _abbreviated_entities(tokens, strings, index)
         strings += _named_cell_entities(tokens, strings, table)
         quantities += _freezing_entities(tokens, strings, table)
+        quantities += _half_entities(tokens, strings + quantities, table)
         quantities = _in_table_units(quantities, tokens, index.header_power)
         quantities = [q for q in quantities if not _in_column_name(tokens, q, table)]
     found = strings + quantities

@@ -304,6 +304,14 @@ _TENS = {
     w: 10 * i for i, w in enumerate("twenty thirty forty fifty sixty seventy eighty ninety".split(), start=2)
 }
 _MAGNITUDES = {"hundred": 100, "thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
+
+
+def spelled_number(word: str) -> int | None:
+    """The number a single spelled word says ("two", "twenty"), None for any other word."""
+    word = word.lower()
+    return _UNITS.get(word, _TENS.get(word))
+
+
 _ORDINAL_WORDS = {
     w: i
     for i, w in enumerate(

@@ -336,16 +336,18 @@ _ONE = frozenset(("a", "an", "one"))
 #: What "an hour" follows when it is a quantity compared with ("more than an hour", "under a day"), not a
 #: rate ("$20 an hour", "twice a week").
 _BEFORE_ONE = frozenset("than over under about around least most within exceeding for took lasted".split())
+#: Units written in capitals that are no magnitude ("1 GB", "2TB", "5 KM"): "5 M", "$3 MM" and "2 BN" are.
+_CAPITAL_UNIT = re.compile(r"(?<![A-Za-z])(?:[KMGTP]B|KM|KG)$")
 #: A decade ("1990s", "80s"), which reads like a number of seconds.
 _DECADE = re.compile(r"(?:\d\d)?\d0s")
 
 
 def _one_part(tokens: Sequence[str], j: int, first: bool) -> tuple[int, list[tuple[float, str]]] | None:
     """(end, parts) of one number-unit part at token `j`: a glued token ("2h", "2h30m") or a number and a
-    unit word ("2 hours", "an hour"); None when none is there. A unit in capitals ("5 M") is a magnitude."""
+    unit word ("2 hours", "two hours", "an hour"); None when none is there. A unit in capitals ("5 M") is a magnitude."""
     token = tokens[j]
     if _DIGIT.match(token) and _LETTER_OR_MARK.search(token):
-        if any(c.isupper() for c in token) or _DECADE.fullmatch(token):
+        if (any(c.isupper() for c in token) and not _CAPITAL_UNIT.search(token)) or _DECADE.fullmatch(token):
             return None
         glued = _parts(token, european=False)
         return (j + 1, glued) if glued else None
@@ -355,10 +357,13 @@ def _one_part(tokens: Sequence[str], j: int, first: bool) -> tuple[int, list[tup
     if token.lower() == "half" and word in _ONE and compared:  # "half an hour"
         unit = tokens[j + 2].lower() if j + 2 < len(tokens) else ""
         return (j + 3, [(0.5, unit)]) if unit in UNITS and unit not in _NOT_APART else None
-    if word not in UNITS or after.isupper() or word in _NOT_APART:
+    if word not in UNITS or (after.isupper() and not _CAPITAL_UNIT.fullmatch(after)) or word in _NOT_APART:
         return None
     if _NUMERAL.fullmatch(token):
         return j + 2, [(float(token.replace(",", "")), word)]
+    spelled = textnum.spelled_number(token)
+    if spelled is not None and spelled > 1:  # "longer than two hours"
+        return j + 2, [(float(spelled), word)]
     if token.lower() in _ONE and compared:
         return j + 2, [(1.0, word)]
     return None
