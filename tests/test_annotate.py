@@ -734,3 +734,10 @@ def test_half_is_fifty_beside_percentages_and_quantities_spelled_or_in_capitals_
     plans = [["Basic", "500 MB"], ["Plus", "5 GB"], ["Max", "1.5GB"]]
     for question in ("which plans give less than 1 GB of data", "which plans give less than 1GB"):
         assert ("number", (1000.0,)) in _user_entities(question, ["Plan", "Data"], plans)
+
+
+def test_no_before_a_column_of_amounts_is_zero_unless_blanks_are_asked_for() -> None:
+    days = [["1", "0.0", "Sunny"], ["2", "4.2", "Rain"], ["3", "0.0", ""]]
+    header = ["Day", "Rain (mm)", "Conditions"]
+    assert ("number", (0.0,)) in _user_entities("how many days had no rain at all", header, days)
+    assert ("number", (0.0,)) not in _user_entities("how many days have no rain recorded", header, days)

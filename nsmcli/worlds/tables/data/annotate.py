@@ -947,6 +947,32 @@ def _freezing_entities(tokens: list[str], strings: list[Entity], table: Table) -
     return [Entity("number", (point,), i, i + 1) for i in at]
 
 
+def _none_of_amount_entities(tokens: list[str], found: list[Entity], table: Table) -> list[Entity]:
+    """The number 0 at "no" before a word that names a column of amounts ("how many days had no rain at all"
+    of a `Rain (mm)` column of 0.0 and 4.2, "games with no goals"): none of it is an amount of 0. Not where a
+    number is said already, nor where words after ask for blank cells (`_UNSTATED`)."""
+    if any(e.kind == "number" for e in found):
+        return []
+    named = {
+        word
+        for column in table.columns
+        if "number" in column.views and not names_identifier(column.header)
+        for word in header_words(column)
+        if not word.isdigit() and word not in STOP_WORDS
+    }
+    out = []
+    for i, token in enumerate(tokens[:-1]):
+        if token != "no" or not (tokens[i + 1] in named or any(f in named for f in inflections(tokens[i + 1]))):
+            continue
+        if not _UNSTATED & set(tokens[i + 2 : i + 2 + _NEGATION_REACH]):  # "no weight recorded" asks for blanks
+            out.append(Entity("number", (0.0,), i, i + 1))
+    return out
+
+
+#: Words after a column's name that ask for its blank cells, not for zero: "no weight recorded", "no figure".
+_UNSTATED = _UNSTATED_AFTER_NAME | {"reported", "figure", "figures", "data", "reading", "readings", "value", "shown"}
+
+
 #: Words after which "half" is a bound: "more than half", "under half", "at least half".
 _BEFORE_HALF = frozenset({"than", "over", "under", "above", "below", "least", "most"})
 _PERCENT_HEADER = re.compile(r"%|\bpercent", re.IGNORECASE)
@@ -1314,6 +1340,7 @@ def annotate_question(
         strings += _named_cell_entities(tokens, strings, table)
         quantities += _freezing_entities(tokens, strings, table)
         quantities += _half_entities(tokens, strings + quantities, table)
+        quantities += _none_of_amount_entities(tokens, quantities, table)
         quantities = _in_table_units(quantities, tokens, index.header_power)
         quantities = [q for q in quantities if not _in_column_name(tokens, q, table)]
     found = strings + quantities
