@@ -1218,3 +1218,18 @@ def test_a_missing_marker_in_a_column_of_numbers_is_a_blank() -> None:
     # WTQ's rules read the cells as they always have
     wtq = Table.from_rows("t", ["Country", "Score"], [["A", "1"], ["B", ".."], ["C", "3"]])
     assert wtq.columns[1].views["string"][1] != ""
+
+
+def test_a_signed_quantity_keeps_its_unit() -> None:
+    """A delay of `-6 min` (early) or `+17 min` (late) is minutes, so that "30 minutes or more behind
+    schedule" is 30 of them; a sign before compound parts is the whole quantity's."""
+    table = Table.from_rows(
+        "t",
+        ["Flight", "Delay"],
+        [["BA1", "-6 min"], ["EZ8", "+17 min"], ["LH4", "+1h 20m"]],
+        value_rules="user",
+    )
+    assert table.quantity_unit(table.columns[1]).name == "minute"
+    assert table.columns[1].views["number"] == (-6.0, 17.0, 80.0)
+    entities = annotate_question("how many flights were 30 minutes or more late?", table).entities
+    assert ("number", (30.0,)) in [(e.kind, e.values) for e in entities]

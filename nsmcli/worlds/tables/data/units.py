@@ -109,16 +109,23 @@ _ISO_DURATION = re.compile(
     r"(?:(?P<s>\d+(?:\.\d+)?)S)?)?\s*"
 )
 _DIGIT = re.compile(r"\d")
+_SIGN = re.compile(r"\s*([-+−])(?=\s*\d)")
 _US_THOUSANDS = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?")
 _LETTER_OR_MARK = re.compile(r"[a-zA-Z\"'″′]")
 
 
 def _parts(cell: str, european: bool) -> list[tuple[float, str]] | None:
-    """A cell's (number, unit word) parts, or None when the cell is anything else."""
+    """A cell's (number, unit word) parts, or None when the cell is anything else. A sign before the first
+    part is the whole quantity's ("-6 min", "+1h 20m": a flight early or late)."""
     iso = _ISO_DURATION.fullmatch(cell)
     if iso and cell.strip() != "P" and any(iso.groupdict().values()):
         found = [(float(iso[k]), w) for k, w in (("d", "d"), ("h", "h"), ("m", "min"), ("s", "s")) if iso[k]]
         return found
+    signed = _SIGN.match(cell)
+    if signed:
+        unsigned = _parts(cell[signed.end() :], european)
+        way = -1.0 if signed[1] in "-−" else 1.0
+        return [(way * n, w) for n, w in unsigned] if unsigned else None
     parts = []
     at = 0
     while at < len(cell):
