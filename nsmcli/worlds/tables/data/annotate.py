@@ -962,28 +962,17 @@ def _none_of_amount_entities(tokens: list[str], found: list[Entity], table: Tabl
     }
     out = []
     for i, token in enumerate(tokens[:-1]):
-        if token != "no" or not (
-            tokens[i + 1] in named or any(f in named for f in inflections(tokens[i + 1]))
-        ):
-            continue
-        if not _UNSTATED & set(
-            tokens[i + 2 : i + 2 + _NEGATION_REACH]
-        ):  # "no weight recorded" asks for blanks
+        noun, after = tokens[i + 1], set(tokens[i + 2 : i + 2 + _NEGATION_REACH])
+        names = noun in named or any(form in named for form in inflections(noun))
+        if token == "no" and names and not _UNSTATED & after:
             out.append(Entity("number", (0.0,), i, i + 1))
     return out
 
 
 #: Words after a column's name that ask for its blank cells, not for zero: "no weight recorded", "no figure".
-_UNSTATED = _UNSTATED_AFTER_NAME | {
-    "reported",
-    "figure",
-    "figures",
-    "data",
-    "reading",
-    "readings",
-    "value",
-    "shown",
-}
+_UNSTATED = _UNSTATED_AFTER_NAME | frozenset(
+    "reported figure figures data reading readings value shown".split()
+)
 
 
 #: Words after which "half" is a bound: "more than half", "under half", "at least half".

@@ -351,7 +351,8 @@ _DECADE = re.compile(r"(?:\d\d)?\d0s")
 
 def _one_part(tokens: Sequence[str], j: int, first: bool) -> tuple[int, list[tuple[float, str]]] | None:
     """(end, parts) of one number-unit part at token `j`: a glued token ("2h", "2h30m") or a number and a
-    unit word ("2 hours", "two hours", "an hour"); None when none is there. A unit in capitals ("5 M") is a magnitude."""
+    unit word ("2 hours", "two hours", "an hour"); None when none is there. A unit in capitals ("5 M") is a
+    magnitude, unless it is one of bytes, kilometres or kilograms (`_CAPITAL_UNIT`: "1 GB")."""
     token = tokens[j]
     if _DIGIT.match(token) and _LETTER_OR_MARK.search(token):
         if (any(c.isupper() for c in token) and not _CAPITAL_UNIT.search(token)) or _DECADE.fullmatch(token):

@@ -168,13 +168,12 @@ def _each_distinct(raw: Sequence[str], read: Callable[[str], CellValues]) -> lis
     return out
 
 
+# ----- user rules -----------------------------------------------------------------------------------------
+
 #: A cell of a column of numbers or dates that says its value is missing: `..` (statistics offices), `…`.
 #: Not a dash, which accounts write for zero, nor `n/a`, which may be "not applicable" and which a user names
 #: ("leaving out calls where it was n/a").
 _MISSING = re.compile(r"\.\.\.?|…")
-
-
-# ----- user rules -----------------------------------------------------------------------------------------
 
 _CURRENCY_CODES = (
     "USD EUR GBP JPY CHF CAD AUD NZD CNY RMB INR SEK NOK DKK PLN CZK HUF RUB BRL MXN ZAR KRW SGD HKD TRY "

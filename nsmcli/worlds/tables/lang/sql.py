@@ -775,7 +775,7 @@ class _Renderer:
                     empty = exp.EQ(this=column.copy(), expression=exp.Literal.string(""))
                     null = exp.Is(this=column.copy(), expression=exp.Null())
                     tests = [empty, null]
-                    missing = missing_cells(self.table.columns[j])  # `..` and `n/a` are blanks to the program
+                    missing = missing_cells(self.table.columns[j])  # `..`: blank to the program
                     if missing:
                         tests.append(
                             exp.In(this=column.copy(), expressions=list(map(exp.Literal.string, missing)))

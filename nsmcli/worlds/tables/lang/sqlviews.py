@@ -422,21 +422,19 @@ def contains_note(column: Column, text: str, whole_words: bool = False) -> str |
 
 
 def missing_cells(column: Column) -> list[str]:
-    """The texts of the column's cells that say a value is missing (`..`, `n/a`), which the user reader makes
-    blank (`valuerules.UserRules.column_views`), as sqlite holds them: a blank test must keep them too."""
+    """The texts of the column's cells that hold something and are still blank to the program, as sqlite holds
+    them: a statistics office's `..` (`valuerules.UserRules.column_views`), a footnote mark or spaces, which
+    the string view normalises away. A blank test in SQL keeps them too."""
     storage, cells = column_storage(column)
     if storage != "TEXT":
         return []
-    return sorted(
-        {c for c, v in zip(cells, column.views["string"], strict=True) if v == "" and c and c.strip()}
-    )
+    return sorted({c for c, v in zip(cells, column.views["string"], strict=True) if v == "" and c})
 
 
 def blank_note(column: Column) -> str | None:
     """None when sqlite's `(col = '' OR col IS NULL OR col IN missing)` selects exactly the cells that are
     blank to the program (an empty string view: `Prop.containing` of the empty text on user tables; `missing`:
-    `missing_cells`); else where they differ (a cell of only spaces or a footnote mark, which the string view
-    normalises away)."""
+    `missing_cells`); else where they differ."""
     _, cells = column_storage(column)
     missing = set(missing_cells(column))
     for cell, value in zip(cells, column.views["string"], strict=True):
