@@ -161,13 +161,13 @@ class Beam:
 def _without_non_answers(found: Beam, proposed: dict[str, str]) -> tuple[Beam, dict[str, str]]:
     """`found` (with the world's proposals among its programs) and `proposed` without the programs that
     only repeat the question's text (`echoes_question`) or answer with blank cells alone where the question
-    asks for no blank (`answers_blank`), on a user's table and where another program remains: "reason for
-    RMA-24163?" is never answered `RMA-24163`, nor "what is Viktor Petrov's field goal percentage?" with
-    the empty cell of another column. It runs after the proposals, which may echo too. WTQ's data keeps the
+    asks for no blank and names another column as much (`answers_blank`, `names_best`), on a user's table
+    and where another program remains: "reason for RMA-24163?" is never answered `RMA-24163`, nor "what is
+    Viktor Petrov's field goal percentage?" with the empty cell of his `3P%`. It runs after the proposals, which may echo too. WTQ's data keeps the
     beam as its figures measured it."""
     from nsmcli.worlds.tables.data.annotate import is_list
     from nsmcli.worlds.tables.lang.functions import user_matching
-    from nsmcli.worlds.tables.rerank import answers_blank, echoes_question
+    from nsmcli.worlds.tables.rerank import answers_blank, echoes_question, names_best
 
     if not user_matching(found.table):
         return found, proposed
@@ -185,7 +185,7 @@ def _without_non_answers(found: Beam, proposed: dict[str, str]) -> tuple[Beam, d
         t
         for t in found.totals
         if not echoes_question(t, found.answers[t], found.env, named)
-        and (blank_asked or not answers_blank(found.answers[t]))
+        and (blank_asked or not answers_blank(found.answers[t]) or names_best(t, question.column_match))
     ]
     if not kept or len(kept) == len(found.totals):
         return found, proposed

@@ -703,6 +703,9 @@ def test_a_word_cutting_a_category_cell_short_links_it() -> None:
     assert ("string", ("juv",)) in _user_entities("how many juveniles did we ring", header, rows)
     # another form of a whole word is no cut: "highest" is not `High`
     assert ("string", ("high",)) not in _user_entities("which bird had the highest priority", header, rows)
+    # a cut ends where a vowel follows: "yesterday" is no `Yes`
+    paid = [["a", "Yes"], ["b", "No"], ["c", "Yes"]]
+    assert _user_entities("which orders came in yesterday", ["Order", "Paid"], paid) == []
     months = [["a", "Mar"], ["b", "Apr"], ["c", "Mar"]]
     assert _user_entities("who ran the marathon", ["Runner", "Month"], months) == []
     # a word of a column's name names the column: "rainfall" of `Rain (mm)` beside a `Rain` condition
@@ -717,6 +720,11 @@ def test_nothing_in_a_column_asks_for_its_blanks() -> None:
     )
     costs = [["Police", "0"], ["Fire", "12"]]
     assert _user_entities("which department cost nothing in total", ["Department", "Cost"], costs) == []
+    # a column of amounts is named for its zero, not its blanks
+    fees = [["a", "0"], ["b", "120"], ["c", ""]]
+    assert ("string", ("",)) not in _user_entities(
+        "which students paid nothing in fees?", ["Student", "Fees"], fees
+    )
 
 
 def test_half_is_fifty_beside_percentages_and_quantities_spelled_or_in_capitals_convert() -> None:
@@ -727,6 +735,20 @@ def test_half_is_fifty_beside_percentages_and_quantities_spelled_or_in_capitals_
         shares,
     )
     assert ("number", (0.5,)) in _user_entities("which funds lost more than half", ["Fund", "Ratio"], shares)
+    # beside both percentages and fractions, both readings
+    both = [["A", "98.6", "0.2"], ["B", "12.0", "0.7"]]
+    mixed = _user_entities("which have a ratio of more than half", ["Country", "Share (%)", "Ratio"], both)
+    assert ("number", (50.0,)) in mixed and ("number", (0.5,)) in mixed
+    assert ("number", (25.0,)) in _user_entities(
+        "which films run longer than twenty five minutes?",
+        ["Title", "Runtime"],
+        [["a", "1h 52m"], ["b", "24 min"]],
+    )
+    # "two" counts films there, no duration: no number in the column's minutes
+    longest = _user_entities(
+        "which two films ran longest", ["Title", "Runtime"], [["a", "1h 52m"], ["b", "24 min"]]
+    )
+    assert longest == [("number", (2.0,))]
     films = [["Salt Road", "1h 52m"], ["Harrow Lane", "2h 07m"]]
     assert ("number", (120.0,)) in _user_entities(
         "which films run longer than two hours?", ["Title", "Runtime"], films
@@ -741,3 +763,6 @@ def test_no_before_a_column_of_amounts_is_zero_unless_blanks_are_asked_for() -> 
     header = ["Day", "Rain (mm)", "Conditions"]
     assert ("number", (0.0,)) in _user_entities("how many days had no rain at all", header, days)
     assert ("number", (0.0,)) not in _user_entities("how many days have no rain recorded", header, days)
+    # a column that holds no 0 is not named for one
+    films = [["Up", "2009"], ["Heat", ""]]
+    assert ("number", (0.0,)) not in _user_entities("which films have no year", ["Film", "Year"], films)

@@ -1129,10 +1129,11 @@ def test_the_choice_leaves_out_answers_of_blank_cells_alone():
     right = blank.replace("3p_percent", "fg_percent")
     found = Beam(question, env.table, env, problem, {blank: 0.5, right: 0.4}, {blank: [""], right: ["57.8%"]})
     assert list(_without_non_answers(found, {})[0].totals) == [right]
-    # a question that asks for the blanks keeps them
-    problem, env = _user_problem("whose 3P% is missing?", stats, ["Player", "FG%", "3P%"])
-    asked = dataclasses.replace(found, problem=problem, env=env)
-    assert list(_without_non_answers(asked, {})[0].totals) == [blank, right]
+    # a question that asks for the blanks keeps them, and so does one that names the blank's column above others
+    for question in ("whose 3P% is missing?", "What is Viktor Petrov's 3P%?"):
+        problem, env = _user_problem(question, stats, ["Player", "FG%", "3P%"])
+        asked = dataclasses.replace(found, problem=problem, env=env)
+        assert list(_without_non_answers(asked, {})[0].totals) == [blank, right]
 
 
 def test_two_columns_of_one_name_are_told_apart_by_the_rest_of_their_headers():

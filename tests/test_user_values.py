@@ -227,6 +227,12 @@ def test_a_column_of_times_with_tenths_is_race_times_in_seconds() -> None:
     entities = annotate_question("which riders finished in under 23 minutes?", times).entities
     assert ("number", (1380.0,)) in [(e.kind, e.values) for e in entities]
     assert numbers("10:00:00.000", "14:30:00.000") == (10.0, 14.5)
+    # a whole second beside tenths is the race's too; hundredths on a clock past the ninth hour are a day's
+    assert numbers("00:25:12", "00:24:31.5", "00:26:00.2") == (1512.0, 1471.5, 1560.2)
+    assert numbers("10:00:00.5", "14:30:00.25") == (10.0, 14.5)
+    # a clock the question writes is seconds too: "under 1:30:00"
+    entities = annotate_question("which riders finished under 0:25:00?", times).entities
+    assert ("number", (1500.0,)) in [(e.kind, e.values) for e in entities]
 
 
 def test_review_cases_of_times_money_and_magnitudes() -> None:
@@ -1231,5 +1237,9 @@ def test_a_signed_quantity_keeps_its_unit() -> None:
     )
     assert table.quantity_unit(table.columns[1]).name == "minute"
     assert table.columns[1].views["number"] == (-6.0, 17.0, 80.0)
+    glued = Table.from_rows(
+        "t", ["Flight", "Delay"], [["BA1", "-6min"], ["EZ8", "+17min"]], value_rules="user"
+    )
+    assert glued.columns[1].views["number"] == (-6.0, 17.0)
     entities = annotate_question("how many flights were 30 minutes or more late?", table).entities
     assert ("number", (30.0,)) in [(e.kind, e.values) for e in entities]

@@ -429,6 +429,25 @@ def answers_blank(answer: Sequence[Any]) -> bool:
     return bool(answer) and all(isinstance(value, str) and not value.strip() for value in answer)
 
 
+def names_best(program_text: str, column_match: dict[str, float]) -> bool:
+    """Whether the question names the column a program's last expression reads more than any other column
+    (`AnnotatedQuestion.column_match`): "what is Viktor Petrov's 3P%?" names `3P%` above `FG%`, so a blank
+    cell there is the answer."""
+    try:
+        program = P.Program.parse(program_text)
+    except (GrammarError, ValueError):
+        return False
+    column = _compared_column(program.exprs[-1]) if program.exprs else None
+    if column is None:
+        return False
+    scores: dict[str, float] = {}
+    for name, score in column_match.items():
+        slug = name.removeprefix("r.").rsplit("-", 1)[0]
+        scores[slug] = max(scores.get(slug, 0.0), score)
+    best = scores.get(column.slug, 0.0)
+    return best > 0 and all(score < best for slug, score in scores.items() if slug != column.slug)
+
+
 def echoes_question(
     program_text: str, answer: Sequence[Any], env: Any = None, named: Collection[str] = ()
 ) -> bool:

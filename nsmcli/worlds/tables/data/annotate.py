@@ -31,6 +31,7 @@ from nsmcli.worlds.tables.data.valuerules import (
     is_currency_code,
     names_identifier,
     number_noun,
+    race_seconds,
     said_power,
     states_money,
 )
@@ -589,9 +590,10 @@ def _state_code_cells(table: Table) -> frozenset[str]:
     return frozenset(held)
 
 
+_VOWELS = frozenset("aeiouy")
 #: Endings that make another form of a whole word, not a word cut short.
 _ENDINGS = frozenset({"er", "ers", "est", "ing", "ings", "ed", "es", "ly", "s"})
-#: The shortest and the longest cut a category's cell may make of a word it abbreviates (`juv`, `pend`).
+#: The shortest and the longest cut a category's cell may make of a word it abbreviates (`juv`, `compl`).
 _ABBREVIATION_LENGTHS = (3, 5)
 
 
@@ -610,9 +612,9 @@ def _cut_cells(table: Table, piece_words: frozenset[str]) -> frozenset[str]:
 
 def _abbreviated_entities(tokens: list[str], strings: list[Entity], index: _TableIndex) -> list[Entity]:
     """A word that links to nothing as written, where exactly one cell of a column of repeated values is its
-    opening cut short: "how many juveniles did we ring" of an `Age` column of `ad` and `juv`, "pending" of
-    `pend`. The cut is three to five letters and leaves two or more that are no ending of another form
-    ("highest" is not `High`); a month's or a weekday's short form is no cut ("marathon" is not `Mar`), a word
+    opening cut short: "how many juveniles did we ring" of an `Age` column of `ad` and `juv`, "absent" of
+    `ABS`. The cut is three to five letters, ends where a vowel follows, and leaves two or more that are no
+    ending of another form ("highest" is not `High`, "yesterday" not `Yes`); a month's or a weekday's short form is no cut ("marathon" is not `Mar`), a word
     of a column's name names the column ("rainfall" of a `Rain (mm)` column), and a column of one value only
     filters nothing."""
     linked = {k for e in strings for k in range(e.start, e.end)}
@@ -630,6 +632,7 @@ def _abbreviated_entities(tokens: list[str], strings: list[Entity], index: _Tabl
             if word.startswith(cell)
             and len(word) >= len(cell) + 2
             and word[len(cell) :] not in _ENDINGS  # "highest" is no `high` cut short, "offering" no `offer`
+            and word[len(cell)] in _VOWELS  # a cut ends a syllable: "juv|eniles"; "yes|terday" is no `yes`
         ]
         if len(opened) == 1:
             out.append(Entity("string", (opened[0],), i, i + 1))
@@ -948,15 +951,16 @@ def _freezing_entities(tokens: list[str], strings: list[Entity], table: Table) -
 
 
 def _none_of_amount_entities(tokens: list[str], found: list[Entity], table: Table) -> list[Entity]:
-    """The number 0 at "no" before a word that names a column of amounts ("how many days had no rain at all"
-    of a `Rain (mm)` column of 0.0 and 4.2, "games with no goals"): none of it is an amount of 0. Not where a
-    number is said already, nor where words after ask for blank cells (`_UNSTATED`)."""
+    """The number 0 at "no" before a word that names a column of amounts holding a 0 ("how many days had no
+    rain at all" of a `Rain (mm)` column of 0.0 and 4.2, "games with no goals"): none of it is an amount of 0
+    ("which films have no year" asks for blanks). Not where a number is said already, nor where words after
+    ask for blank cells (`_UNSTATED`)."""
     if any(e.kind == "number" for e in found):
         return []
     named = {
         word
         for column in table.columns
-        if "number" in column.views and not names_identifier(column.header)
+        if 0.0 in column.views.get("number", ()) and not names_identifier(column.header)
         for word in header_words(column)
         if not word.isdigit() and word not in STOP_WORDS
     }
@@ -982,8 +986,9 @@ _PERCENT_HEADER = re.compile(r"%|\bpercent", re.IGNORECASE)
 
 def _half_entities(tokens: list[str], found: list[Entity], table: Table) -> list[Entity]:
     """ "half" as the bound a share is compared with ("countries that get more than half of their electricity
-    from renewables"): 50 on a table with a column of percentages (a header or a cell says %), else 0.5. Not
-    inside what `found` already reads ("under half an hour")."""
+    from renewables"): 50 where a column holds percentages (a header or a cell says %), 0.5 where one holds
+    fractions (every number from 0 to 1) or none holds percentages. Not inside what `found` already reads
+    ("under half an hour")."""
     linked = {k for e in found for k in range(e.start, e.end)}
     at = [
         i
@@ -992,11 +997,18 @@ def _half_entities(tokens: list[str], found: list[Entity], table: Table) -> list
     ]
     if not at:
         return []
+    numbers = [column for column in table.columns if "number" in column.views]
     percent = any(
         _PERCENT_HEADER.search(column.header) or any(cell.rstrip().endswith("%") for cell in column.raw)
-        for column in table.columns
+        for column in numbers
     )
-    return [Entity("number", (50.0 if percent else 0.5,), i, i + 1) for i in at]
+    fractions = any(
+        all(0 <= n <= 1 for n in column.views["number"] if n is not None)
+        and not _PERCENT_HEADER.search(column.header)
+        for column in numbers
+    )
+    values = ([50.0] if percent else []) + ([0.5] if fractions or not percent else [])
+    return [Entity("number", (value,), i, i + 1) for i in at for value in values]
 
 
 #: The longest unit of time a column's name may say its plain numbers are in: a `Year` column holds years
@@ -1026,12 +1038,14 @@ def _has_blank_cells(column: Column) -> bool:
 
 def _in_a_column(tokens: list[str], at: int, index: _TableIndex) -> bool:
     """Whether the words from `at` say "in" a column ("nothing in the notes column", "nothing in Notes"); not
-    "nothing in total"."""
+    "nothing in total", nor "nothing in fees" of a column of amounts."""
     if tokens[at : at + 1] != ["in"]:
         return False
     named = tokens[at + 1 : at + 4]
+    # a column of amounts may be named for its zero: "which students paid nothing in fees?"
+    amounts = {p for name, pieces in index.properties if not name.endswith("-string") for p in pieces}
     return bool({"column", "field"} & set(named)) or any(
-        w in index.piece_words for w in named if w not in STOP_WORDS
+        w in index.piece_words and w not in amounts for w in named if w not in STOP_WORDS
     )
 
 
@@ -1207,6 +1221,20 @@ def _with_times(
     return [e for e in strings if not inside_a_time(e)], _outside(quantities, times) + times
 
 
+def _race_time_entities(tokens: list[str], quantities: list[Entity], table: Table) -> list[Entity]:
+    """A clock the question writes ("under 1:30:00", "faster than 23:59.9") as seconds too, where a column is a
+    race's times in seconds (`valuerules.race_seconds`): `_with_times` read it as hours of a day."""
+    second = units.UNITS["s"][0]
+    if not any(table.quantity_unit(column) == second for column in table.columns):
+        return []
+    out = []
+    for i, token in enumerate(tokens):
+        seconds = race_seconds(token) if ":" in token else None
+        if seconds is not None and not any(q.start == i and q.values == (seconds,) for q in quantities):
+            out.append(Entity("number", (seconds,), i, i + 1))
+    return out
+
+
 # ---------------------------------------------------------------------------------------------------------
 # Annotated questions
 # ---------------------------------------------------------------------------------------------------------
@@ -1311,6 +1339,7 @@ def annotate_question(
     if table.rules.user_question_readings:
         quantities = _with_rules_values(table.rules.question_values(cased), quantities)
         strings, quantities = _with_times(tokens, strings, quantities)
+        quantities += _race_time_entities(tokens, quantities, table)
         # "over 2 hours" of a column in minutes: 120; a number the shared reading made of the span stays
         # beside it ("a 2.7 inch screen" of a table with a column in mm may mean another column)
         said = units.question_quantities(cased, index.units)

@@ -306,12 +306,6 @@ _TENS = {
 _MAGNITUDES = {"hundred": 100, "thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
 
 
-def spelled_number(word: str) -> int | None:
-    """The number a single spelled word says ("two", "twenty"), None for any other word."""
-    word = word.lower()
-    return _UNITS.get(word, _TENS.get(word))
-
-
 _ORDINAL_WORDS = {
     w: i
     for i, w in enumerate(
@@ -378,6 +372,15 @@ def _is_year(token: str) -> int | None:
         if 500 <= year <= 2999:
             return year
     return None
+
+
+def number_words_at(tokens: Sequence[str], i: int) -> tuple[float, int] | None:
+    """(value, end) of the number spelled in words from token `i` ("two", "twenty five", "one hundred and
+    twenty"), None where none starts there."""
+    low = [t.lower() for t in tokens]
+    if low[i] not in _UNITS and low[i] not in _TENS and low[i].split("-")[0] not in _TENS:
+        return None
+    return _word_number(low, i)
 
 
 def _word_number(low: list[str], i: int) -> tuple[float, int] | None:

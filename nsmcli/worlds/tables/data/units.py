@@ -362,6 +362,17 @@ def _one_part(tokens: Sequence[str], j: int, first: bool) -> tuple[int, list[tup
     after = tokens[j + 1] if j + 1 < len(tokens) else ""
     word = after.lower()
     compared = not first or (j > 0 and tokens[j - 1].lower() in _BEFORE_ONE)
+    # "one" alone is `_ONE`'s below ("more than one hour"); "one hundred and twenty minutes" is spelled
+    spelled = (
+        textnum.number_words_at(tokens, j)
+        if compared and (token.lower() not in _ONE or word == "hundred")
+        else None
+    )
+    if spelled is not None and spelled[1] < len(tokens):  # "longer than twenty five minutes"
+        value, end = spelled
+        unit = tokens[end]
+        if unit.lower() in UNITS and unit.lower() not in _NOT_APART and not unit.isupper():
+            return end + 1, [(value, unit.lower())]
     if token.lower() == "half" and word in _ONE and compared:  # "half an hour"
         unit = tokens[j + 2].lower() if j + 2 < len(tokens) else ""
         return (j + 3, [(0.5, unit)]) if unit in UNITS and unit not in _NOT_APART else None
@@ -369,9 +380,6 @@ def _one_part(tokens: Sequence[str], j: int, first: bool) -> tuple[int, list[tup
         return None
     if _NUMERAL.fullmatch(token):
         return j + 2, [(float(token.replace(",", "")), word)]
-    spelled = textnum.spelled_number(token)
-    if spelled is not None and spelled > 1:  # "longer than two hours"
-        return j + 2, [(float(spelled), word)]
     if token.lower() in _ONE and compared:
         return j + 2, [(1.0, word)]
     return None

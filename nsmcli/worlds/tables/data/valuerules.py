@@ -494,6 +494,8 @@ class ColumnLayout:
     day_first: bool  # `15/03/2024`: day before month in numeric dates
     #: `18:05` is a time of day: no cell shaped like one ("25:23", "59:30") says it is a score or a duration
     times: bool = True
+    #: `00:25:12.3` is a race's time in seconds, and so is `00:26:00` beside it (`_is_race_column`)
+    race: bool = False
 
     @classmethod
     def infer(cls, raw: Sequence[str], european_default: bool = False) -> ColumnLayout:
@@ -502,28 +504,55 @@ class ColumnLayout:
         (`3.104`, `1,250`), or as many each way; day-first
         when more numeric dates have a first field over 12 than a second one, or, with no such evidence,
         when most numeric dates are written with points (`15.03.2024`, the German habit); times of day
-        unless a cell shaped like one is none (`25:23` makes the column scores, `21:18` with it too), or one
-        counts tenths of a second (`00:25:12.3` is a race's time: no clock says `.3`)."""
+        unless a cell shaped like one is none (`25:23` makes the column scores, `21:18` with it too), or the
+        column is a race's times (`_is_race_column`)."""
         eu, us, day_first, _ = _column_evidence(raw)
         shaped = [text for text in set(raw) if _CLOCK_SHAPE.match(text)]
-        times = all(UserRules.clock(text) is not None for text in shaped) and not any(
-            _TENTHS.search(text) for text in shaped
-        )
-        return cls(european=eu > us if eu != us else european_default, day_first=day_first, times=times)
+        race = _is_race_column(shaped)
+        times = not race and all(UserRules.clock(text) is not None for text in shaped)
+        european = eu > us if eu != us else european_default
+        return cls(european=european, day_first=day_first, times=times, race=race)
+
+
+#: A race's time: minutes and seconds, with hours before them and tenths after them or not (`00:25:12.3`,
+#: `1:23.45`, `00:26:00`).
+_RACE_CLOCK = re.compile(r"\s*(?:(?P<h>\d{1,2}):(?=\d{2}:))?(?P<m>\d{1,2}):(?P<s>[0-5]\d(?:\.\d{1,3})?)\s*")
+#: The most hours a race's time shows: a time of day with hundredths (`14:30:00.25`) shows more.
+_RACE_HOURS = 9
+
+
+def _is_race_column(shaped: Sequence[str]) -> bool:
+    """Whether a column's clock-shaped cells are a race's times: one counts tenths or hundredths of a second
+    (`00:25:12.3`; no clock says `.3`), every one reads as a race's time, and none shows more than
+    `_RACE_HOURS` hours."""
+    if not any(_TENTHS.search(text) for text in shaped):
+        return False
+    found = [_RACE_CLOCK.fullmatch(text) for text in shaped]
+    return all(m is not None and int(m["h"] or 0) <= _RACE_HOURS for m in found)
+
+
+def _race_seconds_of(race: re.Match[str]) -> float:
+    return int(race["h"] or 0) * 3600 + int(race["m"]) * 60 + float(race["s"])
+
+
+def race_seconds(text: str) -> float | None:
+    """The seconds a race's time written as a clock says (`1:30:00` is 5400, `23:59.9` is 1439.9), or None."""
+    race = _RACE_CLOCK.fullmatch(text)
+    return None if race is None else _race_seconds_of(race)
 
 
 def _race_seconds(raw: Sequence[str]) -> units.UnitReading | None:
-    """A column of race times that count tenths of a second (`00:25:12.3`, `ColumnLayout.times`) in seconds,
-    as the number view reads them, so that "under 23 minutes" is 1380 of them; None for any other column."""
+    """A race's column of times (`_is_race_column`) in seconds, as the number view reads them, so that "under
+    23 minutes" is 1380 of them; None for any other column, or one with another cell with a digit."""
     timed = [text for text in dict.fromkeys(raw) if _ANY_DIGIT.search(text)]
-    if not any(_TENTHS.search(text) for text in timed):
+    if not _is_race_column([text for text in timed if _CLOCK_SHAPE.match(text)]):
         return None
     seconds: dict[str, float] = {}
     for text in timed:
-        race = _RACE_TIME.fullmatch(text)
+        race = _RACE_CLOCK.fullmatch(text)
         if race is None:
             return None
-        seconds[text] = int(race["h"] or 0) * 3600 + int(race["m"]) * 60 + float(race["s"])
+        seconds[text] = _race_seconds_of(race)
     return units.UnitReading(units.UNITS["s"][0], tuple(seconds.get(text) for text in raw), converted=False)
 
 
@@ -931,7 +960,8 @@ class UserRules(ValueRules):
         if views is None:
             views = super().column_views(raw, min_typed_fraction)
             quantity = self.column_units(raw)
-            if quantity is not None and quantity.converted:  # "2h 30m" is 150 minutes, not the numbers 2, 30
+            # "2h 30m" is 150 minutes, not the numbers 2, 30; "-6min" is -6, which the cell's number lost
+            if quantity is not None and (quantity.converted or quantity.values != views.get("number")):
                 none = (None,) * len(raw)
                 typed = {"number": quantity.values, "num2": none, "date": none}
                 views = _views(views["string"], typed, min_typed_fraction)
@@ -1042,9 +1072,9 @@ class UserRules(ValueRules):
         pace = _PACE.fullmatch(raw)
         if pace:
             return CellValues(string, round(int(pace["m"]) + float(pace["s"]) / 60, 9))
-        race = _RACE_TIME.fullmatch(raw)
+        race = (_RACE_CLOCK if layout.race else _RACE_TIME).fullmatch(raw)
         if race and (race["h"] is None or not layout.times):  # "1:23.45" is 83.45 s: the fastest is the least
-            return CellValues(string, int(race["h"] or 0) * 3600 + int(race["m"]) * 60 + float(race["s"]))
+            return CellValues(string, _race_seconds_of(race))
         clock = self.clock(raw) if layout.times else None
         if clock is not None:
             return CellValues(string, clock, textnum.parse_cell_numbers(raw)[1], date)

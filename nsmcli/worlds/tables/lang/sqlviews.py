@@ -165,12 +165,12 @@ def _number_candidates(cells: Sequence[str]) -> list[str]:
             for field, scale in (("H", ""), ("M", " / 60.0"), ("S", " / 3600.0"))
         )
         out.append(f"CASE WHEN {_X} GLOB '*[0-9]:[0-9][0-9]*' THEN {hours} END")
-        # a race's time in seconds, tenths kept ("00:25:12.3" is 1512.3)
+        # a race's time in seconds, tenths kept ("00:25:12.3" is 1512.3, "00:26:00" 1560)
         seconds = " + ".join(
             f"CAST(strftime('%{field}', {_X}) AS REAL){scale}"
             for field, scale in (("H", " * 3600"), ("M", " * 60"), ("f", ""))
         )
-        out.append(f"CASE WHEN {_X} GLOB '*[0-9]:[0-9][0-9]:[0-9][0-9].[0-9]*' THEN {seconds} END")
+        out.append(f"CASE WHEN {_X} GLOB '*[0-9]:[0-9][0-9]:[0-9][0-9]*' THEN {seconds} END")
         hour = f"CAST(substr({_X}, 1, instr({_X}, ':') - 1) AS REAL)"
         minute = f"CAST(substr({_X}, instr({_X}, ':') + 1, 2) AS REAL)"
         out.append(
