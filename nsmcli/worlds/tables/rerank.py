@@ -40,14 +40,7 @@ from nsmcli.worlds.tables.data.annotate import (
     names_balance,
     spells_column_name,
 )
-from nsmcli.worlds.tables.data.lexicon import (
-    MAGNITUDE,
-    bounds,
-    comparative_bounds,
-    degree_base,
-    measured_nouns,
-    pointing,
-)
+from nsmcli.worlds.tables.data.lexicon import MAGNITUDE, bounds, degree_base, measured_nouns, pointing
 from nsmcli.worlds.tables.data.textnum import BALANCE_WORDS, MONTHS, change_direction
 from nsmcli.worlds.tables.data.valuerules import is_code, is_digit_code
 from nsmcli.worlds.tables.data.values import Date
@@ -535,10 +528,7 @@ def rerank_features(
         }
     columns = {c.slug: c for c in env.table.columns}
     read_columns: dict[str, _Compared] = {}
-    said_words = _WORD.findall(_HYPHENED_NUMBER.sub(" ", text))
-    said_bounds = bounds(said_words, _is_value)
-    if user:  # "stronger than 6.5% ABV"; WTQ's fit had only the bounds of `BOUNDS`
-        said_bounds |= comparative_bounds(said_words, _is_value)
+    said_bounds = bounds(_WORD.findall(_HYPHENED_NUMBER.sub(" ", text)), _is_value)
     asked_columns = _asked_columns(words, naming, user) or (
         _when_columns(words, env.table) if user else set()
     )

@@ -305,27 +305,6 @@ def bounds(words: Sequence[str], is_value: Callable[[str], bool]) -> set[tuple[i
     return found
 
 
-#: Adjectives whose comparative bounds nothing fixed: a speed's way turns over times, an age's over dates.
-_NO_FIXED_WAY = SPEED | {"old", "young", "more", "most", "less", "least", "few", "great"}
-
-
-def comparative_bounds(words: Sequence[str], is_value: Callable[[str], bool]) -> set[tuple[int, bool]]:
-    """The bounds that a comparative of a word of size sets before "than" and a value ("stronger than 6.5",
-    "cheaper than 20", "more expensive than 50", "less crowded than" has no way): its side is the
-    adjective's way (`MAGNITUDE`), times a degree word's before it; the bound itself is not kept. Not the
-    comparatives `BOUNDS` holds ("higher than"), nor those of speed or age, whose way turns with the column."""
-    found = set()
-    for i in range(len(words) - 2):
-        if words[i + 1] != "than" or not is_value(words[i + 2]) or (words[i], "than") in BOUNDS:
-            continue
-        degree = DEGREE_WORDS.get(words[i - 1], 0) if i > 0 and words[i] in MAGNITUDE else 0
-        base = words[i] if degree else degree_base(words[i], MAGNITUDE)
-        if base is None or base in _NO_FIXED_WAY or (not degree and base == words[i]):
-            continue
-        found.add(((degree or 1) * MAGNITUDE[base], False))
-    return found
-
-
 #: The US states by name, lower-cased, and the postal code a table writes for each (lower-cased, as cells are
 #: compared): "sales to texas customers" of a `State` column of `TX`.
 US_STATES: dict[str, str] = {
