@@ -180,10 +180,13 @@ def _after_one(arg: P.Arg) -> P.Arg:
 
 
 def narrowed_programs(problem: Any, env: Any, beam: Sequence[str]) -> list[str]:
-    """Each beam program run on the rows of a thing the question names that it leaves out (`_conditions`;
-    a thing is used when the program has a literal of its values, and what shares its words, such as
-    "april" read both as text and as a date, is then used too), within `Limits.max_expressions`."""
-    return _narrowed(problem, env, beam, lambda length: length < env.limits.max_expressions)
+    """Each beam program, and each turned the other way (`mirrored_programs`), run on the rows of a thing the
+    question names that it leaves out (`_conditions`; a thing is used when the program has a literal of its
+    values, and what shares its words, such as "april" read both as text and as a date, is then used too),
+    within `Limits.max_expressions`: "who had the fastest time in the 80m sprint?" is the beam's slowest time
+    overall, turned and narrowed."""
+    edited = [*beam, *mirrored_programs(beam)]
+    return _narrowed(problem, env, edited, lambda length: length < env.limits.max_expressions)
 
 
 def narrowed_long_programs(problem: Any, env: Any, beam: Sequence[str]) -> list[str]:
