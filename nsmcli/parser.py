@@ -163,8 +163,8 @@ def _without_non_answers(found: Beam, proposed: dict[str, str]) -> tuple[Beam, d
     only repeat the question's text (`echoes_question`) or answer with blank cells alone where the question
     asks for no blank and names another column as much (`answers_blank`, `names_best`), on a user's table
     and where another program remains: "reason for RMA-24163?" is never answered `RMA-24163`, nor "what is
-    Viktor Petrov's field goal percentage?" with the empty cell of his `3P%`. It runs after the proposals, which may echo too. WTQ's data keeps the
-    beam as its figures measured it."""
+    Viktor Petrov's field goal percentage?" with the empty cell of his `3P%`. It runs after the proposals,
+    which may echo too. WTQ's data keeps the beam as its figures measured it."""
     from nsmcli.worlds.tables.data.annotate import is_list
     from nsmcli.worlds.tables.lang.functions import user_matching
     from nsmcli.worlds.tables.rerank import answers_blank, echoes_question, names_best

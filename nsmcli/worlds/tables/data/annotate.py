@@ -614,9 +614,9 @@ def _abbreviated_entities(tokens: list[str], strings: list[Entity], index: _Tabl
     """A word that links to nothing as written, where exactly one cell of a column of repeated values is its
     opening cut short: "how many juveniles did we ring" of an `Age` column of `ad` and `juv`, "absent" of
     `ABS`. The cut is three to five letters, ends where a vowel follows, and leaves two or more that are no
-    ending of another form ("highest" is not `High`, "yesterday" not `Yes`); a month's or a weekday's short form is no cut ("marathon" is not `Mar`), a word
-    of a column's name names the column ("rainfall" of a `Rain (mm)` column), and a column of one value only
-    filters nothing."""
+    ending of another form ("highest" is not `High`, "yesterday" not `Yes`); a month's or a weekday's short form is
+    no cut ("marathon" is not `Mar`), a word of a column's name names the column ("rainfall" of a `Rain (mm)`
+    column), and a column of one value only filters nothing."""
     linked = {k for e in strings for k in range(e.start, e.end)}
     shortest = _ABBREVIATION_LENGTHS[0]
     out = []
