@@ -442,7 +442,7 @@ def names_best(program_text: str, column_match: dict[str, float]) -> bool:
         return False
     scores: dict[str, float] = {}
     for name, score in column_match.items():
-        slug = name.removeprefix("r.").rsplit("-", 1)[0]
+        slug = P.Column(name).slug
         scores[slug] = max(scores.get(slug, 0.0), score)
     best = scores.get(column.slug, 0.0)
     return best > 0 and all(score < best for slug, score in scores.items() if slug != column.slug)

@@ -955,7 +955,7 @@ def _none_of_amount_entities(tokens: list[str], found: list[Entity], table: Tabl
     rain at all" of a `Rain (mm)` column of 0.0 and 4.2, "games with no goals"): none of it is an amount of 0
     ("which films have no year" asks for blanks). Not where a number is said already, nor where words after
     ask for blank cells (`_UNSTATED`)."""
-    if any(e.kind == "number" for e in found):
+    if "no" not in tokens[:-1] or any(e.kind == "number" for e in found):
         return []
     named = {
         word
@@ -1221,11 +1221,10 @@ def _with_times(
     return [e for e in strings if not inside_a_time(e)], _outside(quantities, times) + times
 
 
-def _race_time_entities(tokens: list[str], quantities: list[Entity], table: Table) -> list[Entity]:
+def _race_time_entities(tokens: list[str], quantities: list[Entity], index: _TableIndex) -> list[Entity]:
     """A clock the question writes ("under 1:30:00", "faster than 23:59.9") as seconds too, where a column is a
     race's times in seconds (`valuerules.race_seconds`): `_with_times` read it as hours of a day."""
-    second = units.UNITS["s"][0]
-    if not any(table.quantity_unit(column) == second for column in table.columns):
+    if units.UNITS["s"][0] not in index.units:
         return []
     out = []
     for i, token in enumerate(tokens):
@@ -1339,7 +1338,7 @@ def annotate_question(
     if table.rules.user_question_readings:
         quantities = _with_rules_values(table.rules.question_values(cased), quantities)
         strings, quantities = _with_times(tokens, strings, quantities)
-        quantities += _race_time_entities(tokens, quantities, table)
+        quantities += _race_time_entities(tokens, quantities, index)
         # "over 2 hours" of a column in minutes: 120; a number the shared reading made of the span stays
         # beside it ("a 2.7 inch screen" of a table with a column in mm may mean another column)
         said = units.question_quantities(cased, index.units)

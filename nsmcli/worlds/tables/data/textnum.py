@@ -304,8 +304,6 @@ _TENS = {
     w: 10 * i for i, w in enumerate("twenty thirty forty fifty sixty seventy eighty ninety".split(), start=2)
 }
 _MAGNITUDES = {"hundred": 100, "thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
-
-
 _ORDINAL_WORDS = {
     w: i
     for i, w in enumerate(
