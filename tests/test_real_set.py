@@ -30,6 +30,7 @@ QUESTION_FILES = (
     REAL / "questions-round17.tsv",
     REAL / "questions-round18.tsv",
     REAL / "questions-round19.tsv",
+    REAL / "questions-round20.tsv",
 )
 
 
