@@ -230,6 +230,10 @@ class MatcherFit:
     seed: int = 0
     #: per problem, how much it weighs (default 1 each)
     weights: list[float] | None = field(default=None, repr=False)
+    #: per problem, a score of each candidate that the matcher's is added to before the softmax (default
+    #: none): the score of the chooser it will sit in, so that the fit learns what that chooser gets wrong
+    #: rather than what it already knows
+    base: list[list[float]] | None = field(default=None, repr=False)
 
 
 def fit_matcher(
@@ -246,12 +250,13 @@ def fit_matcher(
     cached = []
     for number, i in enumerate(kept, start=1):
         question, texts, credits = problems[i]
-        read = [(t, c) for t, c in zip(texts, credits, strict=True) if t]
-        ids, segments, mask = matcher.pieces(question, [t for t, _ in read])
-        right = torch.tensor([c >= 1 for _, c in read])
+        readable = [k for k, t in enumerate(texts) if t]
+        ids, segments, mask = matcher.pieces(question, [texts[k] for k in readable])
+        right = torch.tensor([credits[k] >= 1 for k in readable])
         weight = 1.0 if config.weights is None else config.weights[i]
+        base = torch.tensor([config.base[i][k] for k in readable]) if config.base is not None else None
         hidden = matcher.bottom(ids, segments, mask).to(torch.bfloat16)
-        cached.append((hidden, mask, segments.bool(), right, weight))
+        cached.append((hidden, mask, segments.bool(), right, weight, base))
         if progress and number % 500 == 0:
             progress(f"matcher: {number} of {len(kept)} questions through the frozen layers")
     optimiser = torch.optim.AdamW(
@@ -272,8 +277,10 @@ def fit_matcher(
             loss = torch.zeros(())
             mass = 0.0
             for j in order[start : start + config.batch]:
-                hidden, mask, pooled, right, weight = cached[j]
+                hidden, mask, pooled, right, weight, base = cached[j]
                 scores = matcher(hidden.float(), mask, pooled)
+                if base is not None:
+                    scores = scores + base
                 loss = loss + weight * (torch.logsumexp(scores, 0) - torch.logsumexp(scores[right], 0))
                 mass += weight
             if mass == 0:  # only problems weighing nothing: nothing to learn from this step
