@@ -36,13 +36,14 @@ import sys
 import time
 from pathlib import Path
 
+import matcher_fit
 from common import header, write_result
+from matcher_fit import match_problems
 
 from nsmcli.fileio import atomic_write_bytes, atomic_write_json, file_sha256
 from nsmcli.parser import decode_question_file, find_model
-from nsmcli.train.matcher import MATCHER_RECORD, MatcherFit, MatchProblem, fit_matcher, load_matcher
+from nsmcli.train.matcher import MATCHER_RECORD, MatcherFit, fit_matcher, load_matcher
 from nsmcli.train.rerank import (
-    DENSE_FEATURES,
     MATCH,
     PROPOSED,
     USER_RERANKER_FILE,
@@ -85,14 +86,6 @@ def load(cache: Path, path: Path, kinds: set[str]) -> BeamProblems:
     return shown(pickle.loads(file.read_bytes()), kinds)
 
 
-def match_problems(beams: BeamProblems) -> list[MatchProblem]:
-    out = []
-    for (_, credits), read in zip(beams.problems, beams.texts or [None] * len(beams.problems), strict=True):
-        question, texts = read if read is not None else ("", [""] * len(credits))
-        out.append((question, texts, credits))
-    return out
-
-
 def fold_of(groups: list[str], folds: int, seed: int) -> dict[str, int]:
     names = sorted(set(groups))
     random.Random(seed).shuffle(names)
@@ -101,16 +94,8 @@ def fold_of(groups: list[str], folds: int, seed: int) -> dict[str, int]:
 
 def with_scores(beams: BeamProblems, scores: dict[str, list[float] | None], path: Path) -> list:
     """`beams`' problems with the matcher's scores (`scores[f"{path}#{i}"]`, 0 where none) at `MATCH`."""
-    out = []
-    for i, (features, credits) in enumerate(beams.problems):
-        found = scores.get(f"{path}#{i}")
-        padded = []
-        for k, (dense, sparse) in enumerate(features):
-            dense = (list(dense) + [0.0] * len(DENSE_FEATURES))[: len(DENSE_FEATURES)]
-            dense[MATCH] = found[k] if found is not None else 0.0
-            padded.append((dense, sparse))
-        out.append((padded, credits))
-    return out
+    found = [scores.get(f"{path}#{i}") for i in range(len(beams.problems))]
+    return matcher_fit.with_scores(beams, found).problems
 
 
 def weighing(reranker: Reranker, weight: float) -> Reranker:
