@@ -15,7 +15,8 @@ column names, a program's English reading with its answer's first values) and le
 - `weigh`: the shipped users' reranker with that matcher's score in place of the shared one's, its weight the
   one of `WEIGHTS` that chooses right for the most fit questions out of fold (ties: the smaller); or, with
   `--refit-on`, the users' reranker fitted again as the shipped one was made (from the model's `reranker.json`
-  as the prior, on those fit files) with the out-of-fold scores. Written beside the matcher in `--out/model`.
+  as the prior, on those fit files) with the out-of-fold scores; written with the matcher beside it in
+  `--out/weighed` or `--out/refitted`. Every stage of one `--out` takes the same settings (`settings.json`).
   Then, once, on the `--judge` files (never fitted on): right choices of the shipped users' reranker and of the
   new one, file by file, with the questions won and lost.
 
@@ -164,6 +165,19 @@ def main() -> None:
     ]
     fold = fold_of([group for _, group, _, _ in items], args.folds, args.seed)
     config = MatcherFit(layers=args.layers, epochs=args.epochs, seed=args.seed)
+    # every stage of one --out must fit and read with the same settings: its score files are not keyed by them
+    settings = {
+        "layers": args.layers,
+        "epochs": args.epochs,
+        "seed": args.seed,
+        "folds": args.folds,
+        "residual": args.residual,
+        "questions": [str(p) for p in args.questions],
+    }
+    recorded = args.out / "settings.json"
+    if recorded.is_file() and json.loads(recorded.read_text()) != settings:
+        raise SystemExit(f"{args.out} holds a run with other settings ({recorded}): give another --out")
+    atomic_write_json(recorded, settings)
 
     if args.stage in ("fold", "final"):
         held = args.fold if args.stage == "fold" else None
@@ -206,15 +220,17 @@ def main() -> None:
     fit_problems = [p for path, beams in fit_sets for p in with_scores(beams, oof, path)]
     right = {w: sum(is_right_choice(weighing(shipped, w), p) for p in fit_problems) for w in WEIGHTS}
     best = max(WEIGHTS, key=lambda w: (right[w], -w))
+    matters = [(features, credits) for features, credits in fit_problems if choice_matters(credits)]
     alone = sum(
-        bool(features) and credits[max(range(len(features)), key=lambda k: (features[k][0][MATCH], -k))] >= 1
-        for features, credits in fit_problems
+        credits[max(range(len(features)), key=lambda k: (features[k][0][MATCH], -k))] >= 1
+        for features, credits in matters
     )
     lines = [
         f"- fit questions: {len(fit_problems):,} ({len(args.questions)} files), {args.folds} folds by table, "
         f"layers {args.layers}, epochs {args.epochs}, seed {args.seed}"
         + (", fitted on top of the shipped reranker's other weights (`--residual`)" if args.residual else ""),
-        f"- the new matcher alone chooses right for {alone:,} of them out of fold",
+        f"- the new matcher alone chooses right for {alone:,} of the {len(matters):,} whose choice matters, out of"
+        " fold (a candidate that does not read scores 0)",
         "- right choices out of fold by its weight (the shipped reranker's other weights): "
         + ", ".join(f"{w:g}: {right[w]:,}" for w in WEIGHTS),
         f"- chosen weight {best:g} (the shipped weighs the shared matcher {shipped.dense[MATCH]:g})",
@@ -232,6 +248,10 @@ def main() -> None:
         # as the shipped users' reranker was made (`nsm rerank` from the model's `reranker.json`, on these
         # files), with the new matcher's out-of-fold scores in place of the shared matcher's
         prior = load_reranker(model)
+        if prior is None:
+            raise SystemExit(f"{model} has no reranker.json to refit from")
+        if not set(args.refit_on) <= set(args.questions):
+            raise SystemExit("--refit-on names files that --questions does not (their out-of-fold scores)")
         sets = [
             dataclasses.replace(beams, problems=with_scores(beams, oof, path))
             for path, beams in fit_sets
@@ -251,7 +271,9 @@ def main() -> None:
             "matcher_weights_right": {f"{w:g}": right[w] for w in WEIGHTS},
         }
     chosen.matcher = matcher
-    chosen.save(final / USER_RERANKER_FILE)
+    written = args.out / ("refitted" if args.refit_on else "weighed")
+    written.mkdir(exist_ok=True)
+    chosen.save(written / USER_RERANKER_FILE)  # with the matcher beside it
     if args.judge:
         total_before = total_after = total_wins = total_losses = 0
         for path in args.judge:

@@ -240,7 +240,14 @@ def fit_matcher(
     problems: Sequence[MatchProblem], config: MatcherFit, progress: Callable[[str], None] | None = None
 ) -> Matcher:
     """A matcher fitted to `problems` (those where the choice matters, `choice_problems`): AdamW on the
-    negative log of each problem's softmax mass on its right candidates, the frozen layers run once."""
+    negative log of each problem's softmax mass on its right candidates, the frozen layers run once. With
+    `config.base`, each readable candidate's base score is added to the matcher's before the softmax (a
+    candidate that does not read is left out of it, as without a base)."""
+    if config.base is not None and (
+        len(config.base) != len(problems)
+        or any(len(b) != len(texts) for b, (_, texts, _) in zip(config.base, problems, strict=True))
+    ):
+        raise DataError("a fit's base needs one score per candidate of every problem")
     torch.manual_seed(config.seed)
     rng = random.Random(config.seed)
     matcher = Matcher(config.layers)
