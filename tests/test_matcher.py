@@ -78,11 +78,11 @@ def test_a_fit_on_top_of_a_chooser_learns_only_what_that_chooser_gets_wrong():
         [50.0 * c for c in credits] if q.startswith("how old") else [0.0] * len(credits)
         for q, _, credits in problems
     ]
-    fitted = fit_matcher(
+    on_top = fit_matcher(
         problems, MatcherFit(layers=1, epochs=4, batch=4, lr=2e-4, head_lr=3e-3, base=sure_of_oldest)
     )
-    oldest = fitted.scores("how old is the oldest driver?", [ID, AGE])
-    by_id = fitted.scores("what is the age of the driver with the highest id?", [AGE, ID])
+    oldest = on_top.scores("how old is the oldest driver?", [ID, AGE])
+    by_id = on_top.scores("what is the age of the driver with the highest id?", [AGE, ID])
     # a fit without the base (or with it turned the other way) ranks AGE above ID for the oldest driver
     assert oldest[1] < oldest[0]
     assert by_id[1] - by_id[0] > 0.5
