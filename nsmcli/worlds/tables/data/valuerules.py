@@ -309,9 +309,16 @@ _SPREADSHEET_ERROR = re.compile(
 _CLOCK = re.compile(
     r"\s*+(?P<h>\d{1,2})(?::(?P<m>\d{2})(?::(?P<s>\d{2})(?:\.\d+)?)?)?(?:\s*+(?P<half>[AaPp])\.?[Mm]\.?)?\s*+"
 )
+
+
+def _race_pattern(fraction: str) -> re.Pattern[str]:
+    """A race's time, minutes and seconds with hours before them or not, its seconds followed by `fraction`."""
+    return re.compile(rf"\s*(?:(?P<h>\d{{1,2}}):(?=\d{{2}}:))?(?P<m>\d{{1,2}}):(?P<s>[0-5]\d{fraction})\s*")
+
+
 #: A race time with fractions of a second ("1:23.45", "1:02:03.4"): a duration, read as seconds. No time
 #: of day is written with hundredths, so the form says which it is.
-_RACE_TIME = re.compile(r"\s*(?:(?P<h>\d{1,2}):(?=\d{2}:))?(?P<m>\d{1,2}):(?P<s>[0-5]\d\.\d{1,3})\s*")
+_RACE_TIME = _race_pattern(r"\.\d{1,3}")
 #: A pace, minutes and seconds per distance ("5:32/km", "5:58 min/km", "8:05 /mi", "1:45 per 100m"): minutes, so that the
 #: fastest is the least and "how many seconds faster" a difference of them. No time of day has a "/km".
 _PACE = re.compile(
@@ -516,7 +523,7 @@ class ColumnLayout:
 
 #: A race's time: minutes and seconds, with hours before them and tenths after them or not (`00:25:12.3`,
 #: `1:23.45`, `00:26:00`).
-_RACE_CLOCK = re.compile(r"\s*(?:(?P<h>\d{1,2}):(?=\d{2}:))?(?P<m>\d{1,2}):(?P<s>[0-5]\d(?:\.\d{1,3})?)\s*")
+_RACE_CLOCK = _race_pattern(r"(?:\.\d{1,3})?")
 #: The most hours a race's time shows: a time of day with hundredths (`14:30:00.25`) shows more.
 _RACE_HOURS = 9
 
@@ -547,12 +554,9 @@ def _race_seconds(raw: Sequence[str]) -> units.UnitReading | None:
     timed = [text for text in dict.fromkeys(raw) if _ANY_DIGIT.search(text)]
     if not _is_race_column([text for text in timed if _CLOCK_SHAPE.match(text)]):
         return None
-    seconds: dict[str, float] = {}
-    for text in timed:
-        race = _RACE_CLOCK.fullmatch(text)
-        if race is None:
-            return None
-        seconds[text] = _race_seconds_of(race)
+    seconds = {text: race_seconds(text) for text in timed}
+    if None in seconds.values():
+        return None
     return units.UnitReading(units.UNITS["s"][0], tuple(seconds.get(text) for text in raw), converted=False)
 
 
