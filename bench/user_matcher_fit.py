@@ -32,7 +32,6 @@ import argparse
 import dataclasses
 import json
 import pickle
-import random
 import sys
 import time
 from pathlib import Path
@@ -52,6 +51,7 @@ from nsmcli.train.rerank import (
     Reranker,
     choice_matters,
     fit_beams,
+    group_folds,
     is_right_choice,
     load_reranker,
 )
@@ -85,12 +85,6 @@ def load(cache: Path, path: Path, kinds: set[str]) -> BeamProblems:
     if not file.is_file():
         raise SystemExit(f"{file} is missing: run the decode stage for {path} first")
     return shown(pickle.loads(file.read_bytes()), kinds)
-
-
-def fold_of(groups: list[str], folds: int, seed: int) -> dict[str, int]:
-    names = sorted(set(groups))
-    random.Random(seed).shuffle(names)
-    return {name: i % folds for i, name in enumerate(names)}
 
 
 def with_scores(beams: BeamProblems, scores: dict[str, list[float] | None], path: Path) -> list:
@@ -163,7 +157,7 @@ def main() -> None:
         for path, beams in fit_sets
         for i, problem in enumerate(match_problems(beams))
     ]
-    fold = fold_of([group for _, group, _, _ in items], args.folds, args.seed)
+    fold = group_folds([group for _, group, _, _ in items], args.folds, args.seed)
     config = MatcherFit(layers=args.layers, epochs=args.epochs, seed=args.seed)
     # every stage of one --out must fit and read with the same settings: its score files are not keyed by them
     settings = {

@@ -541,6 +541,14 @@ def right_choices(reranker: Reranker, problems: Sequence[tuple[Features, list[fl
     return sum(is_right_choice(reranker, p) for p in problems)
 
 
+def group_folds(groups: Sequence[str], folds: int, seed: int = 0) -> dict[str, int]:
+    """The fold of each group (a table's questions are held out together): the groups in a seeded shuffled
+    order, dealt round the folds."""
+    names = sorted(set(groups))
+    random.Random(seed).shuffle(names)
+    return {name: i % folds for i, name in enumerate(names)}
+
+
 def fit_cross_validated(
     problems: Sequence[tuple[Features, list[float]]],
     l2s: Sequence[float],
@@ -573,9 +581,7 @@ def fit_cross_validated(
         random.Random(seed).shuffle(order)
         parts = [order[k::folds] for k in range(folds)]
     else:
-        names = sorted(set(groups))
-        random.Random(seed).shuffle(names)
-        fold_of = {name: i % folds for i, name in enumerate(names)}
+        fold_of = group_folds(groups, folds, seed)
         parts = [[i for i, g in enumerate(groups) if fold_of[g] == k] for k in range(folds)]
     figures: dict[str, int] = {}
     by_source: dict[str, dict[str, int]] = {}
