@@ -31,6 +31,7 @@ QUESTION_FILES = (
     REAL / "questions-round18.tsv",
     REAL / "questions-round19.tsv",
     REAL / "questions-round20.tsv",
+    REAL / "questions-round21.tsv",
 )
 
 
