@@ -989,6 +989,12 @@ def test_a_summary_row_is_left_out_with_a_note(tmp_path: Path) -> None:
     total = load_table(write(tmp_path, "t.csv", f'Region,Sales,Stores\n{rows}Total,"3,720",9\n'))
     assert [r[0] for r in total.rows] == ["North", "South", "East"]
     assert len(total.notes) == 1 and "'Total'" in total.notes[0] and "sums" in total.notes[0]
+    # a label naming what it totals; its rate is of the whole (weighted), which no sum checks
+    named_csv = 'Region,Sales,Stores,Growth\nNorth,"1,200",4,2%\nSouth,980,2,5%\nEast,"1,540",3,1%\n'
+    named = load_table(write(tmp_path, "b.csv", named_csv + 'Region total,"3,720",9,2.6%\n'))
+    assert named.n_rows == 3 and "'Region total'" in named.notes[0]
+    wrong = load_table(write(tmp_path, "w.csv", named_csv + 'Region total,"3,720",10,2.6%\n'))
+    assert wrong.n_rows == 4
     average = load_table(write(tmp_path, "a.csv", f"Region,Sales,Stores\n{rows}Average,1240,3\n"))
     assert average.n_rows == 3 and "averages" in average.notes[0]
     # a row that is only called "Total" (its numbers are not the sums) is data

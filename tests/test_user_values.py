@@ -280,11 +280,13 @@ def test_quantities_with_mixed_units_are_one_number_in_the_columns_smallest_unit
     # European decimals in a European column; a number it cannot read leaves the column as it was
     assert numbers("7,5 km", "800 m") == (7500.0, 800.0)
     assert numbers("7,5 km", "2,5 km", "1,500,000 m")[:2] == (7.5, 2.5)
-    # parts are one quantity only when they step down ("2h 30m"): a length given twice, a list, no minutes
-    # after years, and a column where nothing says whether "m" is minutes or metres keep their numbers
+    # parts are one quantity only when they step down ("2h 30m"): a length given twice, a list and a column
+    # where nothing says whether "m" is minutes or metres keep their numbers
     assert numbers("4220 m 13,845 ft", "722 km 448 mi") == (4220.0, 722.0)
     assert numbers("5 kg, 10 kg", "3 kg") == (5.0, 3.0)
-    assert numbers("2y 3m", "35y")[1] == 35.0
+    # after years "m" is months, never minutes, in every cell of the column: ages, the youngest 11 months old
+    assert numbers("2y 3m", "35y") == (27.0, 420.0)
+    assert numbers("9m", "1y 2m", "11m", "12y") == (9.0, 14.0, 11.0, 144.0)
     assert numbers("10.12 s", "8.05 m", "2.31 m", "19.80 s") == (10.12, 8.05, 2.31, 19.8)
     assert numbers("1 km 200 m", "800 m") == (1200.0, 800.0)
     # the WTQ rules keep reading the first number

@@ -519,16 +519,27 @@ _SUMMARY_LABELS = {
 _DECIMALS = re.compile(r"\d[.,](\d+)(?!.*\d)")
 
 
+def _summary_label(label: str) -> str | None:
+    """What a summary row's label says its numbers are (`_SUMMARY_LABELS`), also where it names what it totals
+    ("Borough total", "Total all wards"); None for any other label."""
+    words = label.lower().rstrip(":").split()
+    kind = _SUMMARY_LABELS.get(" ".join(words))
+    if kind is None and len(words) > 1 and {words[0], words[-1]} & {"total", "totals"}:
+        return "sums"
+    return kind
+
+
 def _summary_row(table: Table) -> tuple[str, str] | None:
     """(label, what its numbers are) when the table's last row is a summary of the rows above: a cell
-    labels it ("Total", "Average"), and every number it holds is the sum (or mean) of its column's numbers
-    above, at least one of them, as the cell writes it (to its own decimals). A data row that is only called
+    labels it ("Total", "Average", "Borough total"), and every number it holds is the sum (or mean) of its
+    column's numbers above, at least one of them, as the cell writes it (to its own decimals); a total row's
+    percentages are not checked (a rate of the whole is weighted, no sum). A data row that is only called
     "Total" keeps its place, and so does any last row of a table of fewer than four rows."""
     if table.n_rows < 4:
         return None
     last = table.n_rows - 1
     labels = [c.raw[last].strip() for c in table.columns if "number" not in c.views and c.raw[last].strip()]
-    kinds = {_SUMMARY_LABELS.get(" ".join(label.lower().rstrip(":").split())) for label in labels}
+    kinds = {_summary_label(label) for label in labels}
     if len(labels) != 1 or None in kinds:
         return None
     kind = kinds.pop()
@@ -537,6 +548,8 @@ def _summary_row(table: Table) -> tuple[str, str] | None:
         numbers = column.views.get("number")
         if numbers is None or numbers[last] is None:
             continue
+        if kind == "sums" and column.raw[last].strip().endswith("%"):
+            continue  # a total row's rate is of the whole (weighted), not the sum of the rates above
         above = [v for v in numbers[:last] if v is not None]
         if not above:
             return None

@@ -151,7 +151,8 @@ def _parts(cell: str, european: bool) -> list[tuple[float, str]] | None:
 def _compound(first: Unit, second: Unit, amount: float) -> bool:
     """Whether `amount` of `second` may follow `first` in one quantity ("2h 30m", "5 ft 11 in", "1 km 200 m"):
     a smaller unit of the same family, at most a thousand times smaller, and less than one `first`. "4220 m
-    13,845 ft" (one length twice), "5 kg, 10 kg" (a list) and "2y 3m" (no minutes after years) are none."""
+    13,845 ft" (one length twice) and "5 kg, 10 kg" (a list) are none; in "2y 3m" the "m" is months
+    (`_MONTHS_AFTER`), never minutes."""
     return (
         first.family == second.family
         and first.size / 1000 <= second.size < first.size
@@ -159,12 +160,33 @@ def _compound(first: Unit, second: Unit, amount: float) -> bool:
     )
 
 
+#: The month: what "m" means after years ("2y 3m", a dog's or a child's age), where minutes never follow.
+MONTH = UNITS["month"][0]
+_MONTHS_AFTER = frozenset({"year"})
+
+
+def _months_after_years(parts: Sequence[tuple[float, str]]) -> bool:
+    """Whether an "m" of `parts` follows a part in years ("1y 2m"): the cell counts months."""
+    return any(
+        w == "m" and any(u.name in _MONTHS_AFTER for u in UNITS[before])
+        for (_m, before), (_n, w) in zip(parts, parts[1:], strict=False)
+    )
+
+
+def _unit_named(word: str, family: str, months: bool) -> Unit | None:
+    """The unit of `family` that `word` names; "m" is a month where the column counts months."""
+    if months and family == "time" and word == "m":
+        return MONTH
+    return next((u for u in UNITS[word] if u.family == family), None)
+
+
 def _families(parts: Sequence[tuple[float, str]]) -> set[str]:
     """The families under which `parts` are one quantity: every word names a unit of the family, and each
     part after the first is a `_compound` step down from the one before."""
     found = set()
+    months = _months_after_years(parts)
     for family in {u.family for u in UNITS[parts[0][1]]}:
-        named = [next((u for u in UNITS[w] if u.family == family), None) for _n, w in parts]
+        named = [_unit_named(w, family, months) for _n, w in parts]
         if all(u is not None for u in named) and all(
             _compound(a, b, n)
             for a, b, (n, _w) in zip(named, named[1:], parts[1:], strict=False)  # type: ignore[arg-type]
@@ -218,12 +240,20 @@ def column_units(raw: Sequence[str], european: bool = False) -> UnitReading | No
         return None  # no cell with a unit, or only words several families share ("5m", "3m")
     family = families.pop()
     words = {w for parts in read.values() if parts for _n, w in parts}
+    # a column of ages ("9m", "1y 2m", "11m") counts months wherever a cell writes "m" after years
+    months = family == "time" and any(parts and _months_after_years(parts) for parts in read.values())
     for word in words:
-        if len(UNITS[word]) > 1 and not _decided(word, family, words, read.values()):
+        if (
+            len(UNITS[word]) > 1
+            and not (months and word == "m")
+            and not _decided(word, family, words, read.values())
+        ):
             return None
 
     def unit_of(word: str) -> Unit:
-        return next(u for u in UNITS[word] if u.family == family)
+        unit = _unit_named(word, family, months)
+        assert unit is not None  # every word names a unit of the family (`_families`)
+        return unit
 
     used = {unit_of(w) for w in words}
     smallest = min(used, key=lambda u: u.size)
