@@ -287,6 +287,10 @@ def test_quantities_with_mixed_units_are_one_number_in_the_columns_smallest_unit
     # after years "m" is months, never minutes, in every cell of the column: ages, the youngest 11 months old
     assert numbers("2y 3m", "35y") == (27.0, 420.0)
     assert numbers("9m", "1y 2m", "11m", "12y") == (9.0, 14.0, 11.0, 144.0)
+    assert numbers("1y 2m", "2h 30m") == (
+        1.0,
+        2.0,
+    )  # months beside minutes: no one quantity, the numbers stay
     assert numbers("10.12 s", "8.05 m", "2.31 m", "19.80 s") == (10.12, 8.05, 2.31, 19.8)
     assert numbers("1 km 200 m", "800 m") == (1200.0, 800.0)
     # the WTQ rules keep reading the first number
@@ -553,6 +557,11 @@ def test_a_quantity_said_with_a_unit_compares_with_a_column_in_that_family() -> 
     assert numbers_of("between 2 hours and 3 hours") == [120.0, 180.0]  # two quantities, not 300
     assert numbers_of("30 minutes a day, $20 an hour") == [30.0, 20.0]  # rates are no hours
     assert numbers_of("which took the 1990s") == []  # a decade, no seconds
+    ages = Table.from_rows(
+        "a", ["Dog", "Age"], [["Rex", "1y 2m"], ["Bo", "9m"], ["Kit", "3y"]], value_rules="user"
+    )
+    ages_asked = [e.values[0] for e in annotate_question("which dogs are older than 1y6m?", ages).entities]
+    assert 18.0 in ages_asked  # months, as the column counts them: "m" after years is no minute
     result = bind("wtq", table, [("number", (120.0,))]).execute(
         "(filter_greater all_rows 120 r.time-number) (hop v0 r.task-string)"
     )

@@ -180,11 +180,13 @@ def _unit_named(word: str, family: str, months: bool) -> Unit | None:
     return next((u for u in UNITS[word] if u.family == family), None)
 
 
-def _families(parts: Sequence[tuple[float, str]]) -> set[str]:
+def _families(parts: Sequence[tuple[float, str]], months: bool | None = None) -> set[str]:
     """The families under which `parts` are one quantity: every word names a unit of the family, and each
-    part after the first is a `_compound` step down from the one before."""
+    part after the first is a `_compound` step down from the one before. `months`: whether "m" is a month
+    (a column of ages says so for all its cells); by default where the parts write it after years."""
     found = set()
-    months = _months_after_years(parts)
+    if months is None:
+        months = _months_after_years(parts)
     for family in {u.family for u in UNITS[parts[0][1]]}:
         named = [_unit_named(w, family, months) for _n, w in parts]
         if all(u is not None for u in named) and all(
@@ -240,8 +242,11 @@ def column_units(raw: Sequence[str], european: bool = False) -> UnitReading | No
         return None  # no cell with a unit, or only words several families share ("5m", "3m")
     family = families.pop()
     words = {w for parts in read.values() if parts for _n, w in parts}
-    # a column of ages ("9m", "1y 2m", "11m") counts months wherever a cell writes "m" after years
+    # a column of ages ("9m", "1y 2m", "11m") counts months wherever a cell writes "m" after years, and then
+    # every cell must be one quantity so read ("2h 30m" beside "1y 2m" is none)
     months = family == "time" and any(parts and _months_after_years(parts) for parts in read.values())
+    if months and not all(family in _families(parts, months=True) for parts in read.values() if parts):
+        return None
     for word in words:
         if (
             len(UNITS[word]) > 1
@@ -358,7 +363,8 @@ def question_quantities(tokens: Sequence[str], units: Iterable[Unit]) -> list[te
         alone = len(parts) == 1 and len(UNITS[parts[0][1]]) > 1
         target = by_family[families.pop()] if len(families) == 1 and not alone else None
         if target is not None:
-            total = sum(n * next(u for u in UNITS[w] if u.family == target.family).size for n, w in parts)
+            months = _months_after_years(parts)  # "older than 1y6m": 18 months
+            total = sum(n * _unit_named(w, target.family, months).size for n, w in parts)  # type: ignore[union-attr]
             out.append(textnum.Quantity("NUMBER", i, end, (_round(total / target.size),)))
         i = end
     return out
