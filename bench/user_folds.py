@@ -10,7 +10,9 @@ decoded by the member trained on all the other folds. This writes, under OUT:
 - `all/train.tsv` and `all/dev.tsv`: every question, for the member that ships.
 
 A `dev.tsv` is the first `--dev` questions of its `train.tsv` (MAPO's runs need a dev split; with no held-out
-questions the best weights are in effect the last). Table paths are rewritten relative to each new file.
+questions the best weights are in effect the last); with `--dev-questions FILE`, `all/dev.tsv` is FILE's
+questions instead, which no `train.tsv` holds (the bundle's member for users' tables picks its weights on a fit
+round it never trains on). Table paths are rewritten relative to each new file.
 
     python bench/user_folds.py examples/fit/questions.tsv examples/fit/questions-round3.tsv --out data/uf
 """
@@ -54,6 +56,9 @@ def main() -> None:
     ap.add_argument("--folds", type=int, default=2)
     ap.add_argument("--dev", type=int, default=200)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument(
+        "--dev-questions", type=Path, help="all/dev.tsv: this file's questions, held out of training"
+    )
     args = ap.parse_args()
 
     header: list[str] | None = None
@@ -65,6 +70,13 @@ def main() -> None:
         header = own_header
         rows += own_rows
     assert header is not None
+    dev_rows = None
+    if args.dev_questions is not None:  # checked before any file is written
+        dev_header, dev_rows = read_questions(args.dev_questions)
+        if dev_header != header:
+            raise SystemExit(f"{args.dev_questions}: its header differs from {args.questions[0]}'s")
+        if args.dev_questions.resolve() in {q.resolve() for q in args.questions}:
+            raise SystemExit(f"{args.dev_questions} is also a training file")
     tables = sorted({r[0] for r in rows})
     random.Random(args.seed).shuffle(tables)
     fold_of = {t: k % args.folds for k, t in enumerate(tables)}
@@ -77,7 +89,7 @@ def main() -> None:
         write_questions(args.out / f"not{name}" / "dev.tsv", header, outside[: args.dev])
         print(f"fold {name}: {len(inside)} questions over {sum(v == k for v in fold_of.values())} tables")
     write_questions(args.out / "all" / "train.tsv", header, rows)
-    write_questions(args.out / "all" / "dev.tsv", header, rows[: args.dev])
+    write_questions(args.out / "all" / "dev.tsv", header, rows[: args.dev] if dev_rows is None else dev_rows)
     print(f"all: {len(rows)} questions over {len(tables)} tables -> {args.out}")
 
 

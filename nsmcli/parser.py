@@ -399,20 +399,24 @@ def _type_name(value: Any) -> str:
 class Parser:
     """A trained model, or an ensemble of them, ready to answer questions over any table."""
 
-    def __init__(self, members: list[tuple[Any, dict]], path: Path):
+    def __init__(
+        self,
+        members: list[tuple[Any, dict]],
+        path: Path,
+        user_members: Callable[[], list[tuple[Any, dict]]] | None = None,
+    ):
         """`members`: (model, run config) pairs; several are an ensemble, which must agree on the language,
-        the interpreter limits and the entity linking, so that one bound table serves them all."""
+        the interpreter limits and the entity linking, so that one bound table serves them all.
+        `user_members`: loads the members that answer on users' own tables instead (`members_for`), where the
+        model has a set apart for them; called on the first such table, so that a parse loads one set."""
         if not members:
             raise CheckpointError(f"{path}: no model to load")
         self.members = members
         self.path = path
         first = members[0][1]
-        for _, config in members[1:]:
-            for key, what in (("language", "language"), ("limits", "interpreter limits")):
-                if config.get(key) != first.get(key):
-                    raise CheckpointError(f"{path}: the ensemble's members differ in their {what}")
-            if run_linking(config) != run_linking(first):
-                raise CheckpointError(f"{path}: the ensemble's members differ in their entity linking")
+        _check_agreement(members, first, path)
+        self._load_user_members = user_members
+        self._user_members: list[tuple[Any, dict]] | None = None
         self.language = get_language(first["language"])
         self.limits = Limits.from_json(first["limits"]) if first.get("limits") else None
         self.linking = run_linking(first)
@@ -468,6 +472,19 @@ class Parser:
             return self.user_reranker
         return self.reranker
 
+    def members_for(self, table: Table) -> list[tuple[Any, dict]]:
+        """The members that decode questions over `table`: on a table read with the user rules, the model's
+        members for users' tables where it has a set apart (loaded on first use), else its members."""
+        from nsmcli.worlds.tables.lang.functions import user_matching
+
+        if self._load_user_members is None or not user_matching(table):
+            return self.members
+        if self._user_members is None:
+            loaded = self._load_user_members()
+            _check_agreement([*self.members, *loaded], self.members[0][1], self.path)
+            self._user_members = loaded
+        return self._user_members
+
     @property
     def model(self) -> Any:
         """The first (for a single run, the only) member's model."""
@@ -505,18 +522,26 @@ class Parser:
 
         path = resolve_model(model)
         kit = default_kit()
-        members = []
+        loaded: dict[Path, tuple[Any, dict]] = {}  # a member both sets name is loaded once
         notes = []
-        for member in run_members(path):
-            loaded, config, info = load_run_model(member, kit, weights)
-            members.append((loaded, config))
-            if weights == "best" and info.get("weights") != "best":  # a run not evaluated on dev yet
-                notes.append(
-                    f"{member} has no best/ weights (no dev evaluation yet): answering with its last "
-                    f"checkpoint (step {info.get('step')})"
-                )
-        parser = cls(members, path)
-        parser.notes += notes
+
+        def load_set(users: bool) -> list[tuple[Any, dict]]:
+            members = []
+            for member in run_members(path, users=users):
+                if member not in loaded:
+                    run_model, config, info = load_run_model(member, kit, weights)
+                    loaded[member] = (run_model, config)
+                    if weights == "best" and info.get("weights") != "best":  # a run not evaluated on dev yet
+                        notes.append(
+                            f"{member} has no best/ weights (no dev evaluation yet): answering with its last "
+                            f"checkpoint (step {info.get('step')})"
+                        )
+                members.append(loaded[member])
+            return members
+
+        apart = run_members(path, users=True) != run_members(path)
+        parser = cls(load_set(users=False), path, (lambda: load_set(users=True)) if apart else None)
+        parser.notes = notes  # the list a set loaded later (on a user's table) adds its notes to
         return parser
 
     def parse_file(
@@ -573,7 +598,7 @@ class Parser:
         env = bind(self.language, table, annotated.entities, self.limits)
         # as in `evaluate`: the members decode in one beam, and identical program texts add up; the
         # evaluator's decoding (unfinished programs dropped, probabilities renormalised); no answer to check
-        models = [model for model, _ in self.members]
+        models = [model for model, _ in self.members_for(table)]
         questions = [
             [QuestionEnv(env, model.context(annotated, env), lambda answer: False)] for model in models
         ]
@@ -710,6 +735,16 @@ class Parser:
                 margin < CLOSE_MARGIN,
             )
         return None
+
+
+def _check_agreement(members: Sequence[tuple[Any, dict]], first: dict, path: Path) -> None:
+    """That an ensemble's members agree on the language, the interpreter limits and the entity linking."""
+    for _, config in members:
+        for key, what in (("language", "language"), ("limits", "interpreter limits")):
+            if config.get(key) != first.get(key):
+                raise CheckpointError(f"{path}: the ensemble's members differ in their {what}")
+        if run_linking(config) != run_linking(first):
+            raise CheckpointError(f"{path}: the ensemble's members differ in their entity linking")
 
 
 def _with_tables(path: Path | str, cases: Iterable[QuestionCase]) -> Iterator[tuple[QuestionCase, Table]]:

@@ -27,12 +27,12 @@ def stated_count() -> int:
 def test_bundled_models_are_small_plain_run_directories_or_ensembles_of_them():
     for name in ("wtq", "wikisql"):
         model = MODELS_DIR / name
-        for run in run_members(model):
+        for run in {*run_members(model), *run_members(model, users=True)}:
             assert (run / "config.json").is_file() and (run / "best" / "model.pt").is_file()
         size = sum(f.stat().st_size for f in model.rglob("*") if f.is_file())
-        # the WTQ bundle: two members, the GloVe fallback, the reranker and its matcher (7 MB); both bundles
-        # together keep the wheel well under PyPI's 100 MB a file
-        assert size <= 36 * 2**20, f"{name}: {size} bytes"
+        # the WTQ bundle: two members, the member for users' tables, the GloVe fallback, the rerankers and their
+        # matcher (7 MB); both bundles together keep the wheel well under PyPI's 100 MB a file
+        assert size <= 46 * 2**20, f"{name}: {size} bytes"
     for name in ("wtq", "wikisql"):  # each an ensemble of its GloVe model and a MiniLM member
         assert len(run_members(MODELS_DIR / name)) > 1
     # the WTQ ensemble chooses with its reranker (fitted on held-out questions); WikiSQL has none to fit on
@@ -164,3 +164,31 @@ def test_a_run_without_best_weights_answers_from_its_last_checkpoint_and_says_so
         .parse("how many nations are listed?", ROOT / "examples" / "tables" / "medals.csv")
         .warnings
     )
+
+
+def test_a_set_of_members_loaded_for_a_users_table_says_what_it_lacks(tmp_path):
+    """The members for users' tables load on the first such table; their notes reach that parse's warnings."""
+    root = tmp_path / "ens"
+    shutil.copytree(find_model("wtq-glove"), root / "a")
+    shutil.copytree(find_model("wtq-glove"), root / "b")
+    state, _ = RunDir(root / "b").load_weights("best")
+    (root / "b" / "checkpoint").mkdir()
+    save_tensors(root / "b" / "checkpoint" / "model.pt", state)
+    (root / "b" / "best" / "model.pt").unlink()
+    (root / "b" / "checkpoint" / "state.json").write_text('{"step": 7}')
+    record = {"format": "nsm-ensemble", "members": ["a"], "user_members": ["a", "b"]}
+    (root / "ensemble.json").write_text(json.dumps(record))
+    parser = Parser.load(root)
+    assert parser.notes == []  # the WTQ set has best weights; the users' set is not loaded yet
+    result = parser.parse("how many nations are listed?", ROOT / "examples" / "tables" / "medals.csv")
+    assert any("no best/ weights" in w and "(step 7)" in w for w in result.warnings)
+
+
+def test_the_bundled_wtq_model_decodes_users_tables_with_its_member_for_them():
+    from nsmcli.worlds.tables.data.readers import load_table
+
+    parser = Parser.load("wtq")
+    users = parser.members_for(load_table(ROOT / "examples" / "tables" / "medals.csv"))
+    assert len(users) == len(parser.members) == 2
+    assert users[0][0] is parser.members[0][0]  # the GloVe member, shared and loaded once
+    assert users[1][0] is not parser.members[1][0]  # a MiniLM member fine-tuned on users' questions

@@ -7,6 +7,7 @@ import json
 import shutil
 from pathlib import Path
 
+import pandas as pd
 import pytest
 import torch
 from typer.testing import CliRunner
@@ -15,6 +16,7 @@ from nsmcli.cli.main import app
 from nsmcli.errors import CheckpointError
 from nsmcli.parser import Parser, find_model
 from nsmcli.train.rundir import ENSEMBLE_FILE, MAX_MEMBERS, run_members
+from nsmcli.worlds.tables.data.readers import load_table, table_from_dataframe
 from tests.fuzzing import run_cli
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -95,9 +97,9 @@ def test_cli_parse_takes_an_ensemble_directory(ensemble):
 @pytest.mark.parametrize(
     ("members", "message"),
     [
-        (["../a"], "subdirectory names, not paths"),
-        (["/tmp"], "subdirectory names, not paths"),
-        ([".."], "subdirectory names, not paths"),
+        (["../a"], "must name subdirectories, not paths"),
+        (["/tmp"], "must name subdirectories, not paths"),
+        ([".."], "must name subdirectories, not paths"),
         (["a", "a"], "names a member twice"),
         ([], "non-empty list"),
         ([3], "non-empty list"),
@@ -155,3 +157,58 @@ def test_a_command_that_needs_one_run_names_the_ensembles_members(ensemble):
 
     with pytest.raises(CheckpointError, match=r"is an ensemble of runs \(a, b\); give one of its members"):
         RunDir(ensemble).read_config()
+
+
+def _write_user_ensemble(root: Path, members: list[str], user_members: object) -> Path:
+    root.mkdir(parents=True, exist_ok=True)
+    record = {"format": "nsm-ensemble", "members": members, "user_members": user_members}
+    (root / ENSEMBLE_FILE).write_text(json.dumps(record))
+    return root
+
+
+def test_users_tables_are_decoded_by_the_members_apart_for_them(ensemble, tmp_path):
+    """A bundle may name members for users' own tables (a member fine-tuned on users' questions): a table
+    read with the user rules is decoded by them, a WTQ table by the others; a member both name is one."""
+    root = tmp_path / "apart"
+    for name in ("a", "b"):
+        shutil.copytree(ensemble / name, root / name)
+    _write_user_ensemble(root, ["a"], ["a", "b"])
+    assert run_members(root) == [root / "a"] and run_members(root, users=True) == [root / "a", root / "b"]
+    parser = Parser.load(root)
+    both = Parser.load(ensemble)  # a and b together
+    alone = Parser.load(ensemble / "a")
+    wtq_table = table_from_dataframe(pd.read_csv(MEDALS), value_rules="wtq")
+    for question in QUESTIONS:
+        users = parser.parse(question, MEDALS).candidates
+        assert [c.program for c in users] == [c.program for c in both.parse(question, MEDALS).candidates]
+        wtq = parser.parse(question, wtq_table).candidates
+        assert [c.program for c in wtq] == [c.program for c in alone.parse(question, wtq_table).candidates]
+    assert parser.members_for(load_table(MEDALS))[0][0] is parser.members[0][0]
+
+
+def test_a_bad_list_of_users_members_is_refused_whichever_set_is_asked_for(tmp_path):
+    (tmp_path / "ens" / "a").mkdir(parents=True)
+    root = _write_user_ensemble(tmp_path / "ens", ["a"], ["../a"])
+    for users in (False, True):
+        with pytest.raises(CheckpointError, match="'user_members' must name subdirectories, not paths"):
+            run_members(root, users=users)
+    _write_user_ensemble(tmp_path / "ens", ["a"], [])
+    with pytest.raises(CheckpointError, match="'user_members' must be a non-empty list"):
+        run_members(root)
+
+
+def test_eval_on_users_tables_decodes_with_the_members_for_them(ensemble, tmp_path):
+    """`nsm eval` on a dataset of `nsm preprocess tables` decodes as `nsm parse` does on the same files."""
+    from nsmcli.worlds.tables.data.preprocess import preprocess
+
+    data = tmp_path / "own"
+    preprocess("tables", ROOT / "examples" / "own-data", data)
+    root = tmp_path / "apart"
+    for name in ("a", "b"):
+        shutil.copytree(ensemble / name, root / name)
+    _write_user_ensemble(root, ["a"], ["b"])
+    code, out, err = run_cli(
+        ["eval", str(root), "--data", str(data), "--split", "dev", "--json", "--vote", "answer"]
+    )
+    assert code == 0, err
+    assert [Path(w["run"]).name for w in json.loads(out)["weights"]] == ["b"]

@@ -119,6 +119,8 @@ def eval_(
         check_output_file(out)  # before the evaluation, not after it
     dataset = load_dataset(data)
     _ = dataset.tables  # read (and checked) before the progress bar starts, so an error stands alone
+    if dataset.users_tables:  # an ensemble's members for users' tables decode them, as nsm parse does
+        runs = [m for r in (run, *(more_runs or [])) for m in run_members(find_model(r) or r, users=True)]
     # a reranker is fitted to one model's beam: that of RUN (a run or a bundled ensemble), alone; on users'
     # tables, the model's reranker of users' tables where it has one, as nsm parse chooses
     reranker, reranker_file = (

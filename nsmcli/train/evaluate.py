@@ -439,6 +439,7 @@ def evaluate(
     select: Callable[[Any], bool] | None = None,
     proposals: bool = False,
     matcher: Matcher | None = None,
+    users: bool = False,
 ) -> EvalResult:
     """Accuracy of one run, or of an ensemble of runs, on a split, with one prediction per question.
     `keep_unused` keeps beam programs that leave a result unused, as the original's evaluator did; `vote`
@@ -448,10 +449,11 @@ def evaluate(
     world has them, their rerank features into `EvalResult.rerank_features`, with `matcher`'s scores), with
     the world's proposals among them when `proposals` (`nsmcli.train.rerank.add_proposals`). With `vote="rerank"`, `reranker`
     chooses (`nsmcli.train.rerank`), among the proposals too when it was fitted with them; `select` keeps
-    only the split's problems it accepts."""
+    only the split's problems it accepts. `users`: an ensemble decodes with its members for users' tables
+    (`run_members`), as `nsm parse` does on a user's file."""
     from nsmcli.train.backends import check_address, choose_shard_backend, map_shards, shard_bounds
 
-    run_dirs = [m for r in run_dirs for m in run_members(r)]
+    run_dirs = [m for r in run_dirs for m in run_members(r, users=users)]
     if not run_dirs:
         raise CheckpointError("no run directory given")
     backend = choose_shard_backend(backend, workers)

@@ -724,6 +724,7 @@ def decode_for_reranking(
         select=select,
         proposals=proposals,
         matcher=model_matcher(model_dir),
+        users=dataset.users_tables,  # decoded as nsm parse decodes such tables
     )
     kept = [p.id for p in result.predictions if result.candidates.get(p.id)]
     problems = [(result.rerank_features[i], [c.credit for c in result.candidates[i]]) for i in kept]

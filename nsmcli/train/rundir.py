@@ -351,9 +351,11 @@ def _read_json(path: Path, what: str) -> Any:
 MAX_JSON_BYTES = 64 * 2**20
 
 
-def run_members(path: Path | str) -> list[Path]:
+def run_members(path: Path | str, users: bool = False) -> list[Path]:
     """The run directories a model directory stands for: itself, or the members its `ensemble.json` names.
-    Members are plain names of subdirectories (no paths), so an ensemble file cannot point outside its
+    With `users`, the members that answer on users' own tables where the file names a set apart for them
+    (`"user_members"`: a member fine-tuned on users' questions in place of one trained on WTQ), else the
+    same. Members are plain names of subdirectories (no paths), so an ensemble file cannot point outside its
     directory; each must be a run directory itself, not another ensemble."""
     path = Path(path)
     file = path / ENSEMBLE_FILE
@@ -362,16 +364,28 @@ def run_members(path: Path | str) -> list[Path]:
     record = _read_json(file, "ensemble file")
     if not isinstance(record, dict) or record.get("format") != ENSEMBLE_FORMAT:
         raise CheckpointError(f"{file} is not an nsm ensemble file (format {ENSEMBLE_FORMAT!r} expected)")
-    members = record.get("members")
+    members = _member_dirs(file, path, "members", record.get("members"))
+    if "user_members" in record:  # checked whichever set is asked for: a broken file fails either way
+        user_members = _member_dirs(file, path, "user_members", record["user_members"])
+        if users:
+            return user_members
+    return members
+
+
+def _member_dirs(file: Path, path: Path, key: str, members: Any) -> list[Path]:
+    """The member directories an ensemble file's list `key` names, each checked to be a run directory
+    inside `path`."""
     if not isinstance(members, list) or not members or not all(isinstance(m, str) for m in members):
-        raise CheckpointError(f"{file}: 'members' must be a non-empty list of directory names")
+        raise CheckpointError(f"{file}: {key!r} must be a non-empty list of directory names")
     if len(members) > MAX_MEMBERS:
-        raise CheckpointError(f"{file} names {len(members)} members; at most {MAX_MEMBERS} are allowed")
+        raise CheckpointError(
+            f"{file}: {key!r} names {len(members)} members; at most {MAX_MEMBERS} are allowed"
+        )
     bad = [m for m in members if m in ("", ".", "..") or Path(m).name != m or "\\" in m]
     if bad:
-        raise CheckpointError(f"{file}: members must be subdirectory names, not paths: {_names(bad)}")
+        raise CheckpointError(f"{file}: {key!r} must name subdirectories, not paths: {_names(bad)}")
     if len(set(members)) != len(members):
-        raise CheckpointError(f"{file} names a member twice")
+        raise CheckpointError(f"{file}: {key!r} names a member twice")
     found = [path / m for m in members]
     inside = path.resolve()
     for member in found:
