@@ -63,7 +63,9 @@ demo: install
 # of a dev table) and of CHOOSER_QUESTIONS (examples/fit, questions over users' kinds of tables, each weighing
 # 3): bench/rerank_user_questions.py decodes the beams once (--cache), bench/matcher_fit.py fits the matcher
 # out of fold (2 folds by table, then on all) and the reranker beside its scores (BENCHMARKS.md, thirty-eighth
-# session; the L2 strength by 4-fold cross-validation, a table's user questions held out together).
+# session; the L2 strength by 4-fold cross-validation, a table's user questions held out together). On users'
+# tables it chooses with reranker-user.json: that reranker adjusted (`nsm rerank --questions`, starting from it)
+# on USER_CHOOSER_QUESTIONS, fit rounds four to six.
 # On users' own tables the wtq ensemble decodes with another MiniLM member (`user_members` in ensemble.json;
 # minilm-ft1-users-s2): the MiniLM member fine-tuned (`--init`, seed 2, one actor, 1,000 steps, its best dev
 # step 800) on USER_MEMBER_QUESTIONS (examples/fit rounds one, three to five; 1,992 questions over users' kinds
@@ -99,6 +101,9 @@ WTQ_MEMBERS = $(foreach m,$(WTQ_GLOVE_PAIRS) $(WTQ_SYNTH),$(firstword $(subst :,
 WTQ_MEMBER_COPIES = $(foreach m,$(WTQ_MEMBERS),wtq.new/$(m):wtq-$(m))
 # the questions over users' kinds of tables the wtq chooser is fitted on (beside WTQ's)
 CHOOSER_QUESTIONS = examples/fit/questions.tsv examples/fit/questions-round3.tsv
+# the fit questions the reranker of users' tables is adjusted on
+USER_CHOOSER_QUESTIONS = examples/fit/questions-round4.tsv examples/fit/questions-round5.tsv \
+	examples/fit/questions-round6.tsv
 # name:from:seed:steps, the member for users' tables, and the fit questions it trains on and picks weights on
 USER_MEMBER ?= minilm-ft1-users-s2:minilm-ft1-synthall-s2:2:1000
 USER_MEMBER_QUESTIONS = $(CHOOSER_QUESTIONS) examples/fit/questions-round4.tsv examples/fit/questions-round5.tsv
@@ -213,8 +218,12 @@ models: install
 		--scores data/wtq-chooser-scores.pkl --variants full --out data/wtq-chooser
 	cp data/wtq-chooser/full/reranker.json data/wtq-chooser/full/matcher.pt data/wtq-chooser/full/matcher.json \
 		examples/models/wtq/
-	# only now the member for users' tables joins (in place of the member it started from): the chooser above
-	# was fitted on beams of the fit questions, which that member trained on
+	# the reranker of users' tables (reranker-user.json): the chooser above adjusted on USER_CHOOSER_QUESTIONS,
+	# decoded as nsm parse decodes a user's file (BENCHMARKS.md, fiftieth session, P)
+	$(NSM) rerank examples/models/wtq $(USER_CHOOSER_QUESTIONS:%=--questions %) --workers 2 \
+		--out examples/models/wtq/reranker-user.json
+	# only now the member for users' tables joins (in place of the member it started from): both choosers above
+	# were fitted on beams of the fit questions, which that member trained on
 	$(BIN)/python -c "import json, sys; path, name, replaced = sys.argv[1:]; record = json.load(open(path)); \
 		record['user_members'] = [name if m == replaced else m for m in record['members']]; \
 		open(path, 'w').write(json.dumps(record) + '\n')" examples/models/wtq/ensemble.json \
