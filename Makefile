@@ -106,6 +106,9 @@ USER_CHOOSER_QUESTIONS = examples/fit/questions-round4.tsv examples/fit/question
 	examples/fit/questions-round6.tsv
 # name:from:seed:steps, the member for users' tables, and the fit questions it trains on and picks weights on
 USER_MEMBER ?= minilm-ft1-users-s2:minilm-ft1-synthall-s2:2:1000
+USER_MEMBER_FIELDS = $(subst :, ,$(USER_MEMBER))
+USER_MEMBER_NAME = $(word 1,$(USER_MEMBER_FIELDS))
+USER_MEMBER_FROM = $(word 2,$(USER_MEMBER_FIELDS))
 USER_MEMBER_QUESTIONS = $(CHOOSER_QUESTIONS) examples/fit/questions-round4.tsv examples/fit/questions-round5.tsv
 USER_MEMBER_DEV = examples/fit/questions-round6.tsv
 WTQ_GLOVE_STEPS ?= 19416
@@ -150,13 +153,11 @@ models: install
 		--out data/fit-questions
 	$(NSM) preprocess tables --data-dir data/fit-questions/all --out data/fit
 	$(NSM) explore data/fit --split train --out data/fit-programs.jsonl --workers 2
-	name=$$(echo $(USER_MEMBER) | cut -d: -f1); from=$$(echo $(USER_MEMBER) | cut -d: -f2); \
-	seed=$$(echo $(USER_MEMBER) | cut -d: -f3); steps=$$(echo $(USER_MEMBER) | cut -d: -f4); \
-	OMP_NUM_THREADS=1 $(NSM) train data/fit --programs data/fit-programs.jsonl --init "runs/wtq-$$from" \
-		--out "runs/wtq-$$name" --seed "$$seed" --actors 1 --steps "$$steps" --set eval_every=100 \
-		--set train_split=train --set dev_split=dev && \
+	OMP_NUM_THREADS=1 $(NSM) train data/fit --programs data/fit-programs.jsonl --init runs/wtq-$(USER_MEMBER_FROM) \
+		--out runs/wtq-$(USER_MEMBER_NAME) --seed $(word 3,$(USER_MEMBER_FIELDS)) --actors 1 \
+		--steps $(word 4,$(USER_MEMBER_FIELDS)) --set eval_every=100 --set train_split=train --set dev_split=dev
 	$(BIN)/python -c "import sys; from nsmcli.train.rundir import RunDir; \
-		RunDir(sys.argv[1]).store_best_in_half_precision()" "runs/wtq-$$name"
+		RunDir(sys.argv[1]).store_best_in_half_precision()" runs/wtq-$(USER_MEMBER_NAME)
 	rm -rf data/wtq-word-synth
 	$(NSM) synthesize data/wtq-word --out data/wtq-word-synth --per-table 4 --seed 0 \
 		--programs data/wtq-word-programs-tw.jsonl
@@ -200,8 +201,7 @@ models: install
 		> examples/models/wtq.new/ensemble.json
 	echo '{"format": "nsm-ensemble", "members": ["glove", "minilm-every-s1"]}' \
 		> examples/models/wikisql.new/ensemble.json
-	for pair in $(WTQ_MEMBER_COPIES) $(foreach m,$(firstword $(subst :, ,$(USER_MEMBER))),wtq.new/$(m):wtq-$(m)) \
-		wtq.new/glove:wtq-mapo-s1 wikisql.new/glove:wikisql-empty-s1 \
+	for pair in $(WTQ_MEMBER_COPIES) wtq.new/$(USER_MEMBER_NAME):wtq-$(USER_MEMBER_NAME) wtq.new/glove:wtq-mapo-s1 wikisql.new/glove:wikisql-empty-s1 \
 		wikisql.new/minilm-every-s1:wikisql-minilm-every-s1; do \
 		m=$${pair%%:*}; r=runs/$${pair#*:}; \
 		rm -rf examples/models/$$m && mkdir -p examples/models/$$m/best && \
@@ -227,7 +227,7 @@ models: install
 	$(BIN)/python -c "import json, sys; path, name, replaced = sys.argv[1:]; record = json.load(open(path)); \
 		record['user_members'] = [name if m == replaced else m for m in record['members']]; \
 		open(path, 'w').write(json.dumps(record) + '\n')" examples/models/wtq/ensemble.json \
-		$(word 1,$(subst :, ,$(USER_MEMBER))) $(word 2,$(subst :, ,$(USER_MEMBER)))
+		$(USER_MEMBER_NAME) $(USER_MEMBER_FROM)
 	$(NSM) eval examples/models/wtq --data data/wtq-word --split random-split-1-dev --beam 5
 	$(NSM) eval wtq-glove --data data/wtq-word --split random-split-1-dev --beam 5
 	$(NSM) eval examples/models/wikisql --data data/wikisql-word --split dev --beam 5

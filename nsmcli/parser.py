@@ -481,7 +481,7 @@ class Parser:
             return self.members
         if self._user_members is None:
             loaded = self._load_user_members()
-            _check_agreement([*self.members, *loaded], self.members[0][1], self.path)
+            _check_agreement(loaded, self.members[0][1], self.path)
             self._user_members = loaded
         return self._user_members
 
@@ -525,9 +525,9 @@ class Parser:
         loaded: dict[Path, tuple[Any, dict]] = {}  # a member both sets name is loaded once
         notes = []
 
-        def load_set(users: bool) -> list[tuple[Any, dict]]:
+        def load_set(dirs: list[Path]) -> list[tuple[Any, dict]]:
             members = []
-            for member in run_members(path, users=users):
+            for member in dirs:
                 if member not in loaded:
                     run_model, config, info = load_run_model(member, kit, weights)
                     loaded[member] = (run_model, config)
@@ -539,8 +539,9 @@ class Parser:
                 members.append(loaded[member])
             return members
 
-        apart = run_members(path, users=True) != run_members(path)
-        parser = cls(load_set(users=False), path, (lambda: load_set(users=True)) if apart else None)
+        default_dirs, user_dirs = run_members(path), run_members(path, users=True)
+        apart = user_dirs != default_dirs
+        parser = cls(load_set(default_dirs), path, (lambda: load_set(user_dirs)) if apart else None)
         parser.notes = notes  # the list a set loaded later (on a user's table) adds its notes to
         return parser
 

@@ -144,16 +144,21 @@ def test_parse_sql_check_runs_the_sql_in_sqlite():
     assert "approximate" not in text.stdout
 
 
-def test_a_run_without_best_weights_answers_from_its_last_checkpoint_and_says_so(tmp_path):
-    """A run stopped before its first dev evaluation has only checkpoint/: it answers, with a warning."""
-    run = tmp_path / "run"
+def _checkpoint_only_glove(run: Path) -> Path:
+    """A copy of the bundled GloVe model as a run stopped at step 7, before its first dev evaluation: only
+    checkpoint/ (the float32 weights training computes in; the bundle's best/ is float16)."""
     shutil.copytree(find_model("wtq-glove"), run)
     (run / "checkpoint").mkdir()
-    # a checkpoint holds the float32 weights training computes in (the bundle's best/ is float16)
     state, _ = RunDir(run).load_weights("best")
     save_tensors(run / "checkpoint" / "model.pt", state)
     (run / "best" / "model.pt").unlink()
     (run / "checkpoint" / "state.json").write_text('{"step": 7}')
+    return run
+
+
+def test_a_run_without_best_weights_answers_from_its_last_checkpoint_and_says_so(tmp_path):
+    """A run stopped before its first dev evaluation has only checkpoint/: it answers, with a warning."""
+    run = _checkpoint_only_glove(tmp_path / "run")
     result = Parser.load(run).parse(
         "how many nations are listed?", ROOT / "examples" / "tables" / "medals.csv"
     )
@@ -170,12 +175,7 @@ def test_a_set_of_members_loaded_for_a_users_table_says_what_it_lacks(tmp_path):
     """The members for users' tables load on the first such table; their notes reach that parse's warnings."""
     root = tmp_path / "ens"
     shutil.copytree(find_model("wtq-glove"), root / "a")
-    shutil.copytree(find_model("wtq-glove"), root / "b")
-    state, _ = RunDir(root / "b").load_weights("best")
-    (root / "b" / "checkpoint").mkdir()
-    save_tensors(root / "b" / "checkpoint" / "model.pt", state)
-    (root / "b" / "best" / "model.pt").unlink()
-    (root / "b" / "checkpoint" / "state.json").write_text('{"step": 7}')
+    _checkpoint_only_glove(root / "b")
     record = {"format": "nsm-ensemble", "members": ["a"], "user_members": ["a", "b"]}
     (root / "ensemble.json").write_text(json.dumps(record))
     parser = Parser.load(root)

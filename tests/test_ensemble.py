@@ -28,9 +28,14 @@ QUESTIONS = [
 ]
 
 
-def _write_ensemble(root: Path, members: list[str]) -> Path:
+def _write_ensemble(root: Path, members: list[str], user_members: object = None) -> Path:
+    """An ensemble directory's file naming `members` (and `user_members`, the members for users' tables, when
+    given)."""
     root.mkdir(parents=True, exist_ok=True)
-    (root / ENSEMBLE_FILE).write_text(json.dumps({"format": "nsm-ensemble", "members": members}))
+    record: dict = {"format": "nsm-ensemble", "members": members}
+    if user_members is not None:
+        record["user_members"] = user_members
+    (root / ENSEMBLE_FILE).write_text(json.dumps(record))
     return root
 
 
@@ -159,20 +164,13 @@ def test_a_command_that_needs_one_run_names_the_ensembles_members(ensemble):
         RunDir(ensemble).read_config()
 
 
-def _write_user_ensemble(root: Path, members: list[str], user_members: object) -> Path:
-    root.mkdir(parents=True, exist_ok=True)
-    record = {"format": "nsm-ensemble", "members": members, "user_members": user_members}
-    (root / ENSEMBLE_FILE).write_text(json.dumps(record))
-    return root
-
-
 def test_users_tables_are_decoded_by_the_members_apart_for_them(ensemble, tmp_path):
     """A bundle may name members for users' own tables (a member fine-tuned on users' questions): a table
     read with the user rules is decoded by them, a WTQ table by the others; a member both name is one."""
     root = tmp_path / "apart"
     for name in ("a", "b"):
         shutil.copytree(ensemble / name, root / name)
-    _write_user_ensemble(root, ["a"], ["a", "b"])
+    _write_ensemble(root, ["a"], ["a", "b"])
     assert run_members(root) == [root / "a"] and run_members(root, users=True) == [root / "a", root / "b"]
     parser = Parser.load(root)
     both = Parser.load(ensemble)  # a and b together
@@ -188,11 +186,11 @@ def test_users_tables_are_decoded_by_the_members_apart_for_them(ensemble, tmp_pa
 
 def test_a_bad_list_of_users_members_is_refused_whichever_set_is_asked_for(tmp_path):
     (tmp_path / "ens" / "a").mkdir(parents=True)
-    root = _write_user_ensemble(tmp_path / "ens", ["a"], ["../a"])
+    root = _write_ensemble(tmp_path / "ens", ["a"], ["../a"])
     for users in (False, True):
         with pytest.raises(CheckpointError, match="'user_members' must name subdirectories, not paths"):
             run_members(root, users=users)
-    _write_user_ensemble(tmp_path / "ens", ["a"], [])
+    _write_ensemble(tmp_path / "ens", ["a"], [])
     with pytest.raises(CheckpointError, match="'user_members' must be a non-empty list"):
         run_members(root)
 
@@ -206,7 +204,7 @@ def test_eval_on_users_tables_decodes_with_the_members_for_them(ensemble, tmp_pa
     root = tmp_path / "apart"
     for name in ("a", "b"):
         shutil.copytree(ensemble / name, root / name)
-    _write_user_ensemble(root, ["a"], ["b"])
+    _write_ensemble(root, ["a"], ["b"])
     code, out, err = run_cli(
         ["eval", str(root), "--data", str(data), "--split", "dev", "--json", "--vote", "answer"]
     )

@@ -95,8 +95,12 @@ def eval_(
 
     if more_runs and not ensemble:
         raise DataError("several run directories given: add --ensemble to evaluate them as an ensemble")
+
     # else read_config says it is missing; an ensemble directory stands for its members
-    runs = [m for r in (run, *(more_runs or [])) for m in run_members(find_model(r) or r)]
+    def members(users: bool) -> list[Path]:
+        return [m for r in (run, *(more_runs or [])) for m in run_members(find_model(r) or r, users=users)]
+
+    runs = members(users=False)
     records = [RunDir(r).read_config() for r in runs]  # fail fast, one line, before loading data
     world = get_world(records[0]["language"])
     if world.report is not None:  # a world with figures of its own (Karel: LEAPS's and the honest one)
@@ -120,7 +124,7 @@ def eval_(
     dataset = load_dataset(data)
     _ = dataset.tables  # read (and checked) before the progress bar starts, so an error stands alone
     if dataset.users_tables:  # an ensemble's members for users' tables decode them, as nsm parse does
-        runs = [m for r in (run, *(more_runs or [])) for m in run_members(find_model(r) or r, users=True)]
+        runs = members(users=True)
     # a reranker is fitted to one model's beam: that of RUN (a run or a bundled ensemble), alone; on users'
     # tables, the model's reranker of users' tables where it has one, as nsm parse chooses
     reranker, reranker_file = (
