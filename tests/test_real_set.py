@@ -32,6 +32,7 @@ QUESTION_FILES = (
     REAL / "questions-round19.tsv",
     REAL / "questions-round20.tsv",
     REAL / "questions-round21.tsv",
+    REAL / "questions-round22.tsv",
 )
 
 
