@@ -186,7 +186,13 @@ def test_a_proposal_function_runs_outside_the_decoders_vocabulary(medals):
 
     env = bind("wtq", medals, ENTITIES)
     spec = get_language("wtq")
-    assert {f.name for f in spec.proposal_functions} == {"total_diff", "top_total", "bottom_total"}
+    assert {f.name for f in spec.proposal_functions} == {
+        "total_diff",
+        "top_total",
+        "bottom_total",
+        "difference",
+        "filter_exceeding",
+    }
     # the decoder's token ids are those of the language without them: its functions, then the variables
     assert env.var_base == 4 + len(spec.functions) and env.proposal_base >= env.vocab_size
     text = "(top_total all_rows r.nation-string r.silver-number)"
@@ -481,3 +487,36 @@ def test_a_superlative_over_every_row_answers_as_the_sorted_column(values: list,
         == sorted_.extreme_of_all(highest)
     )
     assert repr(value) == repr(sorted_.sorted_values[i])  # the same value, -0.0 and 0 told apart
+
+
+def test_two_columns_of_each_row_are_compared_by_proposal_functions() -> None:
+    """ "Which ticket took longest from opened to closed?" and "how many items are below their reorder level?"
+    compare two columns of each row, which the decoder's functions cannot: `difference` makes a number
+    column of them that the other functions read, and `filter_exceeding` keeps the rows where one is above
+    the other. Dates differ in days; a row missing either value has none."""
+    table = Table.from_rows(
+        "t",
+        ["Ticket", "Opened", "Closed", "Stock", "Reorder level"],
+        [
+            ["A-1", "2024-03-01", "2024-03-04", "12", "10"],
+            ["A-2", "2024-02-27", "2024-03-05", "3", "8"],
+            ["A-3", "2024-03-02", "", "5", "5"],
+            ["A-4", "2024-03-03", "2024-03-03", "0", "4"],
+        ],
+        value_rules="user",
+    )
+    env = bind("wtq", table)
+    span = "(difference r.closed-date r.opened-date)"
+    assert env.execute(f"{span} (argmax all_rows v0) (hop v1 r.ticket-string)").answer == ["a-2"]  # 7 days
+    assert env.execute(f"{span} (average all_rows v0)").answer == [pytest.approx((3 + 7 + 0) / 3)]
+    assert env.execute(f"{span} (argmin all_rows v0) (hop v1 r.ticket-string)").answer == ["a-4"]
+    below = "(filter_exceeding all_rows r.reorder_level-number r.stock-number)"
+    assert env.execute(f"{below} (hop v0 r.ticket-string)").answer == ["a-2", "a-4"]  # not A-3's equal
+    assert env.execute(f"{below} (count v0)").answer == [2.0]
+    # a number less a number, each row's own
+    assert env.execute("(difference r.stock-number r.reorder_level-number) (sum all_rows v0)").answer == [
+        pytest.approx(2 - 5 + 0 - 4)
+    ]
+    # two columns of different kinds, or a column with itself, compare nothing
+    assert not env.execute("(difference r.closed-date r.stock-number)").ok
+    assert not env.execute("(filter_exceeding all_rows r.stock-number r.stock-number)").ok

@@ -823,6 +823,51 @@ def test_totals_of_groups_of_rows_are_proposed_with_functions_the_model_never_wr
     ]
 
 
+REQUESTS = (
+    [
+        ["RR-2401", "Boiler", "2024-03-01", "2024-03-04", "12", "10"],
+        ["RR-2402", "Window", "2024-02-27", "2024-03-06", "3", "8"],
+        ["RR-2403", "Boiler", "2024-03-02", "2024-03-03", "5", "5"],
+        ["RR-2404", "Door", "2024-03-03", "2024-03-08", "0", "4"],
+    ],
+    ["Request", "Category", "Opened", "Closed", "Stock", "Reorder level"],
+)
+
+
+def _two_columns(question: str) -> dict[str, list]:
+    problem, env = _user_problem(question, *REQUESTS)
+    proposed = [t for t, kind in get_world("wtq").propose(problem, env, []) if kind == "two_columns"]
+    answers: dict[str, list] = {}
+    add_proposals("wtq", problem, env, {}, answers)
+    return {t: answers[t] for t in proposed if t in answers}
+
+
+def test_questions_comparing_two_columns_of_each_row_get_programs_over_both() -> None:
+    # a span between two dates, one of them named: the later date less the earlier
+    longest = _two_columns("Which request took the longest to close?")
+    span = "(difference r.closed-date r.opened-date)"
+    assert longest[f"{span} (argmax all_rows v0) (hop v1 r.request-string)"] == ["rr-2402"]
+    assert longest[f"{span} (average all_rows v0)"] == [pytest.approx((3 + 8 + 1 + 5) / 4)]
+    # an either-or of two rows by their spans
+    either = _two_columns("Which took longer to get closed, RR-2403 or RR-2404?")
+    pair = '(filter_str_contain_any all_rows ["rr-2403" "rr-2404"] r.request-string)'
+    assert either[f"{span} {pair} (argmax v1 v0) (hop v2 r.request-string)"] == ["rr-2404"]
+    # a row's amount against another of its own, one of them named
+    below = _two_columns("How many items are below their reorder level?")
+    assert below["(filter_exceeding all_rows r.reorder_level-number r.stock-number) (count v0)"] == [2.0]
+    # the rows whose difference passes a number the question names, the larger column first
+    far = _two_columns("which items are more than 3 below their reorder level?")
+    gap = "(difference r.reorder_level-number r.stock-number)"
+    assert far[f"{gap} (filter_greater all_rows 3 v0) (hop v1 r.request-string)"] == ["rr-2402", "rr-2404"]
+    # among the rows of a thing the question names
+    boilers = _two_columns("which boiler job took the longest to close?")
+    kept = '(filter_str_contain_any all_rows "boiler" r.category-string) (difference r.closed-date r.opened-date)'
+    assert boilers[f"{kept} (argmax v0 v1) (hop v2 r.request-string)"] == ["rr-2401"]
+    # a question that names no column, or names one with nothing to set it against, gets none
+    for question in ("how many requests are there?", "what is the stock of RR-2401?"):
+        assert not _two_columns(question), question
+
+
 def test_a_pick_by_a_total_is_described_to_the_reranker_as_showing_its_key_column():
     question = "Which client did I bill more hours to, Northwind Studio or Hartley & Sons?"
     problem, env = _user_problem(question, *HOURS)
@@ -852,14 +897,16 @@ def test_the_kinds_for_users_tables_are_not_proposed_on_a_table_read_by_the_wtq_
         '(filter_str_contain_any all_rows "away" r.venue-string) (argmin v0 r.date-date) (hop v1 r.date-string)',
     ]
     for value_rules, expected in (("user", set(USER_KINDS)), ("wtq", set())):
-        table = Table.from_rows("t", GAMES[1], GAMES[0], value_rules=value_rules)
+        games = Table.from_rows("t", GAMES[1], GAMES[0], value_rules=value_rules)
+        requests = Table.from_rows("r", REQUESTS[1], REQUESTS[0], value_rules=value_rules)
         kinds = set()
-        for question in (
-            "how many home games had more than 17,000 fans?",
-            "what was the total attendance?",
-            "what was the combined attendance of Ashford Rovers and Millbrook Town?",
-            "how many more fans came to the away game at Northgate United than to the home game?",
-            "which opponent drew the most fans in total?",
+        for question, table in (
+            ("how many home games had more than 17,000 fans?", games),
+            ("what was the total attendance?", games),
+            ("what was the combined attendance of Ashford Rovers and Millbrook Town?", games),
+            ("how many more fans came to the away game at Northgate United than to the home game?", games),
+            ("which opponent drew the most fans in total?", games),
+            ("How many items are below their reorder level?", requests),
         ):
             annotated = annotate_question(question, table)
             env = bind(get_language("wtq"), table, annotated.entities)

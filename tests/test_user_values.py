@@ -404,6 +404,27 @@ def test_durations_written_as_clocks_are_minutes_where_the_cells_say_so() -> Non
     assert numbers("1:02:45", "0:58:10") == pytest.approx((1.045833333, 0.969444444))
 
 
+def test_clocks_under_a_header_of_a_duration_are_minutes_and_seconds() -> None:
+    """A playlist's `Duration` of `3:45` was read as a time in hours, so "the average track in seconds" was
+    3.84 hours in seconds' clothing; where the header says it holds durations and every clock is `m:ss`, it
+    is minutes, and an answer in seconds converts from them."""
+    table = Table.from_rows(
+        "t",
+        ["Track", "Duration", "Played"],
+        [["a", "3:45", "07:02"], ["b", "4:12", "07:06"], ["c", "2:59", "19:40"]],
+        value_rules="user",
+    )
+    duration, played = table.columns[1], table.columns[2]
+    assert duration.views["number"] == pytest.approx((3.75, 4.2, 2.983333333))
+    assert table.quantity_unit(duration).name == "minute"
+    # a clock column whose header names no duration is still times of day
+    assert table.quantity_unit(played) is None
+    env = bind("wtq", table)
+    said = annotate_question("whats the average track duration in seconds", table)
+    result = env.execute("(average all_rows r.duration-number)")
+    assert shown_answer(result, env, said.tokens)[1] == ["218.666667 seconds"]
+
+
 def test_a_pace_is_minutes_per_distance_so_the_fastest_is_the_least() -> None:
     """A running log's `5:58 /km` was the number 5 with 58 beside it, so `4:51 /km` and `4:05 /km` tied."""
     assert numbers("5:58 /km", "4:51/km", "6:05 per km", "", "1:45 per 100m") == (

@@ -30,13 +30,17 @@ On a user's table only (`USER_KINDS`), where the models trained on WTQ read peop
   a program one expression longer than the model writes;
 - `totals`: a question comparing totals of groups of rows, each group the rows of one thing ("which client did
   I bill more hours to, A or B?", "how many more minutes went to A than to B?", "which category sold the most
-  in total?"), written with the language's proposal functions, which the model never writes.
+  in total?"), written with the language's proposal functions, which the model never writes;
+- `two_columns`: a question comparing two columns of each row ("which ticket took longest from opened to
+  closed?", "how many items are below their reorder level?"), written with the proposal functions
+  `difference` and `filter_exceeding`.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
-from itertools import product
+from itertools import combinations, product
 from typing import Any
 
 from nsmcli.errors import GrammarError
@@ -44,7 +48,7 @@ from nsmcli.worlds.tables.data import lexicon
 from nsmcli.worlds.tables.data.annotate import filled_cells, is_list, is_signed, repeats
 from nsmcli.worlds.tables.data.values import Date, contains_words
 from nsmcli.worlds.tables.lang import program as P
-from nsmcli.worlds.tables.lang.functions import user_matching
+from nsmcli.worlds.tables.lang.functions import key, user_matching
 
 #: Each comparing function and the one that compares the other way.
 MIRRORED = {
@@ -582,11 +586,112 @@ def _one_cell_each(column: Any, values: Sequence[str]) -> bool:
     return all(len({cell for cell in cells if contains_words(v, cell)}) == 1 for v in values)
 
 
+#: At most this many `two_columns` programs a question, for the same reason as `PAIRED_PROGRAMS`.
+TWO_COLUMN_PROGRAMS = 60
+#: Words of a question that measures a span of time between two dates of a row ("which bug took longest
+#: from opened to closed?", "how many days did returns take on average?").
+_SPAN_WORDS = frozenset({"took", "take", "takes", "long", "longer", "longest", "days", "quickest", "fastest"})
+#: Words of a question that compares a row's amount with another of its own ("below their reorder level",
+#: "seats left", "capacity minus enrolled").
+_OWN_WORDS = frozenset({"their", "its", "minus", "left", "remaining", "outstanding", "short"})
+#: Words of a column's name that name no thing of their own (`Closed at`, `Return date`, `Order no`): the
+#: others name the column, where it has others.
+_NAME_FILLERS = frozenset({"at", "on", "of", "the", "date", "time", "no", "nr"})
+
+
+def two_columns_programs(problem: Any, env: Any, beam: Sequence[str]) -> list[str]:
+    """Programs over two columns of each row, written with the language's proposal functions `difference`
+    and `filter_exceeding`, for each pair of number columns or of date columns the question names (every
+    word of a column's name, stemmed: "closed" names `Close`), or of date columns one of which it names
+    where it speaks of a span ("which ticket took longest to close?"):
+
+    - the rows where one is above the other ("how many items are below their reorder level?"), counted or
+      shown;
+    - each row's difference, the later date or larger number first: its largest or smallest row shown, its
+      average or total, and the rows above or below a number the question names ("which returns took more
+      than 20 days?"), counted or shown; and, for a question naming two things with "or", the one of the two
+      with the larger or smaller difference ("which took longer to get closed, RR-2403 or RR-2404?").
+
+    From each of `_starts`."""
+    stemmer = env.table.rules.header_words
+    if stemmer is None:
+        return []
+    words = [w for t in problem.question.tokens for w in re.findall(r"[a-z]+", t.lower())]
+    stems = {stemmer.stem(w) for w in words}
+    named = [c for c in env.table.columns if _names(c, stems, stemmer)]
+    # one named column is enough where the question speaks of a span between dates, or of a row's own
+    # other amount ("below *their* reorder level"); else both must be named
+    one_enough = {"date": bool(_SPAN_WORDS & set(words)), "number": bool(_OWN_WORDS & set(words))}
+    pairs = []
+    for kind in ("number", "date"):
+        ordered = [c for c in env.table.columns if kind in c.views]
+        for first, second in combinations(ordered, 2):
+            either = first in named or second in named
+            both = first in named and second in named
+            if both or (one_enough[kind] and either):
+                pairs.append((not both, _larger_first(first, second, kind)))
+    if not named or not pairs:
+        return []
+    pairs = [
+        pair for _, pair in sorted(pairs, key=lambda p: p[0])
+    ]  # both named first (`TWO_COLUMN_PROGRAMS`)
+    shown = _shown(env)
+    numbers = [e for e in problem.question.entities if e.kind == "number" and len(e.values) == 1]
+    pair = next((e for e in problem.question.entities if e.kind == "string" and len(e.values) == 2), None)
+    out: list[str] = []
+    for (prefix, rows, n), (larger, smaller) in product(_starts(problem, env), pairs):
+        texts = [t for t in shown if t.slug not in (larger.slug, smaller.slug)]
+        for above, below in ((larger, smaller), (smaller, larger)):
+            kept = f"{prefix}(filter_exceeding {rows} {above} {below})"
+            out.append(f"{kept} (count v{n})")
+            out += [f"{kept} (hop v{n} {t})" for t in texts]
+        gap = f"{prefix}(difference {larger} {smaller})"
+        d = f"v{n}"
+        out += [f"{gap} (average {rows} {d})", f"{gap} (sum {rows} {d})"]
+        for pick in ("argmax", "argmin"):
+            out += [f"{gap} ({pick} {rows} {d}) (hop v{n + 1} {t})" for t in texts]
+        for entity in numbers:
+            bound = P.Literal("number", tuple(entity.values))
+            for keep in ("filter_greater", "filter_less"):
+                kept = f"{gap} ({keep} {rows} {bound} {d})"
+                out.append(f"{kept} (count v{n + 1})")
+                out += [f"{kept} (hop v{n + 1} {t})" for t in texts]
+        if pair is not None and not prefix:
+            both = P.Literal("string", tuple(str(v) for v in pair.values))
+            for column in env.table.columns:
+                if not holds_all(column, [str(v) for v in pair.values]):
+                    continue
+                name = column.property_name("string")
+                keep = f"(difference {larger} {smaller}) (filter_str_contain_any all_rows {both} {name})"
+                out += [f"{keep} ({pick} v1 v0) (hop v2 {name})" for pick in ("argmax", "argmin")]
+    return list(dict.fromkeys(out))[:TWO_COLUMN_PROGRAMS]
+
+
+def _names(column: Any, stems: set[str], stemmer: Any) -> bool:
+    """Whether the question names the column: every word of its slug but `_NAME_FILLERS`, stemmed, is among
+    the question's."""
+    parts = [w for w in column.slug.split("_") if w and not w.isdigit()]
+    parts = [w for w in parts if w not in _NAME_FILLERS] or parts
+    return bool(parts) and all(stemmer.stem(w) in stems for w in parts)
+
+
+def _larger_first(first: Any, second: Any, kind: str) -> tuple[P.Column, P.Column]:
+    """The two columns' views of `kind`, the one larger on most rows that have both first: a span is the
+    later date less the earlier, "capacity minus enrolled" the larger number less the smaller."""
+    a, b = first.views[kind], second.views[kind]
+    both = [(x, y) for x, y in zip(a, b, strict=True) if x is not None and y is not None]
+    above = sum(1 for x, y in both if key(x) > key(y))
+    below = sum(1 for x, y in both if key(x) < key(y))
+    names = (P.Column(first.property_name(kind)), P.Column(second.property_name(kind)))
+    return names if above >= below else names[::-1]
+
+
 #: The kinds proposed on users' tables only: each widens the candidates where the models, trained on WTQ,
 #: miss how people ask about their own tables (a second condition the beam drops, a total it counts);
 #: on WTQ tables the beam is in the models' own distribution and these cost more than they add there.
 #: A reranker sees only the kinds it was fitted with (`Reranker.proposal_kinds`), so a kind added here is
-#: weighed only after a refit (`nsm rerank`); the bundle's reranker of users' tables was fitted with all of these.
+#: weighed only after a refit (`nsm rerank`); the bundle's reranker of users' tables was fitted with all of these
+#: but `two_columns`, which a refit on the fit rounds did not learn to choose (BENCHMARKS.md, fifty-fifth session).
 USER_KINDS: dict[str, Callable[[Any, Any, Sequence[str]], list[str]]] = {
     "narrowed": narrowed_programs,
     "summed": summed_programs,
@@ -594,4 +699,5 @@ USER_KINDS: dict[str, Callable[[Any, Any, Sequence[str]], list[str]]] = {
     "paired": paired_programs,
     "narrowed_long": narrowed_long_programs,
     "totals": totals_programs,
+    "two_columns": two_columns_programs,
 }

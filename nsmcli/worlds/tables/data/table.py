@@ -96,7 +96,7 @@ class Table:
         cache = self.__dict__.setdefault("_quantities", {})
         key = next(j for j, c in enumerate(self.columns) if c is column)  # a position survives pickling
         if key not in cache:
-            cache[key] = self.rules.column_units(column.raw)
+            cache[key] = self.rules.column_units(column.raw, column.header)
         return cache[key]
 
     def quantity_unit(self, column: Column) -> Unit | None:

@@ -277,12 +277,23 @@ _CLOCK_DURATION = re.compile(r"\s*(?:(?P<h>\d{1,3}):(?=\d\d:))?(?P<m>\d{1,3}):(?
 _CLOCK_HOURS = 23
 
 
-def clock_durations(raw: Sequence[str]) -> UnitReading | None:
+#: A header that says its clocks measure a length of time in minutes and seconds (`Duration`, `Avg wait`,
+#: `Pace (min/mi)`, `Avg Wait (m:ss)`): a track's `3:45` there is not three hours and three quarters.
+_DURATION_HEADER = re.compile(r"\b(?:duration|length|runtime|pace|wait|m+:s+)(?![a-z])", re.IGNORECASE)
+
+
+def names_duration(header: str) -> bool:
+    """Whether a column's header says its clocks are durations in minutes and seconds (`_DURATION_HEADER`)."""
+    return _DURATION_HEADER.search(header) is not None
+
+
+def clock_durations(raw: Sequence[str], named_duration: bool = False) -> UnitReading | None:
     """The column as durations in minutes, where its cells say they are durations written as clocks: every
     cell with a digit is `m:ss` or `h:mm:ss`, both forms are there, and a `m:ss` cell is no time of day
-    (`32:15`): a podcast's `32:15` beside its `1:02:45` is 32.25 minutes, not 32 beside 1. Other clock
-    columns stay as the rules read them: `18:05` beside `18:05:30` is a time of day, `25:23` alone may be a
-    score, and `1:02:45` alone reads as a time in hours."""
+    (`32:15`): a podcast's `32:15` beside its `1:02:45` is 32.25 minutes, not 32 beside 1. Or where the
+    header says so (`named_duration`: `Duration`, `Avg wait`) and every such cell is `m:ss`: a playlist's
+    `3:45` is 3.75 minutes. Other clock columns stay as the rules read them: `18:05` beside `18:05:30` is a
+    time of day, `25:23` alone may be a score, and `1:02:45` alone reads as a time in hours."""
     first = next((text for text in raw if _DIGIT.search(text)), None)
     if first is None or _CLOCK_DURATION.fullmatch(first) is None:  # cheap: most columns fail here
         return None
@@ -302,7 +313,7 @@ def clock_durations(raw: Sequence[str]) -> UnitReading | None:
         else:
             long = True
         values[text] = _round(int(m["h"] or 0) * 60 + int(m["m"]) + int(m["s"]) / 60)
-    if not (short and long and over_a_day):
+    if not (short and long and over_a_day) and not (named_duration and short and not long):
         return None
     return UnitReading(MINUTE, tuple(values[text] for text in raw), converted=True)
 

@@ -105,9 +105,9 @@ class ValueRules:
         something for the whole table return a configured copy; these read every table alike."""
         return self
 
-    def column_units(self, raw: Sequence[str]) -> units.UnitReading | None:
+    def column_units(self, raw: Sequence[str], header: str = "") -> units.UnitReading | None:
         """A column of quantities with units (`2h 30m`, `1.2 km`) read as one quantity in one unit, when these
-        rules read units; None otherwise."""
+        rules read units; None otherwise. The header may say what its clocks measure (`Duration`)."""
         return None
 
     def quantity_unit(self, header: str, quantity: units.UnitReading | None) -> units.Unit | None:
@@ -963,7 +963,7 @@ class UserRules(ValueRules):
         views = self._column_at_once(raw, min_typed_fraction)
         if views is None:
             views = super().column_views(raw, min_typed_fraction)
-            quantity = self.column_units(raw)
+            quantity = self.column_units(raw, header)
             # "2h 30m" is 150 minutes, not the numbers 2, 30; "-6min" is -6, which the cell's number lost
             if quantity is not None and (quantity.converted or quantity.values != views.get("number")):
                 none = (None,) * len(raw)
@@ -997,11 +997,11 @@ class UserRules(ValueRules):
             )
         return views
 
-    def column_units(self, raw: Sequence[str]) -> units.UnitReading | None:
+    def column_units(self, raw: Sequence[str], header: str = "") -> units.UnitReading | None:
         race = _race_seconds(raw)
         if race is not None:
             return race
-        durations = units.clock_durations(raw)
+        durations = units.clock_durations(raw, units.names_duration(header))
         if durations is not None:
             return durations
         if not units.may_have_units(raw):

@@ -19,6 +19,7 @@ import math
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import date as date_type
 from functools import cached_property
 from itertools import accumulate
 from typing import TYPE_CHECKING, Any
@@ -561,6 +562,63 @@ def _by_total(highest: bool):
 
 function("top_total")(_by_total(highest=True))
 function("bottom_total")(_by_total(highest=False))
+
+
+# ----- two columns of each row: written by the world's proposals only ----------------------------------------
+
+
+def _row_difference(first: Any, second: Any) -> float | None:
+    """A row's first value less its second: numbers as they are, two whole dates in days; None otherwise."""
+    if isinstance(first, Date) and isinstance(second, Date):
+        if first.has_unknown_fields or second.has_unknown_fields:
+            return None
+        try:
+            return float(_ordinal(first) - _ordinal(second))
+        except ValueError:  # a date no calendar has (a WTQ `2011-02-30`)
+            return None
+    if isinstance(first, int | float) and isinstance(second, int | float):
+        return float(first) - float(second)
+    return None
+
+
+def _ordinal(value: Date) -> int:
+    return date_type(value.year, value.month, value.day).toordinal()
+
+
+def _two_columns(first: Prop, second: Prop) -> None:
+    if first is second or first.type != second.type or first.type == "string_property":
+        raise ExecError(f"{first.name} and {second.name} are not two columns of one ordered kind")
+
+
+@function("difference")
+def difference(env, args):
+    """Each row's first column less its second, a number column of its own ("the days from opened to closed",
+    "capacity minus enrolled"), which the other functions then read as any number column: the bug that took
+    longest to close is the `argmax` of closed less opened."""
+    first, second = args
+    _two_columns(first, second)
+    values = tuple(
+        None if a is None or b is None else _row_difference(a, b)
+        for a, b in zip(first.values, second.values, strict=True)
+    )
+    if all(v is None for v in values):
+        raise ExecError(f"no row has both {first.name} and {second.name}")
+    name = f"({first.name} - {second.name})"
+    return "num_property", Prop.build(name, "num_property", values, user_matching=first.user_matching)
+
+
+@function("filter_exceeding", first_arg_ok=_nonempty, useful=_proper_subset)
+def filter_exceeding(env, args):
+    """The rows whose first column is above their second ("the items below their reorder level" keeps those
+    whose reorder level is above their stock; "paid after the due date")."""
+    rows, first, second = args
+    _two_columns(first, second)
+    kept = [
+        i
+        for i in rows_of(rows & first.present & second.present)
+        if (d := _row_difference(first.values[i], second.values[i])) is not None and d > 0
+    ]
+    return "entity_list", mask_of(kept)
 
 
 # ----- row sets -> row sets -------------------------------------------------------------------------------

@@ -86,6 +86,8 @@ def to_plain(type_: str, value: Any) -> list:
         return [row_label(i) for i in rows_of(value)]
     if type_ == "num":
         return [value]
+    if type_.endswith("_property"):  # a column a program computed (`difference`): its value on each row
+        value = value.values
     return [str(v) if isinstance(v, Date) else v for v in value]
 
 
