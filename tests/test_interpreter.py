@@ -517,6 +517,7 @@ def test_two_columns_of_each_row_are_compared_by_proposal_functions() -> None:
     assert env.execute("(difference r.stock-number r.reorder_level-number) (sum all_rows v0)").answer == [
         pytest.approx(2 - 5 + 0 - 4)
     ]
-    # two columns of different kinds, or a column with itself, compare nothing
+    # two columns of different kinds, or a column with itself, compare nothing; a computed column is no answer
     assert not env.execute("(difference r.closed-date r.stock-number)").ok
+    assert "cannot end with a column" in env.execute(span).error
     assert not env.execute("(filter_exceeding all_rows r.stock-number r.stock-number)").ok

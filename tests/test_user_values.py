@@ -13,6 +13,7 @@ from nsmcli.errors import DataError
 from nsmcli.worlds.tables.data.annotate import annotate_question
 from nsmcli.worlds.tables.data.readers import load_table, load_wtq_table
 from nsmcli.worlds.tables.data.table import Table
+from nsmcli.worlds.tables.data.units import names_duration
 from nsmcli.worlds.tables.data.valuerules import RULES, get_rules
 from nsmcli.worlds.tables.data.values import Date
 from nsmcli.worlds.tables.lang.interpreter import bind, shown_answer
@@ -419,6 +420,17 @@ def test_clocks_under_a_header_of_a_duration_are_minutes_and_seconds() -> None:
     assert table.quantity_unit(duration).name == "minute"
     # a clock column whose header names no duration is still times of day
     assert table.quantity_unit(played) is None
+    # a header of a duration in hours keeps the clock's hours; a snake_case key names a duration too, and
+    # `m:ss` beside `h:mm:ss` under it is one quantity in minutes
+    assert not names_duration("Duration (h:mm)") and not names_duration("Shift length (hours)")
+    assert (
+        names_duration("trip_duration") and names_duration("Avg Wait (m:ss)") and names_duration("Run time")
+    )
+    assert not names_duration("Time") and not names_duration("Scheduled")
+    mixed = Table.from_rows(
+        "t", ["Match", "Duration"], [["a", "12:30"], ["b", "1:05:20"], ["c", "9:15"]], value_rules="user"
+    )
+    assert mixed.columns[1].views["number"] == pytest.approx((12.5, 65.333333333, 9.25))
     env = bind("wtq", table)
     said = annotate_question("whats the average track duration in seconds", table)
     result = env.execute("(average all_rows r.duration-number)")

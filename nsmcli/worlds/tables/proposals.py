@@ -691,7 +691,8 @@ def _larger_first(first: Any, second: Any, kind: str) -> tuple[P.Column, P.Colum
 #: on WTQ tables the beam is in the models' own distribution and these cost more than they add there.
 #: A reranker sees only the kinds it was fitted with (`Reranker.proposal_kinds`), so a kind added here is
 #: weighed only after a refit (`nsm rerank`); the bundle's reranker of users' tables was fitted with all of these
-#: but `two_columns`, which a refit on the fit rounds did not learn to choose (BENCHMARKS.md, fifty-fifth session).
+#: but `totals` and `two_columns`; a refit on the fit rounds with `two_columns` did not learn to choose it
+#: (BENCHMARKS.md, fifty-fifth session).
 USER_KINDS: dict[str, Callable[[Any, Any, Sequence[str]], list[str]]] = {
     "narrowed": narrowed_programs,
     "summed": summed_programs,

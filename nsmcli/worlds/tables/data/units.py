@@ -277,22 +277,28 @@ _CLOCK_DURATION = re.compile(r"\s*(?:(?P<h>\d{1,3}):(?=\d\d:))?(?P<m>\d{1,3}):(?
 _CLOCK_HOURS = 23
 
 
-#: A header that says its clocks measure a length of time in minutes and seconds (`Duration`, `Avg wait`,
-#: `Pace (min/mi)`, `Avg Wait (m:ss)`): a track's `3:45` there is not three hours and three quarters.
-_DURATION_HEADER = re.compile(r"\b(?:duration|length|runtime|pace|wait|m+:s+)(?![a-z])", re.IGNORECASE)
+#: A header that says its clocks measure a length of time (`Duration`, `Avg wait`, `Pace (min/mi)`,
+#: `Avg Wait (m:ss)`, `track_length`): a track's `3:45` there is not three hours and three quarters.
+_DURATION_HEADER = re.compile(
+    r"(?<![a-z])(?:duration|length|runtime|run time|pace|wait|waiting time|m+:s+)s?(?![a-z])", re.IGNORECASE
+)
+#: A header that says its clocks count hours (`Duration (h:mm)`, `Shift length (hours)`): `2:45` is then
+#: hours and minutes, as the rules read a clock.
+_HOURS_HEADER = re.compile(r"(?<![a-z])(?:h+:m+|hours?|hrs?)(?![a-z])", re.IGNORECASE)
 
 
 def names_duration(header: str) -> bool:
-    """Whether a column's header says its clocks are durations in minutes and seconds (`_DURATION_HEADER`)."""
-    return _DURATION_HEADER.search(header) is not None
+    """Whether a column's header says its clocks are durations in minutes and seconds: it names a length of
+    time (`_DURATION_HEADER`) and no hours (`_HOURS_HEADER`)."""
+    return _DURATION_HEADER.search(header) is not None and _HOURS_HEADER.search(header) is None
 
 
 def clock_durations(raw: Sequence[str], named_duration: bool = False) -> UnitReading | None:
     """The column as durations in minutes, where its cells say they are durations written as clocks: every
     cell with a digit is `m:ss` or `h:mm:ss`, both forms are there, and a `m:ss` cell is no time of day
     (`32:15`): a podcast's `32:15` beside its `1:02:45` is 32.25 minutes, not 32 beside 1. Or where the
-    header says so (`named_duration`: `Duration`, `Avg wait`) and every such cell is `m:ss`: a playlist's
-    `3:45` is 3.75 minutes. Other clock columns stay as the rules read them: `18:05` beside `18:05:30` is a
+    header says so (`named_duration`: `Duration`, `Avg wait`) and some cell is `m:ss`: a playlist's `3:45`
+    is 3.75 minutes, beside a `1:05:20` or not. Other clock columns stay as the rules read them: `18:05` beside `18:05:30` is a
     time of day, `25:23` alone may be a score, and `1:02:45` alone reads as a time in hours."""
     first = next((text for text in raw if _DIGIT.search(text)), None)
     if first is None or _CLOCK_DURATION.fullmatch(first) is None:  # cheap: most columns fail here
@@ -313,7 +319,7 @@ def clock_durations(raw: Sequence[str], named_duration: bool = False) -> UnitRea
         else:
             long = True
         values[text] = _round(int(m["h"] or 0) * 60 + int(m["m"]) + int(m["s"]) / 60)
-    if not (short and long and over_a_day) and not (named_duration and short and not long):
+    if not (short and long and over_a_day) and not (named_duration and short):
         return None
     return UnitReading(MINUTE, tuple(values[text] for text in raw), converted=True)
 

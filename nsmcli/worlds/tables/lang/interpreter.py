@@ -268,6 +268,10 @@ class Environment:
             if token == END:
                 if not state.computed:
                     return _fail(state, token, "empty program")
+                if state.computed[-1][0].endswith("_property"):  # a column a program computed (`difference`)
+                    return _fail(
+                        state, token, "a program cannot end with a column: read its values with a function"
+                    )
                 return State(tokens, state.computed, done=True)
             if token == OPEN and not self._at_limit(state, PROPOSAL_EXPRESSIONS):
                 return State(tokens, state.computed, _OPENED)

@@ -882,7 +882,8 @@ def render_sql(
     declared = {f.name for f in spec.functions}
     for expr in program.exprs:
         if expr.function not in declared:
-            if expr.function in {f.name for f in spec.proposal_functions}:  # totals of groups: a GROUP BY
+            # the proposals' functions (totals of groups, a GROUP BY; a row's two columns): no rendering here
+            if expr.function in {f.name for f in spec.proposal_functions}:
                 raise _no_sql(f"{expr.function} has no SQL form here")
             raise _no_sql(f"{expr.function} is not a {spec.name} function")
     if not program.exprs:
