@@ -298,8 +298,9 @@ def clock_durations(raw: Sequence[str], named_duration: bool = False) -> UnitRea
     cell with a digit is `m:ss` or `h:mm:ss`, both forms are there, and a `m:ss` cell is no time of day
     (`32:15`): a podcast's `32:15` beside its `1:02:45` is 32.25 minutes, not 32 beside 1. Or where the
     header says so (`named_duration`: `Duration`, `Avg wait`) and some cell is `m:ss`: a playlist's `3:45`
-    is 3.75 minutes, beside a `1:05:20` or not. Other clock columns stay as the rules read them: `18:05` beside `18:05:30` is a
-    time of day, `25:23` alone may be a score, and `1:02:45` alone reads as a time in hours."""
+    is 3.75 minutes, beside a `1:05:20` or not. Other clock columns stay as the rules read them: `18:05`
+    beside `18:05:30` is a time of day, `25:23` alone may be a score, and `1:02:45` alone reads as a time in
+    hours."""
     first = next((text for text in raw if _DIGIT.search(text)), None)
     if first is None or _CLOCK_DURATION.fullmatch(first) is None:  # cheap: most columns fail here
         return None
