@@ -863,6 +863,18 @@ def test_questions_comparing_two_columns_of_each_row_get_programs_over_both() ->
     boilers = _two_columns("which boiler job took the longest to close?")
     kept = '(filter_str_contain_any all_rows "boiler" r.category-string) (difference r.closed-date r.opened-date)'
     assert boilers[f"{kept} (argmax v0 v1) (hop v2 r.request-string)"] == ["rr-2401"]
+    # the rows of a thing the question names keep their share of the cap beside many pairs' all-rows programs
+    jobs = (
+        [
+            [f"J-{i}", str(100 + i), str(120 + 2 * i), str(500 * i), str(80 + i), str(i % 3)]
+            for i in range(1, 7)
+        ],
+        ["Job", "Quoted", "Final price", "Quantity", "Weight", "Reprints"],
+    )
+    problem, env = _user_problem("By how much did the final price of J-4 exceed its quote?", *jobs)
+    proposed = [t for t, kind in get_world("wtq").propose(problem, env, []) if kind == "two_columns"]
+    kept = '(filter_str_contain_any all_rows "j-4" r.job-string)'
+    assert f"{kept} (difference r.final_price-number r.quoted-number) (sum v0 v1)" in proposed
     # a question that names no column, or names one with nothing to set it against, gets none
     for question in ("how many requests are there?", "what is the stock of RR-2401?"):
         problem, env = _user_problem(question, *REQUESTS)

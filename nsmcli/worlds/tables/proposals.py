@@ -612,7 +612,7 @@ def two_columns_programs(problem: Any, env: Any, beam: Sequence[str]) -> list[st
       than 20 days?"), counted or shown; and, for a question naming two things with "or", the one of the two
       with the larger or smaller difference ("which took longer to get closed, RR-2403 or RR-2404?").
 
-    From each of `_starts`."""
+    From each of `_starts`, each with its share of `TWO_COLUMN_PROGRAMS`."""
     stemmer = env.table.rules.header_words
     if stemmer is None:
         return []
@@ -638,8 +638,13 @@ def two_columns_programs(problem: Any, env: Any, beam: Sequence[str]) -> list[st
     shown = _shown(env)
     numbers = [e for e in problem.question.entities if e.kind == "number" and len(e.values) == 1]
     pair = next((e for e in problem.question.entities if e.kind == "string" and len(e.values) == 2), None)
-    out: list[str] = []
-    for (prefix, rows, n), (larger, smaller) in product(_starts(problem, env), pairs):
+    starts = _starts(problem, env)
+    # each start its share of the cap: the all-rows programs of many pairs would otherwise crowd out the rows of
+    # the thing the question names ("the final price of PS-2410 over its quote")
+    share = TWO_COLUMN_PROGRAMS // len(starts)
+    by_start: dict[str, list[str]] = {prefix: [] for prefix, _, _ in starts}
+    for (prefix, rows, n), (larger, smaller) in product(starts, pairs):
+        out = by_start[prefix]
         texts = [t for t in shown if t.slug not in (larger.slug, smaller.slug)]
         for above, below in ((larger, smaller), (smaller, larger)):
             kept = f"{prefix}(filter_exceeding {rows} {above} {below})"
@@ -664,7 +669,7 @@ def two_columns_programs(problem: Any, env: Any, beam: Sequence[str]) -> list[st
                 name = column.property_name("string")
                 keep = f"(difference {larger} {smaller}) (filter_str_contain_any all_rows {both} {name})"
                 out += [f"{keep} ({pick} v1 v0) (hop v2 {name})" for pick in ("argmax", "argmin")]
-    return list(dict.fromkeys(out))[:TWO_COLUMN_PROGRAMS]
+    return [text for programs in by_start.values() for text in list(dict.fromkeys(programs))[:share]]
 
 
 def _names(column: Any, stems: set[str], stemmer: Any) -> bool:
