@@ -619,22 +619,23 @@ def two_columns_programs(problem: Any, env: Any, beam: Sequence[str]) -> list[st
     words = [w for t in problem.question.tokens for w in re.findall(r"[a-z]+", t.lower())]
     stems = {stemmer.stem(w) for w in words}
     named = [c for c in env.table.columns if _names(c, stems, stemmer)]
+    if not named:
+        return []
     # one named column is enough where the question speaks of a span between dates, or of a row's own
-    # other amount ("below *their* reorder level"); else both must be named
+    # other amount ("below *their* reorder level"); else both must be named. Pairs of two named columns come
+    # first, before the cap (`TWO_COLUMN_PROGRAMS`).
     one_enough = {"date": bool(_SPAN_WORDS & set(words)), "number": bool(_OWN_WORDS & set(words))}
-    pairs = []
+    both_named, one_named = [], []
     for kind in ("number", "date"):
         ordered = [c for c in env.table.columns if kind in c.views]
         for first, second in combinations(ordered, 2):
-            either = first in named or second in named
-            both = first in named and second in named
-            if both or (one_enough[kind] and either):
-                pairs.append((not both, _larger_first(first, second, kind)))
-    if not named or not pairs:
+            if first in named and second in named:
+                both_named.append(_larger_first(first, second, kind))
+            elif one_enough[kind] and (first in named or second in named):
+                one_named.append(_larger_first(first, second, kind))
+    pairs = both_named + one_named
+    if not pairs:
         return []
-    pairs = [
-        pair for _, pair in sorted(pairs, key=lambda p: p[0])
-    ]  # both named first (`TWO_COLUMN_PROGRAMS`)
     shown = _shown(env)
     numbers = [e for e in problem.question.entities if e.kind == "number" and len(e.values) == 1]
     pair = next((e for e in problem.question.entities if e.kind == "string" and len(e.values) == 2), None)
