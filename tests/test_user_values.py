@@ -431,10 +431,31 @@ def test_clocks_under_a_header_of_a_duration_are_minutes_and_seconds() -> None:
         "t", ["Match", "Duration"], [["a", "12:30"], ["b", "1:05:20"], ["c", "9:15"]], value_rules="user"
     )
     assert mixed.columns[1].views["number"] == pytest.approx((12.5, 65.333333333, 9.25))
+    # a match's `00:42:10` under `Duration` is 42 minutes, every cell `h:mm:ss`: "lasted more than 45 minutes"
+    # compared minutes with 0.70 of an hour
+    matches = Table.from_rows(
+        "t",
+        ["Match", "Duration"],
+        [["M01", "00:18:45"], ["M02", "00:42:10"], ["M03", ""], ["M04", "01:05:00"]],
+        value_rules="user",
+    )
+    assert matches.columns[1].views["number"] == pytest.approx((18.75, 42.166666667, None, 65.0))
+    assert table_minutes(matches) == "minute"
+    said = annotate_question("which matches lasted more than 45 minutes", matches).entities
+    assert (45.0,) in [e.values for e in said]
+    result = bind("wtq", matches, said).execute(
+        "(filter_greater all_rows 45 r.duration-number) (hop v0 r.match-string)"
+    )
+    assert result.answer == ["m04"]
     env = bind("wtq", table)
     said = annotate_question("whats the average track duration in seconds", table)
     result = env.execute("(average all_rows r.duration-number)")
     assert shown_answer(result, env, said.tokens)[1] == ["218.666667 seconds"]
+
+
+def table_minutes(table: Table) -> str | None:
+    unit = table.quantity_unit(table.columns[1])
+    return unit.name if unit is not None else None
 
 
 def test_a_pace_is_minutes_per_distance_so_the_fastest_is_the_least() -> None:

@@ -297,10 +297,10 @@ def clock_durations(raw: Sequence[str], named_duration: bool = False) -> UnitRea
     """The column as durations in minutes, where its cells say they are durations written as clocks: every
     cell with a digit is `m:ss` or `h:mm:ss`, both forms are there, and a `m:ss` cell is no time of day
     (`32:15`): a podcast's `32:15` beside its `1:02:45` is 32.25 minutes, not 32 beside 1. Or where the
-    header says so (`named_duration`: `Duration`, `Avg wait`) and some cell is `m:ss`: a playlist's `3:45`
-    is 3.75 minutes, beside a `1:05:20` or not. Other clock columns stay as the rules read them: `18:05`
-    beside `18:05:30` is a time of day, `25:23` alone may be a score, and `1:02:45` alone reads as a time in
-    hours."""
+    header says so (`named_duration`: `Duration`, `Avg wait`): a playlist's `3:45` is 3.75 minutes, beside a
+    `1:05:20` or not, and a match's `00:42:10` is 42.17 minutes, not 0.70 of an hour. Other clock columns stay
+    as the rules read them: `18:05` beside `18:05:30` is a time of day, `25:23` alone may be a score, and
+    `1:02:45` alone, under a header that names no duration, reads as a time in hours."""
     first = next((text for text in raw if _DIGIT.search(text)), None)
     if first is None or _CLOCK_DURATION.fullmatch(first) is None:  # cheap: most columns fail here
         return None
@@ -320,7 +320,7 @@ def clock_durations(raw: Sequence[str], named_duration: bool = False) -> UnitRea
         else:
             long = True
         values[text] = _round(int(m["h"] or 0) * 60 + int(m["m"]) + int(m["s"]) / 60)
-    if not (short and long and over_a_day) and not (named_duration and short):
+    if not (short and long and over_a_day) and not named_duration:
         return None
     return UnitReading(MINUTE, tuple(values[text] for text in raw), converted=True)
 
