@@ -68,8 +68,9 @@ demo: install
 # on USER_CHOOSER_QUESTIONS, fit rounds four to six.
 # On users' own tables the wtq ensemble decodes with another MiniLM member (`user_members` in ensemble.json;
 # minilm-ft1-users-s2): the MiniLM member fine-tuned (`--init`, seed 2, one actor, 1,000 steps, its best dev
-# step 800) on USER_MEMBER_QUESTIONS (examples/fit rounds one, three to five; 1,992 questions over users' kinds
-# of tables), its best weights picked on fit round six (BENCHMARKS.md, fifty-fourth session). WTQ's data is
+# step 800) on USER_MEMBER_QUESTIONS (examples/fit rounds one, three to five, seven and eight; 2,472 questions over
+# users' kinds of tables), its best weights picked on fit round six (BENCHMARKS.md, fifty-fourth session; rounds
+# seven and eight added in the fifty-sixth). WTQ's data is
 # decoded by the members above, so WTQ's figures do not move.
 # wtq-glove is the published model's recipe (GloVe + bi-LSTM, substring linking as MAPO), the row compared
 # with the original and the answer when the encoder extra is not installed; it was stopped by a two-hour
@@ -109,7 +110,8 @@ USER_MEMBER ?= minilm-ft1-users-s2:minilm-ft1-synthall-s2:2:1000
 USER_MEMBER_FIELDS = $(subst :, ,$(USER_MEMBER))
 USER_MEMBER_NAME = $(word 1,$(USER_MEMBER_FIELDS))
 USER_MEMBER_FROM = $(word 2,$(USER_MEMBER_FIELDS))
-USER_MEMBER_QUESTIONS = $(CHOOSER_QUESTIONS) examples/fit/questions-round4.tsv examples/fit/questions-round5.tsv
+USER_MEMBER_QUESTIONS = $(CHOOSER_QUESTIONS) examples/fit/questions-round4.tsv examples/fit/questions-round5.tsv \
+	examples/fit/questions-round7.tsv examples/fit/questions-round8.tsv
 USER_MEMBER_DEV = examples/fit/questions-round6.tsv
 WTQ_GLOVE_STEPS ?= 19416
 WIKISQL_MINILM_STEPS ?= 4000
