@@ -13,7 +13,7 @@ from nsmcli.errors import DataError
 from nsmcli.worlds.tables.data.annotate import annotate_question
 from nsmcli.worlds.tables.data.readers import load_table, load_wtq_table
 from nsmcli.worlds.tables.data.table import Table
-from nsmcli.worlds.tables.data.units import names_duration
+from nsmcli.worlds.tables.data.units import names_duration, names_length
 from nsmcli.worlds.tables.data.valuerules import RULES, get_rules
 from nsmcli.worlds.tables.data.values import Date
 from nsmcli.worlds.tables.lang.interpreter import bind, shown_answer
@@ -407,8 +407,9 @@ def test_durations_written_as_clocks_are_minutes_where_the_cells_say_so() -> Non
 
 def test_clocks_under_a_header_of_a_duration_are_minutes_and_seconds() -> None:
     """A playlist's `Duration` of `3:45` was read as a time in hours, so "the average track in seconds" was
-    3.84 hours in seconds' clothing; where the header says it holds durations and every clock is `m:ss`, it
-    is minutes, and an answer in seconds converts from them."""
+    3.84 hours in seconds' clothing; where the header says it holds durations, its `m:ss` clocks are minutes,
+    and an answer in seconds converts from them. Where it names a length outright (`Duration`, not `Run time`),
+    so are its `h:mm:ss` clocks alone."""
     table = Table.from_rows(
         "t",
         ["Track", "Duration", "Played"],
@@ -440,20 +441,29 @@ def test_clocks_under_a_header_of_a_duration_are_minutes_and_seconds() -> None:
         value_rules="user",
     )
     assert matches.columns[1].views["number"] == pytest.approx((18.75, 42.166666667, None, 65.0))
-    assert table_minutes(matches) == "minute"
+    assert quantity_unit_name(matches) == "minute"
     said = annotate_question("which matches lasted more than 45 minutes", matches).entities
     assert (45.0,) in [e.values for e in said]
     result = bind("wtq", matches, said).execute(
         "(filter_greater all_rows 45 r.duration-number) (hop v0 r.match-string)"
     )
     assert result.answer == ["m04"]
+    # a header that gives the clock's whole form names a duration; a job's last run time is a time of day
+    assert names_duration("Duration (h:mm:ss)") and names_length("Duration (hh:mm:ss)")
+    assert names_duration("Last run time") and not names_length("Last run time")
+    jobs = Table.from_rows(
+        "t", ["Job", "Last run time"], [["backup", "02:00:00"], ["report", "14:30:00"]], value_rules="user"
+    )
+    assert jobs.columns[1].views["number"] == pytest.approx((2.0, 14.5))
+    assert quantity_unit_name(jobs) is None
     env = bind("wtq", table)
     said = annotate_question("whats the average track duration in seconds", table)
     result = env.execute("(average all_rows r.duration-number)")
     assert shown_answer(result, env, said.tokens)[1] == ["218.666667 seconds"]
 
 
-def table_minutes(table: Table) -> str | None:
+def quantity_unit_name(table: Table) -> str | None:
+    """The name of the unit of a two-column table's second column, if it has one."""
     unit = table.quantity_unit(table.columns[1])
     return unit.name if unit is not None else None
 

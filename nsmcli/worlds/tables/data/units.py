@@ -283,8 +283,12 @@ _DURATION_HEADER = re.compile(
     r"(?<![a-z])(?:duration|length|runtime|run time|pace|wait|waiting time|m+:s+)s?(?![a-z])", re.IGNORECASE
 )
 #: A header that says its clocks count hours (`Duration (h:mm)`, `Shift length (hours)`): `2:45` is then
-#: hours and minutes, as the rules read a clock.
-_HOURS_HEADER = re.compile(r"(?<![a-z])(?:h+:m+|hours?|hrs?)(?![a-z])", re.IGNORECASE)
+#: hours and minutes, as the rules read a clock. `(h:mm:ss)` names a duration's whole clock, not hours.
+_HOURS_HEADER = re.compile(r"(?<![a-z])(?:h+:m+(?!:)|hours?|hrs?)(?![a-z])", re.IGNORECASE)
+#: A header that names a length of time outright (`Duration`, `Match length`, `Avg wait`): its `h:mm:ss` clocks
+#: are lengths too. `Run time` and `Pace` are not enough for those: a job's `Last run time` of `02:00:00` is a
+#: time of day.
+_LENGTH_HEADER = re.compile(r"(?<![a-z])(?:duration|length|wait|waiting time)s?(?![a-z])", re.IGNORECASE)
 
 
 def names_duration(header: str) -> bool:
@@ -293,14 +297,23 @@ def names_duration(header: str) -> bool:
     return _DURATION_HEADER.search(header) is not None and _HOURS_HEADER.search(header) is None
 
 
-def clock_durations(raw: Sequence[str], named_duration: bool = False) -> UnitReading | None:
+def names_length(header: str) -> bool:
+    """Whether a header that names a duration (`names_duration`) names a length of time outright
+    (`_LENGTH_HEADER`), so that its clocks are lengths even when every one is `h:mm:ss`."""
+    return names_duration(header) and _LENGTH_HEADER.search(header) is not None
+
+
+def clock_durations(
+    raw: Sequence[str], named_duration: bool = False, named_length: bool = False
+) -> UnitReading | None:
     """The column as durations in minutes, where its cells say they are durations written as clocks: every
     cell with a digit is `m:ss` or `h:mm:ss`, both forms are there, and a `m:ss` cell is no time of day
     (`32:15`): a podcast's `32:15` beside its `1:02:45` is 32.25 minutes, not 32 beside 1. Or where the
-    header says so (`named_duration`: `Duration`, `Avg wait`): a playlist's `3:45` is 3.75 minutes, beside a
-    `1:05:20` or not, and a match's `00:42:10` is 42.17 minutes, not 0.70 of an hour. Other clock columns stay
-    as the rules read them: `18:05` beside `18:05:30` is a time of day, `25:23` alone may be a score, and
-    `1:02:45` alone, under a header that names no duration, reads as a time in hours."""
+    header says so (`named_duration`: `Duration`, `Avg wait`, `Run time`) and some cell is `m:ss`: a playlist's
+    `3:45` is 3.75 minutes, beside a `1:05:20` or not. Or where the header names a length of time outright
+    (`named_length`: `Duration`, `Avg wait`): a match's `00:42:10` is 42.17 minutes, not 0.70 of an hour. Other
+    clock columns stay as the rules read them: `18:05` beside `18:05:30` is a time of day, `25:23` alone may be a
+    score, and `1:02:45` alone, under a header that names no length (`Last run time`), reads as a time in hours."""
     first = next((text for text in raw if _DIGIT.search(text)), None)
     if first is None or _CLOCK_DURATION.fullmatch(first) is None:  # cheap: most columns fail here
         return None
@@ -320,7 +333,7 @@ def clock_durations(raw: Sequence[str], named_duration: bool = False) -> UnitRea
         else:
             long = True
         values[text] = _round(int(m["h"] or 0) * 60 + int(m["m"]) + int(m["s"]) / 60)
-    if not (short and long and over_a_day) and not named_duration:
+    if not (short and long and over_a_day) and not (named_duration and short) and not named_length:
         return None
     return UnitReading(MINUTE, tuple(values[text] for text in raw), converted=True)
 
