@@ -16,7 +16,11 @@ fit rounds the parser saw, decode them with members that did not see their table
 
     python bench/listwise_chooser.py vectors --cache DIR --files FILES... --out DIR
     python bench/listwise_chooser.py cv --cache DIR --fit FIT_FILES... --refit-on FILES... --out DIR --grid JSON
-    python bench/listwise_chooser.py judge --cache DIR --fit ... --refit-on ... --judge-cache DIR --judge FILES...
+    python bench/listwise_chooser.py judge --cache DIR --fit ... --refit-on ... --judge-cache DIR --judge FILES... \
+        --out DIR
+
+Training sums floats in an order that depends on the thread count, so a figure is reproduced with the same
+`OMP_NUM_THREADS` (each result records it).
 """
 
 from __future__ import annotations
@@ -76,7 +80,8 @@ def features(problem: tuple, scores: list[float], vectors: torch.Tensor) -> dict
     reads = (vectors.abs().sum(1) > 0).float().unsqueeze(1)
     score = torch.tensor(scores, dtype=torch.float32)
     rank = torch.empty_like(score)
-    rank[torch.argsort(-score)] = torch.arange(len(score), dtype=torch.float32)
+    # stable: among tied scores the first in beam order ranks first, as `best_index` chooses
+    rank[torch.argsort(-score, stable=True)] = torch.arange(len(score), dtype=torch.float32)
     extra = torch.cat(
         [
             (score - score.max()).unsqueeze(1),
@@ -178,8 +183,16 @@ def main() -> None:
     args.out.mkdir(parents=True, exist_ok=True)
     say = lambda line: print(line, flush=True)  # noqa: E731
 
-    def vector_file(cache: Path, path: Path) -> Path:
-        return args.out / f"vectors-{u.cached(cache, path).stem}.pkl"
+    def vector_file(
+        cache: Path, path: Path
+    ) -> Path:  # one question file's vectors differ by the cache decoded
+        return args.out / f"vectors-{cache.resolve().name}-{u.cached(cache, path).stem}.pkl"
+
+    def key(path: Path) -> str:
+        return str(path.resolve())
+
+    def group(path: Path, beams: BeamProblems, i: int) -> str:
+        return f"{key(path)}\t{beams.groups[i] if beams.groups else i}"
 
     if args.stage == "vectors":
         with torch.no_grad():
@@ -202,9 +215,9 @@ def main() -> None:
             beams: BeamProblems = u.load(cache, path, kinds)
             vectors = pickle.loads(vector_file(cache, path).read_bytes())
             for i, problem in enumerate(beams.problems):
-                score = scores.get((str(path), i)) or shipped.scores(problem[0])
+                score = scores.get((key(path), i)) or shipped.scores(problem[0])
                 item: dict[str, Any] = {
-                    "group": f"{path}\t{beams.groups[i] if beams.groups else i}",
+                    "group": group(path, beams, i),
                     "base_right": bool(problem[1]) and problem[1][best_index(score)] >= 1,
                 }
                 if choice_matters(problem[1]):
@@ -212,31 +225,40 @@ def main() -> None:
                 out.append(item)
         return out
 
+    fitted_on = {key(Path(f)) for f in shipped.fitted.get("questions_files") or []}
+    in_sample = [p for p in args.fit if key(p) in fitted_on and key(p) not in {key(q) for q in args.refit_on}]
+    if in_sample:  # their scores would be the shipped reranker's own, in sample
+        raise SystemExit(f"the users' reranker was fitted on {in_sample}: name them in --refit-on")
+    judged = {key(p) for p in args.judge} & {key(p) for p in [*args.fit, *args.refit_on]}
+    if judged:
+        raise SystemExit(f"judged files are fitted on too: {sorted(judged)}")
+    # one partition of the fit questions' tables, for the reranker's refits and the chooser's folds alike
+    fit_sets = {key(path): (path, u.load(args.cache, path, kinds)) for path in [*args.fit, *args.refit_on]}
+    fold_of = group_folds(
+        [group(path, beams, i) for path, beams in fit_sets.values() for i in range(len(beams.problems))], 4, 0
+    )
     # the users' reranker's scores out of fold where it was fitted: refitted per fold as the shipped one was made
     prior = load_reranker(model)
     seen = [
-        (path, i, (beams.groups or [])[i], p)
-        for path in args.refit_on
-        for beams in [u.load(args.cache, path, kinds)]
+        (key(path), i, fold_of[group(path, beams, i)], p)
+        for path, beams in (fit_sets[key(q)] for q in args.refit_on)
         for i, p in enumerate(beams.problems)
     ]
-    fold_of = group_folds([g for _, _, g, _ in seen], 4, 0)
     oof: dict[tuple[str, int], list[float]] = {}
     for k in range(4):
-        refit = fit(
-            [p for _, _, g, p in seen if fold_of[g] != k], shipped.fitted.get("l2", 1e-3), "wtq", None, prior
-        )
-        oof.update({(str(path), i): refit.scores(p[0]) for path, i, g, p in seen if fold_of[g] == k})
+        refit = fit([p for _, _, f, p in seen if f != k], shipped.fitted.get("l2", 1e-3), "wtq", None, prior)
+        oof.update({(name, i): refit.scores(p[0]) for name, i, f, p in seen if f == k})
     fit_items = items_of(args.cache, args.fit, oof)
     taught = [it for it in fit_items if "v" in it]
     grid = json.loads(args.grid)
     lines = [
+        f"- threads: {torch.get_num_threads()} (`OMP_NUM_THREADS`)",
         f"- fit questions {len(fit_items):,} ({len(taught):,} whose choice matters); the reranker alone, its"
-        f" scores out of fold where it was fitted: {sum(it['base_right'] for it in fit_items):,} right"
+        f" scores out of fold where it was fitted: {sum(it['base_right'] for it in fit_items):,} right",
     ]
     command = "python bench/listwise_chooser.py " + " ".join(sys.argv[1:])
     if args.stage == "cv":
-        folds = group_folds([it["group"] for it in fit_items], 4, 0)
+        folds = fold_of
         for setting in grid:
             setting = dict(setting)
             seeds = setting.pop("seeds", [0])
@@ -270,7 +292,8 @@ def main() -> None:
         f"- judged files in all ({setting}, seeds {seeds}): {before:,} -> {after:,} ({won} won, {lost} lost)"
     )
     say(lines[-1])
-    write_result("listwise-chooser-judged", header("A listwise chooser, judged", command) + "\n".join(lines))
+    name = f"listwise-chooser-judged-{torch.get_num_threads()}-threads"
+    write_result(name, header("A listwise chooser, judged", command) + "\n".join(lines))
 
 
 if __name__ == "__main__":
