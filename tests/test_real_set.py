@@ -102,6 +102,11 @@ def test_nsm_reads_it_as_a_question_file_with_answers():
 FIT = REAL.parent / "fit"
 
 
+def _wording(question: str) -> str:
+    """A question as a reader compares two of them: lower case, single spaces, no final punctuation."""
+    return " ".join(question.lower().split()).rstrip("?.! ")
+
+
 def test_the_fitting_set_is_well_formed_readable_and_apart_from_the_real_world_set():
     """examples/fit is what the default reranker is fitted on: every table reads, every question has an
     answer and a declared type, and it shares no table and no question with the real-world test set."""
@@ -128,24 +133,35 @@ def test_the_fitting_set_is_well_formed_readable_and_apart_from_the_real_world_s
         assert load_table(table).rows, table
     real = _records()
     assert not {t for t, *_ in records} & {t for t, *_ in real}
-    # a question of the second round, one of the third, two of the sixth, one of the seventh and two of the
-    # ninth, two of the twelfth, two of the fifteenth, one of the eighteenth, two of the twenty-third and one of
-    # the twenty-fourth were written word for word by a fit writer too, over other tables (each before seeing the
-    # other's); they are counted, and said in examples/real/README.md
-    shared = {q.lower() for _, q, *_ in records} & {q.lower() for _, q, *_ in real}
+    # Wordings a fit writer also wrote over other tables (each before seeing the other's), compared as a reader
+    # would: case, spacing and a final question mark aside. Short common questions collide; each is counted and
+    # said in examples/real/README.md, and no table is shared.
+    shared = {_wording(q) for _, q, *_ in records} & {_wording(q) for _, q, *_ in real}
     assert shared <= {
-        "how many employees don't have a phone extension?",
-        "which flight had the longest delay?",
+        "how many appointments have no fee recorded",
+        "how many claims are still pending approval",
+        "how many employees don't have a phone extension",
+        "how many flights came in from dublin",
+        "how many games did we play in december 2023",
         "how many games did we win this season",
-        "how many homes sold in march 2024?",
-        "how many students got a b",
-        "how many games did we play in december 2023?",
-        "which dog had the most expensive appointment?",
+        "how many homes sold in march 2024",
+        "how many invoices are overdue",
+        "how many invoices are still unpaid",
+        "how many of my stocks were down today",
+        "how many orders were placed in march 2024",
+        "how many premium members do we have",
         "how many runs have no notes",
+        "how many students got a b",
         "how many teams have a negative goal difference",
-        "who made the most recent payment?",
-        "which team has conceded the fewest goals?",
-        "who worked the longest single shift?",
-        "how many appointments have no fee recorded?",
-        "what do all the negative balances add up to?",
+        "what do all the negative balances add up to",
+        "which dog had the most expensive appointment",
+        "which film has the longest runtime",
+        "which flight had the longest delay",
+        "which shipment was the heaviest",
+        "which task has the biggest estimate",
+        "which team has conceded the fewest goals",
+        "which week had the most attendances",
+        "who joined first",
+        "who made the most recent payment",
+        "who worked the longest single shift",
     }

@@ -451,6 +451,7 @@ def test_clocks_under_a_header_of_a_duration_are_minutes_and_seconds() -> None:
     # a header that gives the clock's whole form names a duration; a job's last run time is a time of day
     assert names_duration("Duration (h:mm:ss)") and names_length("Duration (hh:mm:ss)")
     assert names_duration("Last run time") and not names_length("Last run time")
+    assert not names_duration("Departure (hh:mm:ss)") and not names_duration("Start time (h:mm:ss)")
     jobs = Table.from_rows(
         "t", ["Job", "Last run time"], [["backup", "02:00:00"], ["report", "14:30:00"]], value_rules="user"
     )

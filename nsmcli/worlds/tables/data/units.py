@@ -278,12 +278,14 @@ _CLOCK_HOURS = 23
 
 
 #: A header that says its clocks measure a length of time (`Duration`, `Avg wait`, `Pace (min/mi)`,
-#: `Avg Wait (m:ss)`, `track_length`): a track's `3:45` there is not three hours and three quarters.
+#: `Avg Wait (m:ss)`, `track_length`): a track's `3:45` there is not three hours and three quarters. The `mm:ss`
+#: of `(hh:mm:ss)` is no such word: `Departure (hh:mm:ss)` is a clock of the day.
 _DURATION_HEADER = re.compile(
-    r"(?<![a-z])(?:duration|length|runtime|run time|pace|wait|waiting time|m+:s+)s?(?![a-z])", re.IGNORECASE
+    r"(?<![a-z])(?:duration|length|runtime|run time|pace|wait|waiting time|(?<!:)m+:s+)s?(?![a-z])",
+    re.IGNORECASE,
 )
 #: A header that says its clocks count hours (`Duration (h:mm)`, `Shift length (hours)`): `2:45` is then
-#: hours and minutes, as the rules read a clock. `(h:mm:ss)` names a duration's whole clock, not hours.
+#: hours and minutes, as the rules read a clock. `(h:mm:ss)` gives a duration's whole clock, not hours.
 _HOURS_HEADER = re.compile(r"(?<![a-z])(?:h+:m+(?!:)|hours?|hrs?)(?![a-z])", re.IGNORECASE)
 #: A header that names a length of time outright (`Duration`, `Match length`, `Avg wait`): its `h:mm:ss` clocks
 #: are lengths too. `Run time` and `Pace` are not enough for those: a job's `Last run time` of `02:00:00` is a
