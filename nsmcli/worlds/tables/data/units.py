@@ -305,15 +305,13 @@ def names_length(header: str) -> bool:
     return names_duration(header) and _LENGTH_HEADER.search(header) is not None
 
 
-def clock_durations(
-    raw: Sequence[str], named_duration: bool = False, named_length: bool = False
-) -> UnitReading | None:
+def clock_durations(raw: Sequence[str], header: str = "") -> UnitReading | None:
     """The column as durations in minutes, where its cells say they are durations written as clocks: every
     cell with a digit is `m:ss` or `h:mm:ss`, both forms are there, and a `m:ss` cell is no time of day
     (`32:15`): a podcast's `32:15` beside its `1:02:45` is 32.25 minutes, not 32 beside 1. Or where the
-    header says so (`named_duration`: `Duration`, `Avg wait`, `Run time`) and some cell is `m:ss`: a playlist's
+    header says so (`names_duration`: `Duration`, `Avg wait`, `Run time`) and some cell is `m:ss`: a playlist's
     `3:45` is 3.75 minutes, beside a `1:05:20` or not. Or where the header names a length of time outright
-    (`named_length`: `Duration`, `Avg wait`): a match's `00:42:10` is 42.17 minutes, not 0.70 of an hour. Other
+    (`names_length`: `Duration`, `Avg wait`): a match's `00:42:10` is 42.17 minutes, not 0.70 of an hour. Other
     clock columns stay as the rules read them: `18:05` beside `18:05:30` is a time of day, `25:23` alone may be a
     score, and `1:02:45` alone, under a header that names no length (`Last run time`), reads as a time in hours."""
     first = next((text for text in raw if _DIGIT.search(text)), None)
@@ -335,7 +333,12 @@ def clock_durations(
         else:
             long = True
         values[text] = _round(int(m["h"] or 0) * 60 + int(m["m"]) + int(m["s"]) / 60)
-    if not (short and long and over_a_day) and not (named_duration and short) and not named_length:
+    # the header is read only for the few columns of clocks, and only where the cells alone do not decide
+    if (
+        not (short and long and over_a_day)
+        and not (short and names_duration(header))
+        and not names_length(header)
+    ):
         return None
     return UnitReading(MINUTE, tuple(values[text] for text in raw), converted=True)
 

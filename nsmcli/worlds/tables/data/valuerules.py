@@ -1001,7 +1001,7 @@ class UserRules(ValueRules):
         race = _race_seconds(raw)
         if race is not None:
             return race
-        durations = units.clock_durations(raw, units.names_duration(header), units.names_length(header))
+        durations = units.clock_durations(raw, header)
         if durations is not None:
             return durations
         if not units.may_have_units(raw):
