@@ -250,6 +250,17 @@ def holds_all(column: Any, values: Sequence[str]) -> bool:
     return all(any(v in cell for cell in cells) for v in values)
 
 
+def either_or_pair(problem: Any) -> tuple[list[str], P.Literal] | None:
+    """The question's either-or pair (`annotate`'s entity of both names, word linking only), not its first two
+    names: "in paris, which sold more, abba or queen?" compares abba with queen. Its two names, and the literal
+    the language writes of them (quotes escaped); None where the question names no pair."""
+    pair = next((e for e in problem.question.entities if e.kind == "string" and len(e.values) == 2), None)
+    if pair is None:
+        return None
+    named = [str(v) for v in pair.values]
+    return named, P.Literal("string", tuple(named))
+
+
 def _starts(problem: Any, env: Any) -> list[tuple[str, str, int]]:
     """Where a proposal's rows start, as (the expressions before, the rows' name, the next variable's
     number): all rows, and the rows of the first thing the question names that a text column holds
@@ -372,13 +383,10 @@ def pick_of_two_programs(problem: Any, env: Any) -> list[str]:
     for each string column that holds both, keep the rows of the two, pick one by the largest or smallest
     value of each number column, and show the string column (the beam often reads the right rows and shows
     the wrong column, or compares the wrong column). The reranker weighs them beside the beam's programs."""
-    # the question's either-or pair (`annotate`'s entity of both names, word linking only), not its first
-    # two names: "in paris, which sold more, abba or queen?" compares abba with queen
-    pair = next((e for e in problem.question.entities if e.kind == "string" and len(e.values) == 2), None)
+    pair = either_or_pair(problem)
     if pair is None:
         return []
-    named = [str(v) for v in pair.values]
-    both = P.Literal("string", tuple(named))  # written as the language writes it, quotes escaped
+    named, both = pair
     numbers = [c.property_name("number") for c in env.table.columns if "number" in c.views]
     programs = []
     for column in env.table.columns:
@@ -504,10 +512,9 @@ def totals_programs(problem: Any, env: Any, beam: Sequence[str]) -> list[str]:
     tokens = set(problem.question.tokens)
     numbers = [c for c in env.table.columns if "number" in c.views]
     out: list[str] = []
-    pair = next((e for e in problem.question.entities if e.kind == "string" and len(e.values) == 2), None)
+    pair = either_or_pair(problem)
     if pair is not None:
-        named = [str(v) for v in pair.values]
-        both = P.Literal("string", tuple(named))
+        named, both = pair
         for column in env.table.columns:
             if (
                 not holds_all(column, named)
@@ -638,7 +645,13 @@ def two_columns_programs(problem: Any, env: Any, beam: Sequence[str]) -> list[st
         return []
     shown = _shown(env)
     numbers = [e for e in problem.question.entities if e.kind == "number" and len(e.values) == 1]
-    pair = next((e for e in problem.question.entities if e.kind == "string" and len(e.values) == 2), None)
+    pair = either_or_pair(problem)
+    # the string columns that hold both of the pair's names, found once for every pair of columns
+    pair_columns = (
+        [c.property_name("string") for c in env.table.columns if holds_all(c, pair[0])]
+        if pair is not None
+        else []
+    )
     starts = _starts(problem, env)
     # each start its share of the cap: the all-rows programs of many pairs would otherwise crowd out the rows of
     # the thing the question names ("the final price of PS-2410 over its quote")
@@ -663,12 +676,8 @@ def two_columns_programs(problem: Any, env: Any, beam: Sequence[str]) -> list[st
                 out.append(f"{kept} (count v{n + 1})")
                 out += [f"{kept} (hop v{n + 1} {t})" for t in texts]
         if pair is not None and not prefix:
-            both = P.Literal("string", tuple(str(v) for v in pair.values))
-            for column in env.table.columns:
-                if not holds_all(column, [str(v) for v in pair.values]):
-                    continue
-                name = column.property_name("string")
-                keep = f"(difference {larger} {smaller}) (filter_str_contain_any all_rows {both} {name})"
+            for name in pair_columns:
+                keep = f"(difference {larger} {smaller}) (filter_str_contain_any all_rows {pair[1]} {name})"
                 out += [f"{keep} ({pick} v1 v0) (hop v2 {name})" for pick in ("argmax", "argmin")]
     return [text for programs in by_start.values() for text in list(dict.fromkeys(programs))[:share]]
 
