@@ -57,17 +57,13 @@ N_EXTRA = 4 + len(DENSE_FEATURES) + 2
 
 
 def vectors_of(matcher: Any, question: str, texts: list[str]) -> torch.Tensor:
-    """The matcher's vector of each match text (zeros where a candidate does not read): the mean of the
-    text's pieces after its top layers, what its head reads."""
+    """The matcher's vector of each match text (zeros where a candidate does not read): what its head reads
+    (`Matcher.reading`)."""
     out = torch.zeros(len(texts), matcher.text.hidden_size)
     present = [k for k, text in enumerate(texts) if text]
     if present:
         ids, segments, mask = matcher.pieces(question, [texts[k] for k in present])
-        hidden = matcher.bottom(ids, segments, mask)
-        for layer in matcher.top:
-            hidden = layer(hidden, mask)
-        weights = segments.bool().unsqueeze(-1).float()
-        out[present] = (hidden * weights).sum(1) / weights.sum(1)
+        out[present] = matcher.reading(matcher.bottom(ids, segments, mask), mask, segments.bool())
     return out
 
 

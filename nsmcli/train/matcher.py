@@ -96,15 +96,19 @@ class Matcher(nn.Module):
             x = layer(x, mask)
         return x
 
-    def forward(self, hidden: torch.Tensor, mask: torch.Tensor, pooled: torch.Tensor) -> torch.Tensor:
-        """Scores [N] from `bottom`'s vectors: the head reads the mean of the `pooled` pieces (the match
-        text's, `pieces`), which attended to the question and its description on the way up; a mean over
-        those too would dilute what differs between one question's candidates with what they share."""
+    def reading(self, hidden: torch.Tensor, mask: torch.Tensor, pooled: torch.Tensor) -> torch.Tensor:
+        """What the head reads [N, H], from `bottom`'s vectors: the mean of the `pooled` pieces (the match
+        text's, `pieces`) after the top layers, which attended to the question and its description on the way
+        up; a mean over those too would dilute what differs between one question's candidates with what they
+        share."""
         for layer in self.top:
             hidden = layer(hidden, mask)
         weights = pooled.unsqueeze(-1).to(hidden.dtype)
-        mean = (hidden * weights).sum(1) / weights.sum(1)
-        return self.head(mean).squeeze(-1)
+        return (hidden * weights).sum(1) / weights.sum(1)
+
+    def forward(self, hidden: torch.Tensor, mask: torch.Tensor, pooled: torch.Tensor) -> torch.Tensor:
+        """Scores [N] from `bottom`'s vectors: the head over `reading`."""
+        return self.head(self.reading(hidden, mask, pooled)).squeeze(-1)
 
     @torch.no_grad()
     def scores(self, question: str, texts: Sequence[str]) -> list[float]:
