@@ -122,6 +122,7 @@ def test_the_fitting_set_is_well_formed_readable_and_apart_from_the_real_world_s
         "questions-round7.tsv",
         "questions-round8.tsv",
         "questions-round9.tsv",
+        "questions-round10.tsv",
     ):
         lines = (FIT / name).read_text(encoding="utf-8").splitlines()
         assert lines[0].split("\t") == ["table", "question", "answer", "type"]
