@@ -35,6 +35,7 @@ QUESTION_FILES = (
     REAL / "questions-round22.tsv",
     REAL / "questions-round23.tsv",
     REAL / "questions-round24.tsv",
+    REAL / "questions-round25.tsv",
 )
 
 
