@@ -39,18 +39,30 @@ QUESTION_FILES = (
 )
 
 
-#: Questions that two writers, each unseen by the other, wrote word for word over their own tables.
+#: Questions that two writers, each unseen by the other, wrote over their own tables, compared as a reader would
+#: (`_wording`: case, spacing and a final question mark aside).
 SHARED_WORDINGS = frozenset(
     {
-        "How many flights were cancelled today?",
+        "how many flights were cancelled today",
         "how many games did we lose this season",
         "how many games did we win this season",
-        "list the invoices dated in March 2024",
-        "Which flight had the longest delay?",
-        "Which requests were opened in March 2024?",
+        "list the invoices dated in march 2024",
+        "which flight had the longest delay",
+        "which requests were opened in march 2024",
         "how many books haven't been rated yet",
+        "how many people signed up in 2024",
+        "which customer placed the biggest order",
+        "which month did we use the most electricity",
+        "which opponent did we play in front of the biggest crowd",
+        "which task took the longest",
+        "who has been with the company the longest",
     }
 )
+
+
+def _wording(question: str) -> str:
+    """A question as a reader compares two of them: lower case, single spaces, no final punctuation."""
+    return " ".join(question.lower().split()).rstrip("?.! ")
 
 
 def _records() -> list[list[str]]:
@@ -86,10 +98,10 @@ def test_the_set_is_large_varied_and_has_no_duplicate_questions():
     # a question is its words over its table: writers who never saw each other's tables wrote these words
     # each over their own (a departures and an arrivals board in rounds three and four, a netball and a rugby
     # season in seven and eight, a rugby and a hockey season in six and nine, a plumber's and an energy
-    # supplier's invoices in round ten, a flight log and an arrivals board in rounds three and eleven); any
-    # other repeat is a copy
+    # supplier's invoices in round ten, a flight log and an arrivals board in rounds three and eleven, and six
+    # more that differ in case or a question mark: examples/real/README.md); any other repeat is a copy
     assert len({(table, question) for table, question, *_ in records}) == len(records)
-    texts = Counter(question for _, question, *_ in records)
+    texts = Counter(_wording(question) for _, question, *_ in records)
     assert {question for question, n in texts.items() if n > 1} <= SHARED_WORDINGS
     assert {kind for *_, kind in records} == set(_declared_types())  # every declared type is asked
 
@@ -101,11 +113,6 @@ def test_nsm_reads_it_as_a_question_file_with_answers():
 
 
 FIT = REAL.parent / "fit"
-
-
-def _wording(question: str) -> str:
-    """A question as a reader compares two of them: lower case, single spaces, no final punctuation."""
-    return " ".join(question.lower().split()).rstrip("?.! ")
 
 
 def test_the_fitting_set_is_well_formed_readable_and_apart_from_the_real_world_set():
