@@ -240,7 +240,7 @@ BOUNDS: dict[tuple[str, ...], tuple[int, bool]] = {
     ),
     **dict.fromkeys(
         [("at", "least"), ("no", "less", "than"), ("no", "fewer", "than"), ("not", "less", "than")]
-        + [("since",)],
+        + [("since",), ("on", "or", "after")],
         (1, True),
     ),
     **dict.fromkeys(
@@ -249,7 +249,8 @@ BOUNDS: dict[tuple[str, ...], tuple[int, bool]] = {
         (-1, False),
     ),
     **dict.fromkeys(
-        [("at", "most"), ("no", "more", "than"), ("not", "more", "than"), ("up", "to"), ("until",)],
+        [("at", "most"), ("no", "more", "than"), ("not", "more", "than"), ("up", "to"), ("until",)]
+        + [("on", "or", "before")],
         (-1, True),
     ),
 }
@@ -259,6 +260,9 @@ BOUNDS_AFTER: dict[tuple[str, ...], tuple[int, bool]] = {
     ("or", "above"): (1, True),
     ("or", "over"): (1, True),
     ("or", "later"): (1, True),
+    ("or", "older"): (1, True),
+    ("onwards",): (1, True),
+    ("onward",): (1, True),
     ("and", "over"): (1, True),
     ("and", "above"): (1, True),
     ("or", "less"): (-1, True),
@@ -267,6 +271,7 @@ BOUNDS_AFTER: dict[tuple[str, ...], tuple[int, bool]] = {
     ("or", "below"): (-1, True),
     ("or", "under"): (-1, True),
     ("or", "earlier"): (-1, True),
+    ("or", "younger"): (-1, True),
     ("and", "under"): (-1, True),
     ("and", "below"): (-1, True),
 }
