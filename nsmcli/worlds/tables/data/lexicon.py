@@ -260,9 +260,7 @@ BOUNDS_AFTER: dict[tuple[str, ...], tuple[int, bool]] = {
     ("or", "above"): (1, True),
     ("or", "over"): (1, True),
     ("or", "later"): (1, True),
-    ("or", "older"): (1, True),
     ("onwards",): (1, True),
-    ("onward",): (1, True),
     ("and", "over"): (1, True),
     ("and", "above"): (1, True),
     ("or", "less"): (-1, True),
@@ -271,7 +269,6 @@ BOUNDS_AFTER: dict[tuple[str, ...], tuple[int, bool]] = {
     ("or", "below"): (-1, True),
     ("or", "under"): (-1, True),
     ("or", "earlier"): (-1, True),
-    ("or", "younger"): (-1, True),
     ("and", "under"): (-1, True),
     ("and", "below"): (-1, True),
 }
