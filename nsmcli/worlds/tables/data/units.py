@@ -333,11 +333,10 @@ def clock_durations(raw: Sequence[str], header: str = "") -> UnitReading | None:
         else:
             long = True
         values[text] = _round(int(m["h"] or 0) * 60 + int(m["m"]) + int(m["s"]) / 60)
-    # the header is read only for the few columns of clocks, and only where the cells alone do not decide
-    if (
-        not (short and long and over_a_day)
-        and not (short and names_duration(header))
-        and not names_length(header)
+    # the header is read only for the few columns of clocks, and only where the cells alone do not decide; a
+    # duration's header makes `m:ss` cells minutes, a length's (`names_length`) its `h:mm:ss` cells alone too
+    if not (short and long and over_a_day) and not (
+        names_duration(header) and (short or _LENGTH_HEADER.search(header) is not None)
     ):
         return None
     return UnitReading(MINUTE, tuple(values[text] for text in raw), converted=True)
