@@ -488,6 +488,26 @@ def test_a_plural_links_a_cell_that_is_its_column_name_word_alone() -> None:
     assert _user_entities("how many laps behind was Bo", ["Driver", "Laps"], laps) == [("string", ("bo",))]
 
 
+def test_a_playing_position_named_in_words_links_its_code() -> None:
+    squad = [["Ann", "GK"], ["Bo", "DF"], ["Cy", "MF"], ["Di", "FW"], ["Ed", "FW"]]
+    user = Table.from_rows("t", ["Player", "Pos"], squad, value_rules="user")
+    assert _strings("how many forwards are listed?", user) == [("fw", 2, 3)]
+    assert _strings("average minutes played by midfielders", user) == [("mf", 4, 5)]
+    # a two-word position is one code (a box score's point guards), and the code the column holds is meant
+    box = [["Al", "PG"], ["Bea", "SF"], ["Cal", "C"], ["Dan", "G-F"]]
+    scores = Table.from_rows("t", ["Player", "Position"], box, value_rules="user")
+    assert _strings("how many point guards are there", scores) == [("pg", 2, 4)]
+    assert _strings("how many centres played?", scores) == [("c", 2, 3)]
+    assert _strings("list the forwards", scores) == [("f", 2, 3)]  # a guard-forward `G-F` is a forward
+    assert _strings("list the strikers", scores) == [("f", 2, 3)]
+    # a column of other codes, or not named as positions, is no positions column; nor on WTQ's tables
+    grades = Table.from_rows(
+        "t", ["Student", "Grade"], [["Ann", "C"], ["Bo", "D"], ["Cy", "F"]], value_rules="user"
+    )
+    assert _strings("how many centres passed?", grades) == []
+    assert _strings("how many forwards are listed?", Table.from_rows("t", ["Player", "Pos"], squad)) == []
+
+
 def _user_entities(question: str, header: list[str], rows: list[list[str]]) -> list[tuple[str, tuple]]:
     table = Table.from_rows("t", header, rows, value_rules="user")
     return [(e.kind, e.values) for e in annotate_question(question, table).entities]

@@ -1105,6 +1105,37 @@ def _result_code_entities(tokens: list[str], table: Table) -> list[Entity]:
     return out
 
 
+def _position_code_entities(tokens: list[str], strings: list[Entity], table: Table) -> list[Entity]:
+    """For each positions column (named `Pos`, `Position` or `Role`, every filled cell a playing position's code
+    or codes joined by "-" or "/", two codes or more): the code that the question's words name ("how many
+    forwards" of `FW`, "point guards" of `PG`; `lexicon.POSITION_WORDS`), at those words, where no other entity
+    covers them. No question writes the code, so no n-gram links it."""
+    held: set[str] = set()
+    for column in table.columns:
+        filled = set(filled_cells(column))
+        parts = {part for cell in filled for part in re.split(r"[-/]", cell)}
+        if column.slug in lexicon.POSITION_HEADERS and len(filled) > 1 and parts <= lexicon.POSITION_CODES:
+            held |= parts
+    if not held:
+        return []
+    linked = {k for e in strings for k in range(e.start, e.end)}
+    singular = [t[:-1] if len(t) > 3 and t.endswith("s") else t for t in tokens]
+    out = []
+    i = 0
+    while i < len(tokens):
+        step = 1
+        for length in (2, 1):
+            words = tuple(singular[i : i + length])
+            codes = lexicon.POSITION_WORDS.get(words) if len(words) == length else None
+            code = next((c for c in codes or () if c in held), None)
+            if code is not None and not linked.intersection(range(i, i + length)):
+                out.append(Entity("string", (code,), i, i + length))
+                step = length
+                break
+        i += step
+    return out
+
+
 def is_signed(column: Column) -> bool:
     """Whether a column's numbers hold both signs (a change, a growth rate, a balance)."""
     numbers = [v for v in column.views.get("number", ()) if v is not None]
@@ -1364,6 +1395,7 @@ def annotate_question(
         strings += _blank_entities(tokens, index)
         strings += _demonym_entities(tokens, strings, index)
         strings += _state_code_entities(tokens, strings, index)
+        strings += _position_code_entities(tokens, strings, table)
         strings += _weekday_entities(tokens, strings + quantities, index)
         strings += _inflected_entities(tokens, strings, index, table)
         strings += _abbreviated_entities(tokens, strings, index)

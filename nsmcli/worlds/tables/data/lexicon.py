@@ -608,3 +608,47 @@ BEFORE_A_DAY = frozenset(
 #: Words ending in "s" that are no plurals, whose "singular" is another word a cell may hold ("thus" is no
 #: `Thu`, "news" no `New`): `annotate.inflections` leaves them as they are.
 NOT_PLURALS = frozenset({"thus", "news", "series", "species", "means", "whereas", "always", "towards"})
+
+#: The playing positions a sports table writes by code (`GK`, `DF`, `MF`, `FW`; `PG`, `C`; `LW`, `D`), by the
+#: words a question names them with, singular: each word's codes in order of preference, the first a positions
+#: column holds being meant ("forwards" is `FW` in a football squad, `F` in a box score).
+POSITION_WORDS: dict[tuple[str, ...], tuple[str, ...]] = {
+    ("goalkeeper",): ("gk", "gkp", "g"),
+    ("keeper",): ("gk", "gkp", "g", "wk"),
+    ("goalie",): ("g", "gk", "gkp"),
+    ("goaltender",): ("g", "gk"),
+    ("defender",): ("df", "def", "d"),
+    ("defenseman",): ("d",),
+    ("defenceman",): ("d",),
+    ("defensemen",): ("d",),
+    ("defencemen",): ("d",),
+    ("midfielder",): ("mf", "mid", "m"),
+    ("forward",): ("fw", "fwd", "f"),
+    ("striker",): ("st", "fw", "fwd", "f"),
+    ("attacker",): ("fw", "fwd", "f"),
+    ("point", "guard"): ("pg",),
+    ("shooting", "guard"): ("sg",),
+    ("small", "forward"): ("sf",),
+    ("power", "forward"): ("pf",),
+    ("guard",): ("g",),
+    ("center",): ("c",),
+    ("centre",): ("c",),
+    ("left", "wing"): ("lw",),
+    ("left", "winger"): ("lw",),
+    ("right", "wing"): ("rw",),
+    ("right", "winger"): ("rw",),
+    ("pitcher",): ("p",),
+    ("catcher",): ("c",),
+    ("shortstop",): ("ss",),
+    ("outfielder",): ("of",),
+    ("wicketkeeper",): ("wk",),
+}
+#: Every code of `POSITION_WORDS`, and those a positions column may hold beside them (a baseball team's bases).
+POSITION_CODES = frozenset(code for codes in POSITION_WORDS.values() for code in codes) | {
+    "1b",
+    "2b",
+    "3b",
+    "dh",
+}
+#: The names of a positions column.
+POSITION_HEADERS = frozenset({"pos", "position", "positions", "posn", "role"})
