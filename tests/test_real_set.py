@@ -36,6 +36,7 @@ QUESTION_FILES = (
     REAL / "questions-round23.tsv",
     REAL / "questions-round24.tsv",
     REAL / "questions-round25.tsv",
+    REAL / "questions-round26.tsv",
 )
 
 
