@@ -1069,6 +1069,17 @@ def test_features_say_whether_a_program_shows_the_column_the_question_asks_for_b
         n.startswith("final_asked")
         for n in get_world("wtq").rerank(problem, env, [(programs[0], 1.0, [])])[0]
     )
+    # on a user's table "which lot number" names a column of numbers: only "number of" counts
+    lots = [["101", "Clock", "400"], ["102", "Watch", "900"]]
+    by_lot = "(argmax all_rows r.hammer-number) (hop v0 r.lot-string)"
+    problem, env = _user_problem(
+        "which lot number fetched the highest hammer?", lots, ["Lot", "Title", "Hammer"]
+    )
+    assert "final_asked=True|last=hop" in get_world("wtq").rerank(problem, env, [(by_lot, 1.0, [])])[0]
+    problem, env = _user_problem("what is the number of lots?", lots, ["Lot", "Title", "Hammer"])
+    assert not any(
+        n.startswith("final_asked") for n in get_world("wtq").rerank(problem, env, [(by_lot, 1.0, [])])[0]
+    )
 
 
 def test_a_listing_or_a_rows_identifier_is_asked_for_by_name():

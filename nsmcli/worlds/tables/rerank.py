@@ -301,7 +301,8 @@ def _asked_columns(words: Sequence[str], naming: dict[str, str], user: bool) -> 
     the next such word), plurals read as singulars, a word that identifies rows aside where no column names
     them ("which return": `Return ID`); the last two on a user's table only (`user`), as WTQ's reranker was
     fitted without. None when "which" or "what" is not the question's first wh-word, or when it asks for a
-    number of things."""
+    number of things ("the total number of games"; on a user's table only "number of" does, and "which lot
+    number" asks for `Lot`)."""
     if user and words and words[0] in _LISTING:
         rest = list(itertools.dropwhile(_LISTING_SKIP.__contains__, words[1:]))
     else:
@@ -310,8 +311,12 @@ def _asked_columns(words: Sequence[str], naming: dict[str, str], user: bool) -> 
             return set()
         i = words.index(first)
         rest = list(itertools.dropwhile(_ASKED_SKIP.__contains__, words[i + 1 :]))
-    asked = {_stem(w) for w in itertools.takewhile(lambda w: w not in _ASKED_SKIP, rest[:3])}
-    if asked & _COUNTING:
+    taken = list(itertools.takewhile(lambda w: w not in _ASKED_SKIP, rest[:3]))
+    asked = {_stem(w) for w in taken}
+    # "what is the number of games" counts; on a user's table "which lot number" names a column of numbers
+    if asked & _COUNTING and (
+        not user or any(rest[k + 1 : k + 2] == ["of"] for k, w in enumerate(taken) if w in _COUNTING)
+    ):
         return set()
     named = {s: [_stem(p) for p in n.split("_") if p] for s, n in naming.items()}
     out = {s for s, parts in named.items() if parts and set(parts) <= asked}
