@@ -488,6 +488,17 @@ def test_a_plural_links_a_cell_that_is_its_column_name_word_alone() -> None:
     assert _user_entities("how many laps behind was Bo", ["Driver", "Laps"], laps) == [("string", ("bo",))]
 
 
+def test_blank_or_missing_cells_the_question_leaves_out_link_nothing() -> None:
+    header = ["Freezer", "Temp", "Note"]
+    rows = [["FZ-1", "-18", ""], ["FZ-1", "", "door open"], ["FZ-2", "n/a", "n/a"]]
+    user = Table.from_rows("t", header, rows, value_rules="user")
+    assert _strings("average temp for fz-1, ignoring the blank readings", user) == [("fz-1", 3, 4)]
+    assert "n/a" not in [v for v, _, _ in _strings("average temp, leaving out rows where it was n/a", user)]
+    # asked for, they link: "which readings are blank?", "how many notes say n/a?"
+    assert ("", 3, 4) in _strings("which readings are blank?", user)
+    assert ("n/a", 4, 5) in _strings("how many notes say n/a?", user)
+
+
 def test_a_playing_position_named_in_words_links_its_code() -> None:
     squad = [["Ann", "GK"], ["Bo", "DF"], ["Cy", "MF"], ["Di", "FW"], ["Ed", "FW"]]
     user = Table.from_rows("t", ["Player", "Pos"], squad, value_rules="user")

@@ -1105,6 +1105,35 @@ def _result_code_entities(tokens: list[str], table: Table) -> list[Entity]:
     return out
 
 
+#: Words that ask to leave out what follows ("ignoring the blanks", "leaving out calls where it was n/a").
+_LEAVING_OUT = frozenset(
+    {"ignoring", "ignore", "excluding", "exclude", "skipping", "skip", "disregarding", "omitting"}
+)
+#: Cells that say a value is missing, which an average or a total leaves out by itself.
+_MISSING_CELLS = frozenset({"", "n/a", "na", "n.a.", "none", "null", "nan", "-", "—", "–", "?"})
+#: How far before a missing cell's words a word of `_LEAVING_OUT` may stand ("ignoring the blank counts").
+_LEAVING_OUT_REACH = 6
+
+
+def _left_out_missing(tokens: list[str], strings: list[Entity]) -> list[Entity]:
+    """`strings` without the blank or missing cells ("", `n/a`) the question asks to leave out ("average
+    rating, ignoring the blanks", "leaving out calls where it was n/a", "not counting the empty ones"): the
+    number views hold no value there, so the average or total of all rows already leaves them out, while a
+    filter keeping them keeps only them."""
+
+    def left_out(entity: Entity) -> bool:
+        before = tokens[max(0, entity.start - _LEAVING_OUT_REACH) : entity.start]
+        pairs = set(zip(before, before[1:], strict=False))
+        return bool(
+            _LEAVING_OUT & set(before)
+            or pairs & {("leaving", "out"), ("leave", "out"), ("not", "counting"), ("not", "including")}
+        )
+
+    return [
+        e for e in strings if not (len(e.values) == 1 and str(e.values[0]) in _MISSING_CELLS and left_out(e))
+    ]
+
+
 def _position_code_entities(tokens: list[str], strings: list[Entity], table: Table) -> list[Entity]:
     """For each positions column (named `Pos`, `Position` or `Role`, every filled cell a playing position's code
     or codes joined by "-" or "/", two codes or more): the code that the question's words name ("how many
@@ -1400,6 +1429,7 @@ def annotate_question(
         strings += _inflected_entities(tokens, strings, index, table)
         strings += _abbreviated_entities(tokens, strings, index)
         strings += _named_cell_entities(tokens, strings, table)
+        strings = _left_out_missing(tokens, strings)
         quantities += _freezing_entities(tokens, strings, table)
         quantities += _half_entities(tokens, strings + quantities, table)
         quantities += _none_of_amount_entities(tokens, quantities, table)
