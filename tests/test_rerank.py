@@ -482,6 +482,13 @@ def test_a_question_of_a_span_between_two_dates_gets_the_rows_from_one_to_the_ot
     assert answers[f"{span} (hop v1 r.customer-string)"] == ["oakmont school", "harbor supply"]
     # over all rows only: a WTQ program has three expressions at most
     assert spans and all(t.startswith("(filter_ge all_rows") for t in spans)
+    assert f"{span} (average v1 r.total-number)" not in spans
+    # an average asked for over the span averages the rows kept
+    problem, env = _user_problem("average order total from march 2 to march 10", orders, header)
+    answers = {}
+    added = add_proposals("wtq", problem, env, {}, answers)
+    assert added[f"{span} (average v1 r.total-number)"] == "range"
+    assert answers[f"{span} (average v1 r.total-number)"] == [60.25]
     # written backwards, the range still runs from the smaller end
     problem, env = _user_problem("orders from march 10 back to march 2?", orders, header)
     assert f"{span} (count v1)" in [

@@ -320,11 +320,15 @@ _USER_RANGE_WORDS = frozenset({"through", "thru", "until", "till"})
 _RANGE_JOINS = frozenset({"to", "-", "–"})
 
 
+#: Words that ask for an average of the rows a range keeps.
+_AVERAGE_WORDS = frozenset({"average", "mean", "avg"})
+
+
 def range_programs(problem: Any, env: Any) -> list[str]:
     """For a question with "between" or "from" (on a user's table also "through", or two ends joined by
     "to": "April 8 to April 14") and two dates (or else two numbers), over each column of that kind: the
-    rows from the first to the second, both kept, counted, summed by each number column or shown by the
-    columns of `_shown`. Over all rows only: a range and what follows it are the three expressions a WTQ
+    rows from the first to the second, both kept, counted, summed by each number column (on a user's table
+    also averaged, where the question asks for an average) or shown by the columns of `_shown`. Over all rows only: a range and what follows it are the three expressions a WTQ
     program may have (`Limits.max_expressions`)."""
     question = problem.question
     user = user_matching(env.table)
@@ -337,13 +341,16 @@ def range_programs(problem: Any, env: Any) -> list[str]:
         if len(ends) < 2 or not (said_range or joined):
             continue
         low, high = (str(P.Literal(kind, (v,))) for v in _in_order(ends[0], ends[1]))
+        # on a user's table, "the average share from 2019 to 2023" averages the rows it keeps
+        totals = ("sum", "average") if user and _AVERAGE_WORDS & set(question.tokens) else ("sum",)
         programs = []
         for column in (c for c in env.table.columns if kind in c.views):
             name = column.property_name(kind)
             kept = f"(filter_ge all_rows {low} {name}) (filter_le v0 {high} {name})"
             programs.append(f"{kept} (count v1)")
             programs += [
-                f"{kept} (sum v1 {c.property_name('number')})"
+                f"{kept} ({total} v1 {c.property_name('number')})"
+                for total in totals
                 for c in env.table.columns
                 if "number" in c.views and c is not column
             ]
