@@ -41,7 +41,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from itertools import combinations, product
-from typing import Any
+from typing import Any, NamedTuple
 
 from nsmcli.errors import GrammarError
 from nsmcli.worlds.tables.data import lexicon
@@ -250,15 +250,25 @@ def holds_all(column: Any, values: Sequence[str]) -> bool:
     return all(any(v in cell for cell in cells) for v in values)
 
 
-def either_or_pair(problem: Any) -> tuple[list[str], P.Literal] | None:
+class EitherOr(NamedTuple):
+    """A question's either-or pair: its two names, the literal the language writes of them (quotes escaped),
+    and the table's columns whose text view holds both, in table order."""
+
+    named: list[str]
+    literal: P.Literal
+    columns: list[Any]
+
+
+def either_or_pair(problem: Any, env: Any) -> EitherOr | None:
     """The question's either-or pair (`annotate`'s entity of both names, word linking only), not its first two
-    names: "in paris, which sold more, abba or queen?" compares abba with queen. Its two names, and the literal
-    the language writes of them (quotes escaped); None where the question names no pair."""
+    names: "in paris, which sold more, abba or queen?" compares abba with queen; None where the question names
+    no pair."""
     pair = next((e for e in problem.question.entities if e.kind == "string" and len(e.values) == 2), None)
     if pair is None:
         return None
     named = [str(v) for v in pair.values]
-    return named, P.Literal("string", tuple(named))
+    columns = [c for c in env.table.columns if holds_all(c, named)]
+    return EitherOr(named, P.Literal("string", tuple(named)), columns)
 
 
 def _starts(problem: Any, env: Any) -> list[tuple[str, str, int]]:
@@ -390,17 +400,14 @@ def pick_of_two_programs(problem: Any, env: Any) -> list[str]:
     for each string column that holds both, keep the rows of the two, pick one by the largest or smallest
     value of each number column, and show the string column (the beam often reads the right rows and shows
     the wrong column, or compares the wrong column). The reranker weighs them beside the beam's programs."""
-    pair = either_or_pair(problem)
+    pair = either_or_pair(problem, env)
     if pair is None:
         return []
-    named, both = pair
     numbers = [c.property_name("number") for c in env.table.columns if "number" in c.views]
     programs = []
-    for column in env.table.columns:
-        if not holds_all(column, named):
-            continue
+    for column in pair.columns:
         shown = column.property_name("string")
-        keep = f"(filter_str_contain_any all_rows {both} {shown})"
+        keep = f"(filter_str_contain_any all_rows {pair.literal} {shown})"
         programs += [
             f"{keep} ({pick} v0 {number}) (hop v1 {shown})"
             for number in numbers
@@ -519,24 +526,18 @@ def totals_programs(problem: Any, env: Any, beam: Sequence[str]) -> list[str]:
     tokens = set(problem.question.tokens)
     numbers = [c for c in env.table.columns if "number" in c.views]
     out: list[str] = []
-    pair = either_or_pair(problem)
-    if pair is not None:
-        named, both = pair
-        for column in env.table.columns:
-            if (
-                not holds_all(column, named)
-                or not _grouped(column, named)
-                or not _one_cell_each(column, named)
-            ):
-                continue
-            shown = column.property_name("string")
-            keep = f"(filter_str_contain_any all_rows {both} {shown})"
-            out += [
-                f"{keep} ({pick} v0 {shown} {n.property_name('number')})"
-                for n in numbers
-                if n.slug != column.slug
-                for pick in ("top_total", "bottom_total")
-            ]
+    pair = either_or_pair(problem, env)
+    for column in pair.columns if pair is not None else ():
+        if not _grouped(column, pair.named) or not _one_cell_each(column, pair.named):
+            continue
+        shown = column.property_name("string")
+        keep = f"(filter_str_contain_any all_rows {pair.literal} {shown})"
+        out += [
+            f"{keep} ({pick} v0 {shown} {n.property_name('number')})"
+            for n in numbers
+            if n.slug != column.slug
+            for pick in ("top_total", "bottom_total")
+        ]
     if _DIFFERENCE_WORDS & tokens:
         conditions = _conditions(problem, env)
         texts = [(span, keep) for span, keep in conditions if keep.function == "filter_str_contain_any"]
@@ -652,13 +653,7 @@ def two_columns_programs(problem: Any, env: Any, beam: Sequence[str]) -> list[st
         return []
     shown = _shown(env)
     numbers = [e for e in problem.question.entities if e.kind == "number" and len(e.values) == 1]
-    pair = either_or_pair(problem)
-    # the string columns that hold both of the pair's names, found once for every pair of columns
-    pair_columns = (
-        [c.property_name("string") for c in env.table.columns if holds_all(c, pair[0])]
-        if pair is not None
-        else []
-    )
+    pair = either_or_pair(problem, env)
     starts = _starts(problem, env)
     # each start its share of the cap: the all-rows programs of many pairs would otherwise crowd out the rows of
     # the thing the question names ("the final price of PS-2410 over its quote")
@@ -683,8 +678,10 @@ def two_columns_programs(problem: Any, env: Any, beam: Sequence[str]) -> list[st
                 out.append(f"{kept} (count v{n + 1})")
                 out += [f"{kept} (hop v{n + 1} {t})" for t in texts]
         if pair is not None and not prefix:
-            for name in pair_columns:
-                keep = f"(difference {larger} {smaller}) (filter_str_contain_any all_rows {pair[1]} {name})"
+            for name in (c.property_name("string") for c in pair.columns):
+                keep = (
+                    f"(difference {larger} {smaller}) (filter_str_contain_any all_rows {pair.literal} {name})"
+                )
                 out += [f"{keep} ({pick} v1 v0) (hop v2 {name})" for pick in ("argmax", "argmin")]
     return [text for programs in by_start.values() for text in list(dict.fromkeys(programs))[:share]]
 
