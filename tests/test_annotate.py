@@ -689,6 +689,13 @@ def test_number_noun_compounds_verbs_and_stat_abbreviations_link_on_user_tables(
     assert ("string", ("fail",)) in _user_entities(
         "how many inspections failed?", ["Name", "Result"], inspections
     )
+    # the act's noun that the verb's stem makes, and a verb in -ing
+    launches = [["A-1", "Success"], ["A-2", "Failure"], ["A-3", "Success"]]
+    assert ("string", ("failure",)) in _user_entities(
+        "how many launches failed", ["Rocket", "Outcome"], launches
+    )
+    trades = [["BTC", "Buy", "10"], ["SOL", "Sell", "5"], ["BTC", "Sell", "2"]]
+    assert ("string", ("buy",)) in _user_entities("total spent buying BTC", ["Coin", "Type", "USD"], trades)
     box = Table.from_rows("t", ["Player", "PTS", "AST"], [["a", "10", "3"]], value_rules="user")
     assert "r.ast-number" in annotate_question("who had the most assists?", box).column_match
     rent = Table.from_rows(

@@ -682,16 +682,23 @@ def _names_its_cell(word: str, table: Table) -> bool:
 
 
 def _verb_bases(word: str) -> list[str]:
-    """The base forms a verb in -ed may come from: "failed" -> fail, "closed" -> close, "stopped" -> stop,
-    "carried" -> carry (a cell `Fail` of "how many inspections failed?"). Guesses, as `inflections`."""
-    if len(word) < 5 or not word.endswith("ed"):
-        return []
-    if word.endswith("ied"):
+    """The base forms a verb in -ed or -ing may come from, and the nouns of the act that the -ed stem makes:
+    "failed" -> fail, failure; "closed" -> close, closure; "stopped" -> stop; "carried" -> carry; "arrived"
+    -> arrival; "rejected" -> rejection; "buying" -> buy; "winning" -> win (a cell `Fail` or `Failure` of
+    "how many launches failed?", `Buy` of "total spent buying BTC"). Guesses, as `inflections`."""
+    if len(word) >= 5 and word.endswith("ied"):
         return [word[:-3] + "y"]
-    stem = word[:-2]
+    if len(word) >= 5 and word.endswith("ed"):
+        stem = word[:-2]
+    elif len(word) >= 6 and word.endswith("ing"):
+        stem = word[:-3]
+    else:
+        return []
     # "stopped" -> stop, but "called" is "call" (no "cal"), as "passed" and "filled"
     doubled = stem[-1] == stem[-2] and stem[-1] not in "lsfz"
-    return [stem, stem + "e", stem[:-1]] if doubled else [stem, stem + "e"]
+    bases = [stem, stem + "e", stem[:-1]] if doubled else [stem, stem + "e"]
+    nouns = [stem + "ure", stem + "al", stem + "ion", stem + "ation"] if word.endswith("ed") else []
+    return bases + nouns
 
 
 def _adjective_bases(word: str) -> list[str]:
