@@ -526,6 +526,8 @@ def _user_entities(question: str, header: list[str], rows: list[list[str]]) -> l
 
 def test_a_flag_column_or_a_yes_no_column_named_by_a_verb_links_the_cell_it_means() -> None:
     swims = [["Ann", "Q"], ["Bo", ""], ["Cy", "Q"]]
+    gala = [["Ann", "Y"], ["Bo", "N"], ["Cy", "Y"]]
+    assert ("string", ("y",)) in _user_entities("how many swims were PBs", ["Swimmer", "PB"], gala)
     assert ("string", ("q",)) in _user_entities(
         "how many swimmers qualified?", ["Swimmer", "Qualified"], swims
     )

@@ -495,8 +495,8 @@ def _inflected_entities(
 ) -> list[Entity]:
     """A word that links to no cell as it is, but does in its other number, whole ("the first thunderstorm"
     of a column of `Thunderstorms`, "e-bikes" of `E-bike`), as the noun of its adjective ("foggy" of
-    `Fog`, `_adjective_bases`), as its verb's base ("failed" of `Fail`, `_verb_bases`) or as the
-    adjective of its noun ("electricity" of `Electric`, `_adjective_of_noun`): the cell's form. Words of
+    `Fog`, `_adjective_bases`), as its verb's base or act ("failed" of `Fail` or `Failure`, `_verb_bases`)
+    or as the adjective of its noun ("electricity" of `Electric`, `_adjective_of_noun`): the cell's form. Words of
     four letters or more only: a short word's other number is too often another word; and not a word of a
     column's name in either number ("how many laps" of a `Laps` column asks of the column, not of the
     cells `+1 lap`), unless a cell is that word alone ("rides by members" of a `Member Type` column of
@@ -865,7 +865,10 @@ def _yes_no_entities(tokens: list[str], table: Table) -> list[Entity]:
         if pair is None or not pieces:
             continue
         last = words.stem(pieces[-1]) if words is not None else pieces[-1]
-        at = next((k for k, t in enumerate(tokens) if t == pieces[-1] or stems[k] == last), None)
+        # "were pbs" of a `PB` column: a plural the stemmer leaves whole
+        at = next(
+            (k for k, t in enumerate(tokens) if t in (pieces[-1], pieces[-1] + "s") or stems[k] == last), None
+        )
         # "unpaid" of a `Paid` column: the name with "un" before it, which negates it
         unnamed = next((k for k, t in enumerate(tokens) if _un_named(t, pieces[-1], last, words)), None)
         if at is None and unnamed is None:
