@@ -35,7 +35,7 @@ from nsmcli.worlds.tables.data.valuerules import (
     said_power,
     states_money,
 )
-from nsmcli.worlds.tables.data.values import Date, contains_words, normalize, without_accents
+from nsmcli.worlds.tables.data.values import Date, contains_words, normalize, normalize_user, without_accents
 
 #: NLTK's English stop words, contraction pieces, the empty string and punctuation (MAPO's stop_words.json).
 STOP_WORDS = (
@@ -333,6 +333,8 @@ def _string_entities(
     while i < n:
         tok = tokens[i]
         value = normalize(tok)
+        if user_readings and tok.endswith("+") and index.has_match(normalize_user(tok), linking):
+            value = normalize_user(tok)  # "rated bb+" of a user's cell `BB+`, which keeps its sign
         opening = _cell_opening(tokens[i : i + 2], index, linking) if user_readings else None
         if opening is None and (
             tok in STOP_WORDS or value in STOP_WORDS or not index.has_match(value, linking)

@@ -38,7 +38,7 @@ from typing import ClassVar
 
 from nsmcli.errors import DataError
 from nsmcli.worlds.tables.data import textnum, units
-from nsmcli.worlds.tables.data.values import PLAIN_TEXT, Date, normalize
+from nsmcli.worlds.tables.data.values import PLAIN_TEXT, Date, normalize, normalize_user
 
 #: Cells with this many tokens or more get no number (MAPO's max_n_tokens_for_num_prop).
 MAX_TOKENS_FOR_NUMBER = 10
@@ -1045,7 +1045,7 @@ class UserRules(ValueRules):
             if PLAIN_TEXT.fullmatch(joined) and not _SPACING_OR_PERIOD.search(joined):
                 strings = joined.lower().split(_SEP)  # what `normalize` does to plain text: only the case
             else:
-                strings = [normalize(text) for text in distinct]
+                strings = [normalize_user(text) for text in distinct]
         else:
             return None
         string_of = dict(zip(distinct, strings, strict=True))
@@ -1060,13 +1060,13 @@ class UserRules(ValueRules):
         # The two commonest cells, read as `_cell_in_full` reads them without its dozen patterns: words
         # alone (no number, no date), and a plain numeral that cannot be a year or a European number.
         if not textnum.may_hold_quantity(raw):
-            return CellValues(normalize(raw))
+            return CellValues(normalize_user(raw))
         if not layout.european and _PLAIN_NUMERAL.fullmatch(raw) and not _YEAR.fullmatch(raw):
-            return CellValues(normalize(raw), float(raw))
+            return CellValues(normalize_user(raw), float(raw))
         return self._cell_in_full(raw, layout)
 
     def _cell_in_full(self, raw: str, layout: ColumnLayout) -> CellValues:
-        string = normalize(raw)
+        string = normalize_user(raw)
         if not raw.strip() or _SPREADSHEET_ERROR.fullmatch(raw):
             return CellValues(string)
         date = self.date(raw, layout)

@@ -37,6 +37,17 @@ def normalize(text: str) -> str:
     return _normalize_any(text)
 
 
+def normalize_user(text: str) -> str:
+    """`normalize` for a user's cell, which keeps a final "+" (the grade `A+`, `18+`, `C++`): the official
+    normalisation drops it as a footnote mark of Wikipedia's tables."""
+    kept = text.rstrip()
+    plus = len(kept) - len(kept.rstrip("+"))
+    if not plus:
+        return normalize(text)
+    base = normalize(kept[:-plus])
+    return base + "+" * plus if base else normalize(text)
+
+
 def without_accents(text: str) -> str:
     """`text` with its letters' diacritics dropped ("Dépenses" -> "Depenses"), the first of `normalize`'s
     passes."""
@@ -128,14 +139,21 @@ def contains_words(text: str, value: str) -> bool:
     return bool(text) and text in value and word_pattern(text).search(value) is not None
 
 
+#: A text that may be a grade or a rating (`A`, `BBB`), whose sign (`A-`, `BBB+`) makes another one.
+_GRADE = re.compile(r"[a-z]{1,3}", re.IGNORECASE)
+
+
 @functools.lru_cache(maxsize=4096)
 def word_pattern(text: str) -> re.Pattern:
     """`text` as whole words: not preceded or followed by a letter or digit where it starts or ends with
     one, and a number not inside a longer one: "1" is not in "1,000" or "2.5" but is in "3-1", "no. 1" and "1,2"; "1964" is in
-    "1964,1967". Hyphens, apostrophes, underscores, spaces and other punctuation are boundaries."""
+    "1964,1967". Hyphens, apostrophes, underscores, spaces and other punctuation are boundaries, but for the
+    sign that ends a grade or a rating: "a" is not in "a-" or "a+", though it is in "g-f"."""
     head, tail = "", ""
     if text[0].isalnum():
         head = r"(?<![^\W_])" + (r"(?<!\d\.)" if text[0].isdigit() else "")
     if text[-1].isalnum():
         tail = r"(?![^\W_])" + (r"(?!\.\d)(?!,\d{3}(?!\d))" if text[-1].isdigit() else "")
+        if _GRADE.fullmatch(text):  # a grade's sign is part of it: "a" is not in "a-" nor "bbb" in "bbb+"
+            tail += r"(?![+\-]+(?:\s|$))"
     return re.compile(head + re.escape(text) + tail)
