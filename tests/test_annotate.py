@@ -499,6 +499,19 @@ def test_blank_or_missing_cells_the_question_leaves_out_link_nothing() -> None:
     assert ("n/a", 4, 5) in _strings("how many notes say n/a?", user)
 
 
+def test_the_rows_counted_after_how_many_are_not_a_cell_that_holds_the_word() -> None:
+    header, rows = (
+        ["Name", "Club", "Time"],
+        [["Ann", "Harbour Runners", "3:10"], ["Bo", "Fell Club", "3:40"]],
+    )
+    user = Table.from_rows("t", header, rows, value_rules="user")
+    assert _strings("how many runners finished in under 3:30", user) == []
+    # elsewhere, or as a whole cell, the word still links
+    assert _strings("which times did harbour runners post", user) == [("harbour runners", 3, 5)]
+    clubs = Table.from_rows("t", ["Club"], [["Runners"], ["Walkers"]], value_rules="user")
+    assert _strings("how many runners are there", clubs) == [("runners", 2, 3)]
+
+
 def test_a_playing_position_named_in_words_links_its_code() -> None:
     squad = [["Ann", "GK"], ["Bo", "DF"], ["Cy", "MF"], ["Di", "FW"], ["Ed", "FW"]]
     user = Table.from_rows("t", ["Player", "Pos"], squad, value_rules="user")

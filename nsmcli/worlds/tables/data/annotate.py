@@ -362,7 +362,11 @@ def _string_entities(
             # "in hall a" of a cell `Hall A`: a stop word at the end is kept where the span is a whole cell
             if tokens[j - 1] not in STOP_WORDS or (user_readings and index.has_cell(grown)):
                 end, best = j, grown
-        if not (user_readings and end == i + 1 and _names_a_column(best, index)):
+        counted = user_readings and end == i + 1 and tokens[max(0, i - 2) : i] == ["how", "many"]
+        # "how many runners finished ..." counts rows, not a club `Harbour Runners` that holds the word
+        if not (user_readings and end == i + 1 and _names_a_column(best, index)) and not (
+            counted and not index.has_cell(best) and best.endswith("s")
+        ):
             out.append(Entity("string", (best,), i, end))
         i = end
     return out
