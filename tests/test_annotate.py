@@ -713,6 +713,11 @@ def test_number_noun_compounds_verbs_and_stat_abbreviations_link_on_user_tables(
     assert ("string", ("buy",)) in _user_entities("total spent buying BTC", ["Coin", "Type", "USD"], trades)
     box = Table.from_rows("t", ["Player", "PTS", "AST"], [["a", "10", "3"]], value_rules="user")
     assert "r.ast-number" in annotate_question("who had the most assists?", box).column_match
+    bowling = Table.from_rows(
+        "t", ["Bowler", "Mdns", "Wkts", "Econ"], [["a", "3", "20", "4.5"]], value_rules="user"
+    )
+    matched = annotate_question("who took the most wickets, and the most maidens, at what economy?", bowling)
+    assert {"r.wkts-number", "r.mdns-number", "r.econ-number"} <= set(matched.column_match)
     rent = Table.from_rows(
         "t", ["Tenant", "Balance Due"], [["a", "(20.00)"], ["b", "35.00"]], value_rules="user"
     )
