@@ -622,7 +622,6 @@ class HeaderWords:
 
     ABBREVIATIONS: ClassVar[dict[str, str]] = {
         "amt": "amount",
-        "apps": "appearance",
         "ast": "assist",
         "avg": "average",
         "blk": "block",
