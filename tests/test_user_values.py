@@ -738,6 +738,11 @@ def test_words_of_falling_and_rising_compare_with_zero_where_a_column_holds_both
     assert zeros("how many entries are outgoings", ledger) == [4]
     assert zeros("how much money came into the account?", ledger) == [4]
     assert zeros("who came in first?", ledger) == []
+    # "in the red", "overdrawn" and "made a loss" are below 0; "the red team" or "a red car" no sign
+    assert zeros("how many entries left the account in the red?", ledger) == [8]
+    assert zeros("when did we first go overdrawn?", ledger) == [5]
+    assert zeros("how many payees made a loss?", ledger) == [5]
+    assert zeros("how many went to the red team?", ledger) == []
     # a balance's deficit is below 0, its surplus above
     assert zeros("how many countries ran a current account deficit", table) == [7]
     assert zeros("which city had a surplus", table) == [4]

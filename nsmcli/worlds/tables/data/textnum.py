@@ -644,9 +644,16 @@ def change_direction(tokens: Sequence[str], i: int) -> str | None:
     ("rise": "grew", "went up"), else None."""
     word = tokens[i]
     after_verb = i > 0 and tokens[i - 1] in _DIRECTION_VERBS.get(word, ())
+    # "in the red", "overdrawn", "made a loss": below zero; "in the black" above it
+    in_the = i > 1 and tuple(tokens[i - 2 : i]) == ("in", "the")
+    a_loss = word == "loss" and i > 0 and tokens[i - 1] == "a"
     if word in FALLING_WORDS or (after_verb and word in ("down", "lower", "behind", "out")):
         return "fall"
+    if (in_the and word == "red") or word == "overdrawn" or a_loss:
+        return "fall"
     if word in RISING_WORDS or (after_verb and word in ("up", "higher", "into")):
+        return "rise"
+    if in_the and word == "black":
         return "rise"
     return None
 
