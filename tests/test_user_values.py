@@ -743,6 +743,9 @@ def test_words_of_falling_and_rising_compare_with_zero_where_a_column_holds_both
     assert zeros("when did we first go overdrawn?", ledger) == [5]
     assert zeros("how many payees made a loss?", ledger) == [5]
     assert zeros("how many went to the red team?", ledger) == []
+    # prices that got cheaper fell; "cheaper" alone compares ("which is cheaper, a or b?")
+    assert zeros("how many cities got cheaper?") == [4]
+    assert zeros("which is cheaper, lisbon or riga?") == []
     # a balance's deficit is below 0, its surplus above
     assert zeros("how many countries ran a current account deficit", table) == [7]
     assert zeros("which city had a surplus", table) == [4]

@@ -637,6 +637,9 @@ _DIRECTION_VERBS["behind"] = frozenset({"furthest", "farthest", "further", "fart
 #: of the account", "money came into the account")
 _DIRECTION_VERBS["out"] = frozenset({"payment", "payments", "paid", "money", "transferred"})
 _DIRECTION_VERBS["into"] = frozenset({"came", "come", "comes", "coming", "paid", "deposited"})
+#: prices that "got cheaper" fell, and those that "got dearer" rose
+_BECOMING = frozenset({"got", "get", "gets", "getting", "became", "become", "becomes", "went", "go", "gone"})
+_DIRECTION_VERBS |= {"cheaper": _BECOMING, "dearer": _BECOMING, "pricier": _BECOMING}
 
 
 def change_direction(tokens: Sequence[str], i: int) -> str | None:
@@ -649,11 +652,11 @@ def change_direction(tokens: Sequence[str], i: int) -> str | None:
     a_loss = word == "loss" and i > 0 and tokens[i - 1] == "a"
     if word in FALLING_WORDS or (after_verb and word in ("down", "lower", "behind", "out")):
         return "fall"
-    if (in_the and word == "red") or word == "overdrawn" or a_loss:
+    if (in_the and word == "red") or word == "overdrawn" or a_loss or (after_verb and word == "cheaper"):
         return "fall"
     if word in RISING_WORDS or (after_verb and word in ("up", "higher", "into")):
         return "rise"
-    if in_the and word == "black":
+    if (in_the and word == "black") or (after_verb and word in ("dearer", "pricier")):
         return "rise"
     return None
 
