@@ -246,7 +246,14 @@ def test_review_cases_of_times_money_and_magnitudes() -> None:
     assert numbers("£1 200 m", "£950 m") == (1.2e9, 9.5e8)
     from nsmcli.worlds.tables.data.valuerules import header_magnitude
 
-    assert [header_magnitude(h) for h in ("Revenue (USD m)", "Cost (£ m)", "Sales ($mn)")] == [6, 6, 6]
+    assert [
+        header_magnitude(h) for h in ("Revenue (USD m)", "Cost (£ m)", "Sales ($mn)", "Receipts (US$ bn)")
+    ] == [
+        6,
+        6,
+        6,
+        9,
+    ]
     table = Table.from_rows("t", ["Firm", "Revenue ($m)"], [["a", "2,500"], ["b", "900"]], value_rules="user")
     said = [
         e.values
@@ -254,6 +261,13 @@ def test_review_cases_of_times_money_and_magnitudes() -> None:
         if e.kind == "number"
     ]
     assert said == [(2000.0,)]
+    # a number a column of plain numbers reaches is left as said: "20M arrivals" beside `Receipts (US$ bn)`
+    tourism = Table.from_rows(
+        "t", ["Country", "Arrivals", "Receipts (US$ bn)"], [["a", "24,500,000", "12.5"]], value_rules="user"
+    )
+    for question, value in (("which countries topped 20M arrivals?", 2e7), ("receipts over $20bn?", 20.0)):
+        found = [e.values for e in annotate_question(question, tourism).entities if e.kind == "number"]
+        assert found == [(value,)], question
     plain = Table.from_rows("t", ["Player", "Size"], [["a", "10"], ["b", "12"]], value_rules="user")
     for question, value in (("who wears size 10 M?", 10.0), ("who earns 1.5 M?", 1.5e6)):
         found = [e.values for e in annotate_question(question, plain).entities if e.kind == "number"]
@@ -569,6 +583,11 @@ def test_an_answer_asked_in_millions_is_scaled_unless_its_column_already_counts_
     assert shown("(count all_rows)", "how many films, in thousands")[0] == [2.0]
     wtq = Table.from_rows("t", ["Film", "Gross"], [["a", "45200000"]])
     assert shown("(sum all_rows r.gross-number)", "total gross in millions", wtq)[0] == [45200000.0]
+    # a currency may stand between "in" and the magnitude, and a letter alone says one only after it
+    assert shown("(sum all_rows r.gross-number)", "total gross, in $ millions")[0] == [61.3]
+    assert shown("(sum all_rows r.gross-number)", "total gross in US$ bn")[0] == [0.0613]
+    assert shown("(sum all_rows r.gross-number)", "total gross in £m")[0] == [61.3]
+    assert shown("(sum all_rows r.gross-number)", "total gross in m")[0] == [61300000.0]
 
 
 def test_how_much_was_spent_is_the_size_of_a_ledgers_negative_outgoings() -> None:
@@ -1045,6 +1064,9 @@ def test_scientific_notation_is_read_and_overflow_is_no_number() -> None:
 
     table = Table.from_rows("t", ["a"], [["1e308"], ["-1e308"], ["2.5E-3"], ["1e999"]], value_rules="user")
     assert table.columns[0].views["number"] == (1e308, -1e308, 0.0025, None)
+    # an exponent inside a code is none: an episode `S3E22` is no 3 x 10^22
+    episodes = Table.from_rows("t", ["Episode"], [["S3E01"], ["S3E22"]], value_rules="user")
+    assert "number" not in episodes.columns[0].views
 
 
 def test_cells_of_long_whitespace_runs_are_read_at_once_and_are_not_numbers() -> None:

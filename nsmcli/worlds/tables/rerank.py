@@ -114,7 +114,15 @@ def _reads_as_amounts(column: Any, user: bool) -> bool:
 
 def _names_by_code(cell: str, user: bool) -> bool:
     cell = cell.strip()
-    return is_code(cell) or (cell.isascii() and cell.isdigit()) or (user and is_digit_code(cell))
+    return (
+        is_code(cell)
+        or (cell.isascii() and cell.isdigit())
+        or (user and (is_digit_code(cell) or _SEGMENTED_CODE.fullmatch(cell) is not None))
+    )
+
+
+#: A code of letters and digits in turn (`S3E09`, an episode; `A1B2`).
+_SEGMENTED_CODE = re.compile(r"(?:[A-Za-z]+\d+){2,}")
 
 
 def _key_column(table: Any) -> str | None:

@@ -186,6 +186,9 @@ class _TableIndex:
     #: on user tables, the units of time that plain number columns' names say (`_units_named_by_headers`)
     named_units: tuple[Unit, ...] = ()
 
+    #: the largest size among the numbers of columns whose headers state no power (`_plain_largest`)
+    plain_largest: float | None = None
+
     def has_substring(self, text: str) -> bool:
         return bool(text) and text in self.joined
 
@@ -290,6 +293,7 @@ def table_index(table: Table) -> _TableIndex:
         acronyms=_acronyms(table, league_words) if user else {},
         piece_words=piece_words,
         cut_cells=_cut_cells(table, piece_words) if user else frozenset(),
+        plain_largest=_plain_largest(table),
     )
     _INDEX_CACHE[key] = (weakref.ref(table, lambda _ref, k=key: _INDEX_CACHE.pop(k, None)), index)
     return index
@@ -1248,17 +1252,34 @@ def _header_power(table: Table) -> int | None:
     return powers.pop() if len(powers) == 1 else None
 
 
-def _in_table_units(quantities: list[Entity], tokens: list[str], power: int | None) -> list[Entity]:
+def _plain_largest(table: Table) -> float | None:
+    """The largest size among the numbers of the columns whose headers state no power of ten; None for none."""
+    sizes = [
+        abs(v)
+        for c in table.columns
+        if header_magnitude(c.header) is None
+        for v in c.views.get("number", ())
+        if v is not None
+    ]
+    return max(sizes, default=None)
+
+
+def _in_table_units(
+    quantities: list[Entity], tokens: list[str], power: int | None, plain_largest: float | None = None
+) -> list[Entity]:
     """Numbers said with a magnitude ("more than 5 million people", "over $2bn") in the units the table's
     headers count in (`power`: 5 of a `Population (millions)` column, 2000 of `Revenue ($m)`), so that they
     compare with the cells; left as said when `power` is None. A number said with a magnitude about
     another column of such a table ("area over 2 million" beside `Population (millions)`) is converted
-    too: the question does not say which it means."""
+    too: the question does not say which it means; but not one that a column of plain numbers reaches
+    (`plain_largest` a tenth of it or more: "topped 20M arrivals" of `Arrivals` beside `Receipts (US$ bn)`)."""
     if power is None:
         return quantities
     out = []
     for e in quantities:
-        if e.kind == "number" and any(said_power(t) for t in tokens[e.start : e.end]):
+        said = e.kind == "number" and any(said_power(t) for t in tokens[e.start : e.end])
+        reached = said and plain_largest is not None and any(plain_largest >= abs(v) / 10 for v in e.values)
+        if said and not reached:
             e = Entity("number", tuple(round(v / 10**power, 9) for v in e.values), e.start, e.end)
         out.append(e)
     return out
@@ -1449,7 +1470,7 @@ def annotate_question(
         quantities += _freezing_entities(tokens, strings, table)
         quantities += _half_entities(tokens, strings + quantities, table)
         quantities += _none_of_amount_entities(tokens, quantities, table)
-        quantities = _in_table_units(quantities, tokens, index.header_power)
+        quantities = _in_table_units(quantities, tokens, index.header_power, index.plain_largest)
         quantities = [q for q in quantities if not _in_column_name(tokens, q, table)]
     found = strings + quantities
     found.sort(key=lambda e: (e.start, ENTITY_KINDS.index(e.kind)))

@@ -141,6 +141,8 @@ class WtqRules(ValueRules):
 
 #: A number in scientific notation, the whole cell.
 _SCIENTIFIC = re.compile(r"[-+−]?(?:\d+\.?\d*|\.\d+)[eE][-+]?\d{1,4}")
+#: An exponent inside a code (`S3E22`, `A1E5`): letters before the digits, so no number in scientific notation.
+_CODE_EXPONENT = re.compile(r"[A-Za-z]\d+[eE]\d")
 
 
 def _views(strings: tuple, typed: dict[str, tuple], min_typed_fraction: float) -> dict[str, tuple]:
@@ -1121,6 +1123,8 @@ class UserRules(ValueRules):
             or (m["open"] is not None and m["rest"].strip())  # "(131) 44.75" is a note, not -131
             or re.match(r"\s+\d", raw[m.end("digits") :])  # "162 989": thousands grouped by spaces
         ):
+            if _CODE_EXPONENT.search(raw):  # "S3E22", an episode's code, is no 3 x 10^22
+                return None, None
             return _wtq_numbers(raw)  # no amount at the start: read as WTQ reads it
         value = _digits_value(m["digits"], layout.european, _MAGNITUDES.get(m["mag"] or "", 0))
         if value is None:  # digits the column's convention cannot read; a US reading would contradict it
@@ -1166,7 +1170,8 @@ class UserRules(ValueRules):
 #: A header that states its cells' magnitude: "Revenue ($m)", "Population (millions)", "Sales (in
 #: thousands)", "GDP (USD bn)", "Staff (000s)". A bare "(m)" is metres, so one letter needs money beside it.
 _HEADER_MAGNITUDE = re.compile(
-    r"[(\[]\s*(?:in\s+)?(?:(?:[A-Z]{3}|[$€£¥])\s*(?P<letter>[kmb])(?![a-z])|(?:(?:[A-Z]{3}|[$€£¥])\s*)?"
+    r"[(\[]\s*(?:in\s+)?(?:(?:[A-Z]{3}|(?:US|A|AU|C|CA|NZ|HK|S)?[$€£¥])\s*(?P<letter>[kmb])(?![a-z])|"
+    r"(?:(?:[A-Z]{3}|(?:US|A|AU|C|CA|NZ|HK|S)?[$€£¥])\s*)?"
     r"(?P<word>thousands?|millions?|billions?|mn|mln|bn|000s?|'000s?))"
     r"(?:\s*(?:[A-Z]{3}|[$€£¥]))?\s*[)\]]",
     re.IGNORECASE,

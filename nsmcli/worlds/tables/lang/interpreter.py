@@ -731,13 +731,24 @@ def _unsigned(cell: str) -> str:
 
 
 def _said_power_in(tokens: Sequence[str]) -> int | None:
-    """The power of ten a question asks its answer in: "in millions", "in thousands of dollars"."""
-    for before, token in zip(tokens, tokens[1:], strict=False):
-        if before.lower() == "in" and token.isalpha():
+    """The power of ten a question asks its answer in: "in millions", "in thousands of dollars", and after a
+    currency "in € millions", "in US$ billions", "in £m", "in $k" (a letter alone only after a currency: "in
+    m" may be metres)."""
+    words = [token.lower() for token in tokens]
+    for i, word in enumerate(words[:-1]):
+        if word != "in":
+            continue
+        currency = words[i + 1] in _CURRENCY_TOKENS
+        token = words[i + 2] if currency and i + 2 < len(words) else words[i + 1]
+        if token.isalpha() and (len(token) > 1 or currency):
             power = said_power(token)
             if power in _MAGNITUDE_WORDS:
                 return power
     return None
+
+
+#: Currencies a question may name between "in" and a magnitude ("in € millions", "in US$ billions").
+_CURRENCY_TOKENS = frozenset({"$", "€", "£", "¥", "us$", "a$", "c$", "usd", "eur", "gbp", "chf", "jpy"})
 
 
 def _asked_magnitude(result: Result, env: Environment, asked: int) -> int:
