@@ -497,6 +497,9 @@ def test_blank_or_missing_cells_the_question_leaves_out_link_nothing() -> None:
     # asked for, they link: "which readings are blank?", "how many notes say n/a?"
     assert ("", 3, 4) in _strings("which readings are blank?", user)
     assert ("n/a", 4, 5) in _strings("how many notes say n/a?", user)
+    # a leaving-out word of another clause, or a count of what is left, leaves them linked
+    assert ("", 6, 7) in _strings("excluding fz-2, which readings are blank?", user)
+    assert ("n/a", 6, 7) in _strings("ignoring fz-1, which notes say n/a?", user)
 
 
 def test_the_rows_counted_after_how_many_are_not_a_cell_that_holds_the_word() -> None:
@@ -510,6 +513,14 @@ def test_the_rows_counted_after_how_many_are_not_a_cell_that_holds_the_word() ->
     assert _strings("which times did harbour runners post", user) == [("harbour runners", 3, 5)]
     clubs = Table.from_rows("t", ["Club"], [["Runners"], ["Walkers"]], value_rules="user")
     assert _strings("how many runners are there", clubs) == [("runners", 2, 3)]
+    # a word that modifies the noun after it is still the cell's: "how many eagles games"
+    games = Table.from_rows(
+        "t",
+        ["Opponent", "Result"],
+        [["Philadelphia Eagles", "W"], ["Dallas Cowboys", "L"]],
+        value_rules="user",
+    )
+    assert ("eagles", 2, 3) in _strings("how many eagles games did we win?", games)
 
 
 def test_a_playing_position_named_in_words_links_its_code() -> None:
@@ -530,6 +541,13 @@ def test_a_playing_position_named_in_words_links_its_code() -> None:
     )
     assert _strings("how many centres passed?", grades) == []
     assert _strings("how many forwards are listed?", Table.from_rows("t", ["Player", "Pos"], squad)) == []
+    # a missing cell leaves a positions column one; a baseball team's fielders
+    gaps = Table.from_rows("t", ["Player", "Pos"], [*squad, ["Fay", "n/a"]], value_rules="user")
+    assert _strings("how many forwards are listed?", gaps) == [("fw", 2, 3)]
+    nine = Table.from_rows(
+        "t", ["Player", "Pos"], [["a", "P"], ["b", "C"], ["c", "CF"], ["d", "SS"]], value_rules="user"
+    )
+    assert _strings("how many center fielders", nine) == [("cf", 2, 4)]
 
 
 def _user_entities(question: str, header: list[str], rows: list[list[str]]) -> list[tuple[str, tuple]]:
@@ -711,6 +729,11 @@ def test_number_noun_compounds_verbs_and_stat_abbreviations_link_on_user_tables(
     )
     trades = [["BTC", "Buy", "10"], ["SOL", "Sell", "5"], ["BTC", "Sell", "2"]]
     assert ("string", ("buy",)) in _user_entities("total spent buying BTC", ["Coin", "Type", "USD"], trades)
+    # a weekday's short form is no verb's base: "wedding" is no `Wed`
+    days = [["Wed", "120"], ["Sat", "80"], ["Wed", "95"]]
+    assert ("string", ("wed",)) not in _user_entities(
+        "how many wedding bookings had over 100 guests", ["Day", "Guests"], days
+    )
     box = Table.from_rows("t", ["Player", "PTS", "AST"], [["a", "10", "3"]], value_rules="user")
     assert "r.ast-number" in annotate_question("who had the most assists?", box).column_match
     bowling = Table.from_rows(

@@ -402,6 +402,10 @@ def test_a_grade_is_not_its_signed_neighbours_on_user_tables():
             f'(filter_str_contain_any all_rows "{grade}" r.grade-string) (hop v0 r.student-string)'
         )
         assert sorted(result.answer) == [e.lower() for e in expected], grade
+    # WTQ's tables keep whole-word linking as it was, sign or not
+    from nsmcli.worlds.tables.data.values import contains_words
+
+    assert contains_words("aa", "aa-") and not contains_words("aa", "aa-", grades=True)
     # WTQ's tables keep the official normalisation, which drops a final "+" as a footnote mark
     assert set(Table.from_rows("grades", ["Student", "Grade"], rows).columns[1].views["string"]) == {
         "a",

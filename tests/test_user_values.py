@@ -268,6 +268,18 @@ def test_review_cases_of_times_money_and_magnitudes() -> None:
     for question, value in (("which countries topped 20M arrivals?", 2e7), ("receipts over $20bn?", 20.0)):
         found = [e.values for e in annotate_question(question, tourism).entities if e.kind == "number"]
         assert found == [(value,)], question
+    # a plain column the number does not name leaves it converted: a year, an area
+    for header, question in (
+        (
+            ["Country", "Area (km2)", "Population (millions)"],
+            "which countries have a population over 100 million?",
+        ),
+        (["Product", "Year", "Units (000s)"], "products with more than 100 thousand units"),
+    ):
+        table = Table.from_rows("t", header, [["a", "17,098,246", "144"]], value_rules="user")
+        assert [e.values for e in annotate_question(question, table).entities if e.kind == "number"] == [
+            (100.0,)
+        ]
     plain = Table.from_rows("t", ["Player", "Size"], [["a", "10"], ["b", "12"]], value_rules="user")
     for question, value in (("who wears size 10 M?", 10.0), ("who earns 1.5 M?", 1.5e6)):
         found = [e.values for e in annotate_question(question, plain).entities if e.kind == "number"]
@@ -765,6 +777,9 @@ def test_words_of_falling_and_rising_compare_with_zero_where_a_column_holds_both
     # prices that got cheaper fell; "cheaper" alone compares ("which is cheaper, a or b?")
     assert zeros("how many cities got cheaper?") == [4]
     assert zeros("which is cheaper, lisbon or riga?") == []
+    assert zeros("which cities got dearer?") == [3]
+    assert zeros("which cities are in the black this year?") == [5]
+    assert zeros("how many cities in the red zone?") == []  # a zone named red
     # a balance's deficit is below 0, its surplus above
     assert zeros("how many countries ran a current account deficit", table) == [7]
     assert zeros("which city had a surplus", table) == [4]
@@ -1067,6 +1082,9 @@ def test_scientific_notation_is_read_and_overflow_is_no_number() -> None:
     # an exponent inside a code is none: an episode `S3E22` is no 3 x 10^22
     episodes = Table.from_rows("t", ["Episode"], [["S3E01"], ["S3E22"]], value_rules="user")
     assert "number" not in episodes.columns[0].views
+    assert Table.from_rows("t", ["Ep"], [["Episode 5 (S1E5)"]], value_rules="user").columns[0].views[
+        "number"
+    ] == (5.0,)
 
 
 def test_cells_of_long_whitespace_runs_are_read_at_once_and_are_not_numbers() -> None:

@@ -241,7 +241,7 @@ def _as_cells(column: Any, values: Sequence[str]) -> bool:
 
 def _as_words(column: Any, values: Sequence[str]) -> bool:
     cells = filled_cells(column)
-    return all(any(contains_words(v, cell) for cell in cells) for v in values)
+    return all(any(contains_words(v, cell, grades=True) for cell in cells) for v in values)
 
 
 def holds_all(column: Any, values: Sequence[str]) -> bool:
@@ -591,14 +591,14 @@ def _grouped(column: Any, values: Sequence[str]) -> bool:
     """Whether some of `values` is in more than one cell of the column's text view (as whole words, as a
     user's filter keeps them): a group of rows."""
     cells = filled_cells(column)
-    return any(sum(contains_words(v, cell) for cell in cells) > 1 for v in values)
+    return any(sum(contains_words(v, cell, grades=True) for cell in cells) > 1 for v in values)
 
 
 def _one_cell_each(column: Any, values: Sequence[str]) -> bool:
     """Whether the cells holding each of `values` are one cell, written alike: `top_total` totals the rows of
     each cell, so `Northwind Studio` beside `Northwind Studio - retainer` would split one client in two."""
     cells = filled_cells(column)
-    return all(len({cell for cell in cells if contains_words(v, cell)}) == 1 for v in values)
+    return all(len({cell for cell in cells if contains_words(v, cell, grades=True)}) == 1 for v in values)
 
 
 #: At most this many `two_columns` programs a question, for the same reason as `PAIRED_PROGRAMS`.

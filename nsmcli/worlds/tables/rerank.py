@@ -321,9 +321,15 @@ def _asked_columns(words: Sequence[str], naming: dict[str, str], user: bool) -> 
         rest = list(itertools.dropwhile(_ASKED_SKIP.__contains__, words[i + 1 :]))
     taken = list(itertools.takewhile(lambda w: w not in _ASKED_SKIP, rest[:3]))
     asked = {_stem(w) for w in taken}
-    # "what is the number of games" counts; on a user's table "which lot number" names a column of numbers
+    # "what is the (total) number of games" counts; on a user's table "which lot number" and "the tracking
+    # numbers of all parcels" name a column
     if asked & _COUNTING and (
-        not user or any(rest[k + 1 : k + 2] == ["of"] for k, w in enumerate(taken) if w in _COUNTING)
+        not user
+        or any(
+            rest[k + 1 : k + 2] == ["of"] and (k == 0 or taken[k - 1] == "total")
+            for k, w in enumerate(taken)
+            if _stem(w) in _COUNTING
+        )
     ):
         return set()
     named = {s: [_stem(p) for p in n.split("_") if p] for s, n in naming.items()}

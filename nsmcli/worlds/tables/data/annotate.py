@@ -186,15 +186,17 @@ class _TableIndex:
     #: on user tables, the units of time that plain number columns' names say (`_units_named_by_headers`)
     named_units: tuple[Unit, ...] = ()
 
-    #: the largest size among the numbers of columns whose headers state no power (`_plain_largest`)
-    plain_largest: float | None = None
+    #: the words that name only columns of plain numbers, where headers count in a power (`_plain_words`)
+    plain_words: frozenset[str] = frozenset()
+    #: whether the table is a user's, read by the user rules (a grade's sign makes another grade there)
+    user: bool = False
 
     def has_substring(self, text: str) -> bool:
         return bool(text) and text in self.joined
 
     def has_words(self, text: str) -> bool:
         """Whether `text` occurs in some string cell as whole words (see `values.word_pattern`)."""
-        return contains_words(text, self.joined)
+        return contains_words(text, self.joined, grades=self.user)
 
     def has_match(self, text: str, linking: str) -> bool:
         return self.has_words(text) if linking == "word" else self.has_substring(text)
@@ -293,7 +295,8 @@ def table_index(table: Table) -> _TableIndex:
         acronyms=_acronyms(table, league_words) if user else {},
         piece_words=piece_words,
         cut_cells=_cut_cells(table, piece_words) if user else frozenset(),
-        plain_largest=_plain_largest(table),
+        plain_words=_plain_words(table) if user else frozenset(),
+        user=user,
     )
     _INDEX_CACHE[key] = (weakref.ref(table, lambda _ref, k=key: _INDEX_CACHE.pop(k, None)), index)
     return index
@@ -366,7 +369,14 @@ def _string_entities(
             # "in hall a" of a cell `Hall A`: a stop word at the end is kept where the span is a whole cell
             if tokens[j - 1] not in STOP_WORDS or (user_readings and index.has_cell(grown)):
                 end, best = j, grown
-        counted = user_readings and end == i + 1 and tokens[max(0, i - 2) : i] == ["how", "many"]
+        # counted rows only where no noun follows that the word would modify ("how many eagles games")
+        following = tokens[end] if end < n else ""
+        counted = (
+            user_readings
+            and end == i + 1
+            and tokens[max(0, i - 2) : i] == ["how", "many"]
+            and (following in STOP_WORDS or not following.isalpha() or following.endswith("ed"))
+        )
         # "how many runners finished ..." counts rows, not a club `Harbour Runners` that holds the word
         if not (user_readings and end == i + 1 and _names_a_column(best, index)) and not (
             counted and not index.has_cell(best) and best.endswith("s")
@@ -390,7 +400,7 @@ def _names_a_column(word: str, index: _TableIndex) -> bool:
         return True
     if not index.piece_words.intersection(forms):
         return False
-    return not any(contains_words(word, cell) for cell in index.category_cells)
+    return not any(contains_words(word, cell, grades=True) for cell in index.category_cells)
 
 
 def _inflected_ending(span: list[str], index: _TableIndex, linking: str) -> str | None:
@@ -707,6 +717,8 @@ def _verb_bases(word: str) -> list[str]:
     # "stopped" -> stop, but "called" is "call" (no "cal"), as "passed" and "filled"
     doubled = stem[-1] == stem[-2] and stem[-1] not in "lsfz"
     bases = [stem, stem + "e", stem[:-1]] if doubled else [stem, stem + "e"]
+    # "wedding" is no `Wed`: a month's or a weekday's short form is no verb's base
+    bases = [b for b in bases if b not in textnum.MONTHS and b not in textnum.WEEKDAYS]
     nouns = [stem + "ure", stem + "al", stem + "ion", stem + "ation"] if word.endswith("ed") else []
     return bases + nouns
 
@@ -1136,32 +1148,42 @@ _LEAVING_OUT_REACH = 6
 
 
 def _left_out_missing(tokens: list[str], strings: list[Entity]) -> list[Entity]:
-    """`strings` without the blank or missing cells ("", `n/a`) the question asks to leave out ("average
-    rating, ignoring the blanks", "leaving out calls where it was n/a", "not counting the empty ones"): the
-    number views hold no value there, so the average or total of all rows already leaves them out, while a
-    filter keeping them keeps only them."""
+    """`strings` without the blank or missing cells ("", `n/a`) that a question asking for an average or a
+    total (`lexicon.AGGREGATE_WORDS`) asks to leave out in the same clause ("average rating, ignoring the
+    blanks", "leaving out calls where it was n/a"): the number views hold no value there, so the average or
+    total of all rows already leaves them out, while a filter keeping them keeps only them."""
 
     def left_out(entity: Entity) -> bool:
         before = tokens[max(0, entity.start - _LEAVING_OUT_REACH) : entity.start]
-        pairs = set(zip(before, before[1:], strict=False))
+        # within the clause: "excluding fz-2, which readings are blank?" asks for the blanks
+        clause = before[max((k + 1 for k, t in enumerate(before) if t in _CLAUSE_BREAKS), default=0) :]
+        pairs = set(zip(clause, clause[1:], strict=False))
         return bool(
-            _LEAVING_OUT & set(before)
+            _LEAVING_OUT & set(clause)
             or pairs & {("leaving", "out"), ("leave", "out"), ("not", "counting"), ("not", "including")}
         )
 
+    # a count of the rows left keeps a filter ("how many readings, ignoring the blanks?" is not all rows)
+    if not lexicon.AGGREGATE_WORDS & set(tokens):
+        return strings
     return [
         e for e in strings if not (len(e.values) == 1 and str(e.values[0]) in _MISSING_CELLS and left_out(e))
     ]
 
 
+#: Tokens that end a clause, which a leaving-out word does not reach past ("where" and "which" may be relative:
+#: "leaving out rows where it was n/a").
+_CLAUSE_BREAKS = frozenset({",", ";", ".", "?", ":", "-lrb-", "-rrb-"})
+
+
 def _position_code_entities(tokens: list[str], strings: list[Entity], table: Table) -> list[Entity]:
     """For each positions column (named `Pos`, `Position` or `Role`, every filled cell a playing position's code
-    or codes joined by "-" or "/", two codes or more): the code that the question's words name ("how many
+    or codes joined by "-" or "/", two different cells or more, missing ones aside): the code that the question's words name ("how many
     forwards" of `FW`, "point guards" of `PG`; `lexicon.POSITION_WORDS`), at those words, where no other entity
     covers them. No question writes the code, so no n-gram links it."""
     held: set[str] = set()
     for column in table.columns:
-        filled = set(filled_cells(column))
+        filled = set(filled_cells(column)) - _MISSING_CELLS
         parts = {part for cell in filled for part in re.split(r"[-/]", cell)}
         if column.slug in lexicon.POSITION_HEADERS and len(filled) > 1 and parts <= lexicon.POSITION_CODES:
             held |= parts
@@ -1252,34 +1274,35 @@ def _header_power(table: Table) -> int | None:
     return powers.pop() if len(powers) == 1 else None
 
 
-def _plain_largest(table: Table) -> float | None:
-    """The largest size among the numbers of the columns whose headers state no power of ten; None for none."""
-    sizes = [
-        abs(v)
-        for c in table.columns
-        if header_magnitude(c.header) is None
-        for v in c.views.get("number", ())
-        if v is not None
-    ]
-    return max(sizes, default=None)
+def _plain_words(table: Table) -> frozenset[str]:
+    """The words of the names of number columns whose headers state no power of ten (`Arrivals 2022`), but
+    those that a column counted in a power is named by too, singular and plural."""
+
+    def words(column: Column) -> set[str]:
+        pieces = column_name_pieces(column.slug)
+        return {form for piece in pieces if piece.isalpha() for form in (piece, *inflections(piece))}
+
+    numbers = [c for c in table.columns if "number" in c.views]
+    plain = set().union(*(words(c) for c in numbers if header_magnitude(c.header) is None))
+    counted = set().union(*(words(c) for c in numbers if header_magnitude(c.header) is not None))
+    return frozenset(plain - counted)
 
 
 def _in_table_units(
-    quantities: list[Entity], tokens: list[str], power: int | None, plain_largest: float | None = None
+    quantities: list[Entity], tokens: list[str], power: int | None, plain_words: frozenset[str] = frozenset()
 ) -> list[Entity]:
     """Numbers said with a magnitude ("more than 5 million people", "over $2bn") in the units the table's
     headers count in (`power`: 5 of a `Population (millions)` column, 2000 of `Revenue ($m)`), so that they
     compare with the cells; left as said when `power` is None. A number said with a magnitude about
     another column of such a table ("area over 2 million" beside `Population (millions)`) is converted
-    too: the question does not say which it means; but not one that a column of plain numbers reaches
-    (`plain_largest` a tenth of it or more: "topped 20M arrivals" of `Arrivals` beside `Receipts (US$ bn)`)."""
+    too: the question does not say which it means; but not one followed by a word that names only a column of
+    plain numbers (`plain_words`: "topped 20M arrivals" of `Arrivals 2022` beside `Receipts (US$ bn)`)."""
     if power is None:
         return quantities
     out = []
     for e in quantities:
         said = e.kind == "number" and any(said_power(t) for t in tokens[e.start : e.end])
-        reached = said and plain_largest is not None and any(plain_largest >= abs(v) / 10 for v in e.values)
-        if said and not reached:
+        if said and not plain_words.intersection(tokens[e.end : e.end + 2]):
             e = Entity("number", tuple(round(v / 10**power, 9) for v in e.values), e.start, e.end)
         out.append(e)
     return out
@@ -1470,7 +1493,7 @@ def annotate_question(
         quantities += _freezing_entities(tokens, strings, table)
         quantities += _half_entities(tokens, strings + quantities, table)
         quantities += _none_of_amount_entities(tokens, quantities, table)
-        quantities = _in_table_units(quantities, tokens, index.header_power, index.plain_largest)
+        quantities = _in_table_units(quantities, tokens, index.header_power, index.plain_words)
         quantities = [q for q in quantities if not _in_column_name(tokens, q, table)]
     found = strings + quantities
     found.sort(key=lambda e: (e.start, ENTITY_KINDS.index(e.kind)))

@@ -640,6 +640,10 @@ POSITION_WORDS: dict[tuple[str, ...], tuple[str, ...]] = {
     ("pitcher",): ("p",),
     ("catcher",): ("c",),
     ("shortstop",): ("ss",),
+    ("left", "fielder"): ("lf",),
+    ("center", "fielder"): ("cf",),
+    ("centre", "fielder"): ("cf",),
+    ("right", "fielder"): ("rf",),
     ("outfielder",): ("of",),
     ("wicketkeeper",): ("wk",),
 }

@@ -642,13 +642,25 @@ _BECOMING = frozenset({"got", "get", "gets", "getting", "became", "become", "bec
 _DIRECTION_VERBS |= {"cheaper": _BECOMING, "dearer": _BECOMING, "pricier": _BECOMING}
 
 
+#: Words that may follow "in the red" and end its phrase ("in the red right now", "in the red this year").
+_AFTER_A_PHRASE = frozenset(
+    "right now currently overall again today this last so and or but at on in for by after before since".split()
+)
+
+
+def _ends_phrase(tokens: Sequence[str], k: int) -> bool:
+    """Whether nothing that a word would modify stands at token `k`: the end, a sign, or `_AFTER_A_PHRASE`."""
+    return k >= len(tokens) or not tokens[k].isalpha() or tokens[k] in _AFTER_A_PHRASE
+
+
 def change_direction(tokens: Sequence[str], i: int) -> str | None:
     """Whether lower-cased token `i` says a value fell ("fall": "shrinking", "lost", "closed down") or rose
     ("rise": "grew", "went up"), else None."""
     word = tokens[i]
     after_verb = i > 0 and tokens[i - 1] in _DIRECTION_VERBS.get(word, ())
     # "in the red", "overdrawn", "made a loss": below zero; "in the black" above it
-    in_the = i > 1 and tuple(tokens[i - 2 : i]) == ("in", "the")
+    # ... but "in the red team" names a team
+    in_the = i > 1 and tuple(tokens[i - 2 : i]) == ("in", "the") and _ends_phrase(tokens, i + 1)
     a_loss = word == "loss" and i > 0 and tokens[i - 1] == "a"
     if word in FALLING_WORDS or (after_verb and word in ("down", "lower", "behind", "out")):
         return "fall"

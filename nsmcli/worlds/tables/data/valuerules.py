@@ -142,7 +142,7 @@ class WtqRules(ValueRules):
 #: A number in scientific notation, the whole cell.
 _SCIENTIFIC = re.compile(r"[-+−]?(?:\d+\.?\d*|\.\d+)[eE][-+]?\d{1,4}")
 #: An exponent inside a code (`S3E22`, `A1E5`): letters before the digits, so no number in scientific notation.
-_CODE_EXPONENT = re.compile(r"[A-Za-z]\d+[eE]\d")
+_CODE_EXPONENT = re.compile(r"[A-Za-z]+\d+[eE]\d+")
 
 
 def _views(strings: tuple, typed: dict[str, tuple], min_typed_fraction: float) -> dict[str, tuple]:
@@ -1123,7 +1123,7 @@ class UserRules(ValueRules):
             or (m["open"] is not None and m["rest"].strip())  # "(131) 44.75" is a note, not -131
             or re.match(r"\s+\d", raw[m.end("digits") :])  # "162 989": thousands grouped by spaces
         ):
-            if _CODE_EXPONENT.search(raw):  # "S3E22", an episode's code, is no 3 x 10^22
+            if _CODE_EXPONENT.fullmatch(raw.strip()):  # "S3E22", an episode's code, is no 3 x 10^22
                 return None, None
             return _wtq_numbers(raw)  # no amount at the start: read as WTQ reads it
         value = _digits_value(m["digits"], layout.european, _MAGNITUDES.get(m["mag"] or "", 0))

@@ -134,9 +134,9 @@ def contains_substring(text: str, value: str) -> bool:
     return text in value
 
 
-def contains_words(text: str, value: str) -> bool:
-    """`text` in `value` as whole words (`word_pattern`)."""
-    return bool(text) and text in value and word_pattern(text).search(value) is not None
+def contains_words(text: str, value: str, grades: bool = False) -> bool:
+    """`text` in `value` as whole words (`word_pattern`; `grades` on a user's table)."""
+    return bool(text) and text in value and word_pattern(text, grades).search(value) is not None
 
 
 #: A text that may be a grade or a rating (`A`, `BBB`), whose sign (`A-`, `BBB+`) makes another one.
@@ -144,16 +144,19 @@ _GRADE = re.compile(r"[a-z]{1,3}", re.IGNORECASE)
 
 
 @functools.lru_cache(maxsize=4096)
-def word_pattern(text: str) -> re.Pattern:
+def word_pattern(text: str, grades: bool = False) -> re.Pattern:
     """`text` as whole words: not preceded or followed by a letter or digit where it starts or ends with
     one, and a number not inside a longer one: "1" is not in "1,000" or "2.5" but is in "3-1", "no. 1" and "1,2"; "1964" is in
-    "1964,1967". Hyphens, apostrophes, underscores, spaces and other punctuation are boundaries, but for the
-    sign that ends a grade or a rating: "a" is not in "a-" or "a+", though it is in "g-f"."""
+    "1964,1967". Hyphens, apostrophes, underscores, spaces and other punctuation are boundaries; with `grades`
+    (a user's table: the official rules keep them) but for the sign that ends a grade or a rating before a space
+    or the end: "a" is not in "a-" or "a+", though it is in "g-f"."""
     head, tail = "", ""
     if text[0].isalnum():
         head = r"(?<![^\W_])" + (r"(?<!\d\.)" if text[0].isdigit() else "")
     if text[-1].isalnum():
         tail = r"(?![^\W_])" + (r"(?!\.\d)(?!,\d{3}(?!\d))" if text[-1].isdigit() else "")
-        if _GRADE.fullmatch(text):  # a grade's sign is part of it: "a" is not in "a-" nor "bbb" in "bbb+"
+        if grades and _GRADE.fullmatch(
+            text
+        ):  # a grade's sign is part of it: "a" is not in "a-" nor "bbb" in "bbb+"
             tail += r"(?![+\-]+(?:\s|$))"
     return re.compile(head + re.escape(text) + tail)

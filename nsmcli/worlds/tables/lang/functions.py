@@ -264,7 +264,7 @@ class Prop:
 def _contains_user(text: str, value: Any) -> bool:
     """How user tables' filters find `text` in a cell: as whole words, and the empty text (a question asking
     for a blank cell, `annotate`) in an empty cell only."""
-    return contains_words(text, value) if text else value == ""
+    return contains_words(text, value, grades=True) if text else value == ""
 
 
 def _beyond(value: Date, bound: Date, greater: bool, strict: bool) -> bool:

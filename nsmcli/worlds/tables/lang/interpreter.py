@@ -740,7 +740,7 @@ def _said_power_in(tokens: Sequence[str]) -> int | None:
             continue
         currency = words[i + 1] in _CURRENCY_TOKENS
         token = words[i + 2] if currency and i + 2 < len(words) else words[i + 1]
-        if token.isalpha() and (len(token) > 1 or currency):
+        if token.isalpha() and (len(token.rstrip("s")) > 1 or currency):  # "in ms" is milliseconds
             power = said_power(token)
             if power in _MAGNITUDE_WORDS:
                 return power
