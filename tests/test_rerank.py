@@ -1684,3 +1684,11 @@ def test_parse_shows_how_its_program_reads(glove_copy):
     assert code == 0 and f"reads: {result.reading}" in " ".join(out.split())
     code, out, _ = run_cli(["parse", question, str(MEDALS), "--model", str(glove_copy), "--json"])
     assert code == 0 and json.loads(out)["reading"] == result.reading
+
+
+def test_a_code_of_letters_and_digits_in_turn_does_not_name_a_users_rows():
+    from nsmcli.worlds.tables.data.table import Table
+    from nsmcli.worlds.tables.rerank import _key_column
+
+    rows = [["S3E01", "The Long Way Back"], ["S3E02", "Salt and Iron"]]
+    assert _key_column(Table.from_rows("t", ["Episode", "Title"], rows, value_rules="user")) == "title"
