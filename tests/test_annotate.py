@@ -437,6 +437,18 @@ def test_a_state_named_in_full_links_its_postal_code() -> None:
     assert _strings("sales in california or oklahoma", other) == []
 
 
+def test_a_country_named_another_way_links_the_name_the_table_writes() -> None:
+    header, rows = ["City", "Country"], [["Leeds", "United Kingdom"], ["Austin", "USA"], ["Oslo", "Norway"]]
+    user = Table.from_rows("t", header, rows, value_rules="user")
+    assert _strings("total sales at the UK shows", user) == [("united kingdom", 4, 5)]
+    assert _strings("how many US dates were there", user) == [("usa", 2, 3)]
+    states = Table.from_rows("t", header, [["Austin", "USA"], ["Oslo", "Norway"]], value_rules="user")
+    assert _strings("how many united states dates", states) == [("usa", 2, 4)]
+    # "us" the pronoun, and US dollars, name no country
+    assert _strings("how many shows did they play for us", user) == []
+    assert _strings("revenue in US dollars by city", user) == []
+
+
 def test_a_weekday_links_the_form_the_table_writes_it_in() -> None:
     header, rows = ["Day", "Dog"], [["Mon", "Rufus"], ["Thu", "Luna"], ["Thu", "Rufus"]]
     user = Table.from_rows("t", header, rows, value_rules="user")

@@ -445,6 +445,33 @@ def _demonym_entities(tokens: list[str], strings: list[Entity], index: _TableInd
     return out
 
 
+def _country_name_entities(
+    tokens: list[str], cased: list[str], strings: list[Entity], index: _TableIndex
+) -> list[Entity]:
+    """A country named one way where the table's cells name it another, whole ("the UK universities" of
+    `United Kingdom`, "US dates" of `USA`; `lexicon.COUNTRY_NAMES`), at words no entity covers; "us" only
+    written "US"."""
+    linked = {k for e in strings for k in range(e.start, e.end)}
+    out = []
+    for names in lexicon.COUNTRY_NAMES:
+        held = next((name for name in names if index.has_cell(name)), None)
+        if held is None:
+            continue
+        for length in (4, 3, 2, 1):
+            for i in range(len(tokens) - length + 1):
+                span = " ".join(tokens[i : i + length])
+                if span == held or span not in names or linked.intersection(range(i, i + length)):
+                    continue
+                after = tokens[i + length] if i + length < len(tokens) else ""
+                if span in ("us", "usa") and after in ("dollar", "dollars", "$", "cents"):
+                    continue  # "in US dollars" is a currency
+                if span == "us" and (len(cased) != len(tokens) or cased[i] != "US"):
+                    continue
+                out.append(Entity("string", (held,), i, i + length))
+                linked.update(range(i, i + length))
+    return out
+
+
 def _state_code_entities(tokens: list[str], strings: list[Entity], index: _TableIndex) -> list[Entity]:
     """A US state named in full where a column writes states by their postal codes, every filled cell one
     ("sales to texas customers" of a `State` column of `TX`, `CA`; `lexicon.US_STATES`), when the name links
@@ -1484,6 +1511,7 @@ def annotate_question(
         strings += _blank_entities(tokens, index)
         strings += _demonym_entities(tokens, strings, index)
         strings += _state_code_entities(tokens, strings, index)
+        strings += _country_name_entities(tokens, cased, strings, index)
         strings += _position_code_entities(tokens, strings, table)
         strings += _weekday_entities(tokens, strings + quantities, index)
         strings += _inflected_entities(tokens, strings, index, table)
