@@ -447,6 +447,10 @@ def test_a_country_named_another_way_links_the_name_the_table_writes() -> None:
     # "us" the pronoun, and US dollars, name no country
     assert _strings("how many shows did they play for us", user) == []
     assert _strings("revenue in US dollars by city", user) == []
+    koreas = Table.from_rows(
+        "t", ["City", "Country"], [["Busan", "South Korea"], ["Lima", "Peru"]], value_rules="user"
+    )
+    assert "south korea" not in [v for v, _, _ in _strings("how many cities in north korea", koreas)]
 
 
 def test_a_weekday_links_the_form_the_table_writes_it_in() -> None:

@@ -462,6 +462,8 @@ def _country_name_entities(
                 span = " ".join(tokens[i : i + length])
                 if span == held or span not in names or linked.intersection(range(i, i + length)):
                     continue
+                if i > 0 and tokens[i - 1] in _COMPASS:
+                    continue  # "north korea" is not South Korea's
                 after = tokens[i + length] if i + length < len(tokens) else ""
                 if span in ("us", "usa") and after in ("dollar", "dollars", "$", "cents"):
                     continue  # "in US dollars" is a currency
@@ -1204,10 +1206,10 @@ _CLAUSE_BREAKS = frozenset({",", ";", ".", "?", ":", "-lrb-", "-rrb-"})
 
 
 def _position_code_entities(tokens: list[str], strings: list[Entity], table: Table) -> list[Entity]:
-    """For each positions column (named `Pos`, `Position` or `Role`, every filled cell a playing position's code
-    or codes joined by "-" or "/", two different cells or more, missing ones aside): the code that the question's words name ("how many
-    forwards" of `FW`, "point guards" of `PG`; `lexicon.POSITION_WORDS`), at those words, where no other entity
-    covers them. No question writes the code, so no n-gram links it."""
+    """For each positions column (named `Pos`, `Position` or `Role`, every filled cell but missing ones a playing
+    position's code or codes joined by "-" or "/", two different cells or more): the code that the question's
+    words name ("how many forwards" of `FW`, "point guards" of `PG`; `lexicon.POSITION_WORDS`), at those words,
+    where no other entity covers them. No question writes the code, so no n-gram links it."""
     held: set[str] = set()
     for column in table.columns:
         filled = set(filled_cells(column)) - _MISSING_CELLS

@@ -660,7 +660,7 @@ POSITION_HEADERS = frozenset({"pos", "position", "positions", "posn", "role"})
 #: The names one country goes by, lower-cased: a question's "UK" is a table's `United Kingdom`, its "United
 #: States" a `USA` (`annotate._country_name_entities`). "us" counts only written "US" (else the pronoun).
 COUNTRY_NAMES: tuple[tuple[str, ...], ...] = (
-    ("united states", "usa", "us", "u.s.", "u.s.a.", "united states of america", "america"),
+    ("united states", "usa", "us", "u.s.", "u.s.a.", "united states of america"),
     ("united kingdom", "uk", "u.k.", "great britain", "britain"),
     ("united arab emirates", "uae"),
     ("south korea", "korea", "republic of korea"),
