@@ -309,8 +309,8 @@ def _asked_columns(words: Sequence[str], naming: dict[str, str], user: bool) -> 
     the next such word), plurals read as singulars, a word that identifies rows aside where no column names
     them ("which return": `Return ID`); the last two on a user's table only (`user`), as WTQ's reranker was
     fitted without. None when "which" or "what" is not the question's first wh-word, or when it asks for a
-    number of things ("the total number of games"; on a user's table only "number of" does, and "which lot
-    number" asks for `Lot`)."""
+    number of things ("the total number of games"; on a user's table only a first "number of" or a "total
+    number of" does: "which lot number" asks for `Lot`, "the tracking numbers of all parcels" for theirs)."""
     if user and words and words[0] in _LISTING:
         rest = list(itertools.dropwhile(_LISTING_SKIP.__contains__, words[1:]))
     else:

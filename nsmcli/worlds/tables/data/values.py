@@ -155,8 +155,7 @@ def word_pattern(text: str, grades: bool = False) -> re.Pattern:
         head = r"(?<![^\W_])" + (r"(?<!\d\.)" if text[0].isdigit() else "")
     if text[-1].isalnum():
         tail = r"(?![^\W_])" + (r"(?!\.\d)(?!,\d{3}(?!\d))" if text[-1].isdigit() else "")
-        if grades and _GRADE.fullmatch(
-            text
-        ):  # a grade's sign is part of it: "a" is not in "a-" nor "bbb" in "bbb+"
+        # a grade's sign is part of it: "a" is not in "a-" nor "bbb" in "bbb+"
+        if grades and _GRADE.fullmatch(text):
             tail += r"(?![+\-]+(?:\s|$))"
     return re.compile(head + re.escape(text) + tail)
