@@ -168,6 +168,8 @@ class _TableIndex:
     names: frozenset[tuple[str, ...]] = frozenset()
     #: on user tables, the cells of columns that write US states by postal code, every filled cell one
     state_codes: frozenset[str] = frozenset()
+    #: on user tables, the playing positions' codes of the positions columns (`_position_cells`)
+    position_codes: frozenset[str] = frozenset()
     #: on user tables, the cells of columns whose filled cells repeat (a status, a condition), or which have
     #: too few filled cells to tell: where an adjective's or a verb's base may link a whole cell
     repeated_cells: frozenset[str] = frozenset()
@@ -289,6 +291,7 @@ def table_index(table: Table) -> _TableIndex:
         frozenset(column_name_pieces(c.slug) for c in table.columns),
         named_units=_units_named_by_headers(table) if user else (),
         state_codes=_state_code_cells(table) if user else frozenset(),
+        position_codes=_position_cells(table) if user else frozenset(),
         repeated_cells=_repeated_cells(table) if user else frozenset(),
         category_cells=_category_cells(table) if user else frozenset(),
         league_words=league_words,
@@ -1205,17 +1208,23 @@ def _left_out_missing(tokens: list[str], strings: list[Entity]) -> list[Entity]:
 _CLAUSE_BREAKS = frozenset({",", ";", ".", "?", ":", "-lrb-", "-rrb-"})
 
 
-def _position_code_entities(tokens: list[str], strings: list[Entity], table: Table) -> list[Entity]:
-    """For each positions column (named `Pos`, `Position` or `Role`, every filled cell but missing ones a playing
-    position's code or codes joined by "-" or "/", two different cells or more): the code that the question's
-    words name ("how many forwards" of `FW`, "point guards" of `PG`; `lexicon.POSITION_WORDS`), at those words,
-    where no other entity covers them. No question writes the code, so no n-gram links it."""
+def _position_cells(table: Table) -> frozenset[str]:
+    """The codes of the positions columns (named `Pos`, `Position` or `Role`, every filled cell but missing ones a
+    playing position's code or codes joined by "-" or "/", two different cells or more; `lexicon.POSITION_CODES`)."""
     held: set[str] = set()
     for column in table.columns:
         filled = set(filled_cells(column)) - _MISSING_CELLS
         parts = {part for cell in filled for part in re.split(r"[-/]", cell)}
         if column.slug in lexicon.POSITION_HEADERS and len(filled) > 1 and parts <= lexicon.POSITION_CODES:
             held |= parts
+    return frozenset(held)
+
+
+def _position_code_entities(tokens: list[str], strings: list[Entity], index: _TableIndex) -> list[Entity]:
+    """For each positions column (`_position_cells`): the code that the question's words name ("how many
+    forwards" of `FW`, "point guards" of `PG`; `lexicon.POSITION_WORDS`), at those words, where no other entity
+    covers them. No question writes the code, so no n-gram links it."""
+    held = index.position_codes
     if not held:
         return []
     linked = {k for e in strings for k in range(e.start, e.end)}
@@ -1514,7 +1523,7 @@ def annotate_question(
         strings += _demonym_entities(tokens, strings, index)
         strings += _state_code_entities(tokens, strings, index)
         strings += _country_name_entities(tokens, cased, strings, index)
-        strings += _position_code_entities(tokens, strings, table)
+        strings += _position_code_entities(tokens, strings, index)
         strings += _weekday_entities(tokens, strings + quantities, index)
         strings += _inflected_entities(tokens, strings, index, table)
         strings += _abbreviated_entities(tokens, strings, index)
