@@ -429,6 +429,11 @@ def _cell_opening(span: list[str], index: _TableIndex, linking: str) -> str | No
     return next((c for c in _joinings(span, linking) if index.has_cell(c)), None)
 
 
+def _covered(entities: Sequence[Entity]) -> set[int]:
+    """The token positions that `entities` cover."""
+    return {k for e in entities for k in range(e.start, e.end)}
+
+
 #: Words that make a demonym another country's: "North Korean" is not South Korea's, "East German" not
 #: Germany's.
 _COMPASS = frozenset("north south east west northern southern eastern western central".split())
@@ -437,7 +442,7 @@ _COMPASS = frozenset("north south east west northern southern eastern western ce
 def _demonym_entities(tokens: list[str], strings: list[Entity], index: _TableIndex) -> list[Entity]:
     """The country a demonym names where a cell is that country, whole, and the word itself links to none
     ("the German stores": Germany; `lexicon.DEMONYMS`); none after a compass word ("North Korean")."""
-    linked = {k for e in strings for k in range(e.start, e.end)}
+    linked = _covered(strings)
     out = []
     for i, token in enumerate(tokens):
         if i in linked or token not in lexicon.DEMONYMS or (i > 0 and tokens[i - 1] in _COMPASS):
@@ -454,7 +459,7 @@ def _country_name_entities(
     """A country named one way where the table's cells name it another, whole ("the UK universities" of
     `United Kingdom`, "US dates" of `USA`; `lexicon.COUNTRY_NAMES`), at words no entity covers; "us" only
     written "US"."""
-    linked = {k for e in strings for k in range(e.start, e.end)}
+    linked = _covered(strings)
     out = []
     for names in lexicon.COUNTRY_NAMES:
         held = next((name for name in names if index.has_cell(name)), None)
@@ -483,7 +488,7 @@ def _state_code_entities(tokens: list[str], strings: list[Entity], index: _Table
     to no cell. The longest name wins ("west virginia" is WV, or nothing, never VA)."""
     if not index.state_codes:
         return []
-    linked = {k for e in strings for k in range(e.start, e.end)}
+    linked = _covered(strings)
     out = []
     i = 0
     while i < len(tokens):
@@ -509,7 +514,7 @@ def _weekday_entities(tokens: list[str], entities: list[Entity], index: _TableIn
     entity covers and no column's name holds ("hours of sun" of a `Sun` column). A full name may be plural
     ("thursdays"); the short forms that are English words too ("sun", "sat", "wed", "mon") count only after a
     word that names a day ("on sat", "every wed")."""
-    taken = {k for e in entities for k in range(e.start, e.end)}
+    taken = _covered(entities)
     out = []
     for i, token in enumerate(tokens):
         forms = lexicon.WEEKDAY_OF.get(token)
@@ -553,7 +558,7 @@ def _inflected_entities(
     column's name in either number ("how many laps" of a `Laps` column asks of the column, not of the
     cells `+1 lap`), unless a cell is that word alone ("rides by members" of a `Member Type` column of
     `Member` and `Casual`)."""
-    linked = {k for e in strings for k in range(e.start, e.end)}
+    linked = _covered(strings)
     named = index.piece_words
     out = []
     for i, token in enumerate(tokens):
@@ -669,7 +674,7 @@ def _abbreviated_entities(tokens: list[str], strings: list[Entity], index: _Tabl
     ending of another form ("highest" is not `High`, "yesterday" not `Yes`); a month's or a weekday's short form is
     no cut ("marathon" is not `Mar`), a word of a column's name names the column ("rainfall" of a `Rain (mm)`
     column), and a column of one value only filters nothing."""
-    linked = {k for e in strings for k in range(e.start, e.end)}
+    linked = _covered(strings)
     shortest = _ABBREVIATION_LENGTHS[0]
     out = []
     for i, token in enumerate(tokens):
@@ -780,7 +785,7 @@ _NAME_TO_CELL = frozenset({"of", "is", "was", "=", ":", "equal", "equals"})
 def _named_cell_entities(tokens: list[str], strings: list[Entity], table: Table) -> list[Entity]:
     """A word just after a column's name that is a whole cell of that column, a stop word or not ("how many
     students have a letter grade of A?", "in group b"): "a" alone links nothing elsewhere."""
-    linked = {k for e in strings for k in range(e.start, e.end)}
+    linked = _covered(strings)
     out = []
     for column in table.columns:
         pieces = column_name_pieces(column.slug)
@@ -998,7 +1003,7 @@ def _freezing_entities(tokens: list[str], strings: list[Entity], table: Table) -
     """The word "freezing" as the number of the freezing point ("days below freezing"), on a table of
     temperatures (a header or a cell says so): 32 where they are in Fahrenheit, else 0. Not where the word
     is part of a cell the question names ("freezing rain")."""
-    linked = {k for e in strings for k in range(e.start, e.end)}
+    linked = _covered(strings)
     at = [i for i, token in enumerate(tokens) if token == "freezing" and i not in linked]
     if not at:
         return []
@@ -1053,7 +1058,7 @@ def _half_entities(tokens: list[str], found: list[Entity], table: Table) -> list
     from renewables"): 50 where a column holds percentages (a header or a cell says %), 0.5 where one holds
     fractions (every number from 0 to 1) or none holds percentages. Not inside what `found` already reads
     ("under half an hour")."""
-    linked = {k for e in found for k in range(e.start, e.end)}
+    linked = _covered(found)
     at = [
         i
         for i, token in enumerate(tokens)
@@ -1227,7 +1232,7 @@ def _position_code_entities(tokens: list[str], strings: list[Entity], index: _Ta
     held = index.position_codes
     if not held:
         return []
-    linked = {k for e in strings for k in range(e.start, e.end)}
+    linked = _covered(strings)
     singular = [t[:-1] if len(t) > 3 and t.endswith("s") else t for t in tokens]
     out = []
     i = 0
