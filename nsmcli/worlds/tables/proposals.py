@@ -330,16 +330,13 @@ _USER_RANGE_WORDS = frozenset({"through", "thru", "until", "till"})
 _RANGE_JOINS = frozenset({"to", "-", "–"})
 
 
-#: Words that ask for an average of the rows a range keeps.
-_AVERAGE_WORDS = frozenset({"average", "mean", "avg"})
-
-
 def range_programs(problem: Any, env: Any) -> list[str]:
     """For a question with "between" or "from" (on a user's table also "through", or two ends joined by
     "to": "April 8 to April 14") and two dates (or else two numbers), over each column of that kind: the
     rows from the first to the second, both kept, counted, summed by each number column (on a user's table
-    also averaged, where the question asks for an average) or shown by the columns of `_shown`. Over all rows only: a range and what follows it are the three expressions a WTQ
-    program may have (`Limits.max_expressions`)."""
+    also averaged, where the question asks for an average) or shown by the columns of `_shown`. Over all rows
+    only: a range and what follows it are the three expressions a WTQ program may have
+    (`Limits.max_expressions`)."""
     question = problem.question
     user = user_matching(env.table)
     said_range = bool((_RANGE_WORDS | (_USER_RANGE_WORDS if user else frozenset())) & set(question.tokens))
@@ -352,7 +349,7 @@ def range_programs(problem: Any, env: Any) -> list[str]:
             continue
         low, high = (str(P.Literal(kind, (v,))) for v in _in_order(ends[0], ends[1]))
         # on a user's table, "the average share from 2019 to 2023" averages the rows it keeps
-        totals = ("sum", "average") if user and _AVERAGE_WORDS & set(question.tokens) else ("sum",)
+        totals = ("sum", "average") if user and lexicon.AVERAGE_WORDS & set(question.tokens) else ("sum",)
         programs = []
         for column in (c for c in env.table.columns if kind in c.views):
             name = column.property_name(kind)

@@ -156,6 +156,8 @@ SPEED = frozenset({"fast", "quick", "slow"})
 SPENDING = frozenset({"spend", "spent", "pay", "paid"})
 #: Words that ask for a total.
 TOTAL_WORDS = frozenset({"total", "totals", "altogether", "sum", "combined", "add", "overall"})
+#: Words that ask for an average ("the average share from 2019 to 2023").
+AVERAGE_WORDS = frozenset({"average", "mean", "avg"})
 #: Words that ask for one figure of several rows together: a total or an average ("the combined GDP of
 #: France, Germany and the United Kingdom", "their average age").
 AGGREGATE_WORDS = TOTAL_WORDS | {"average", "together", "mean"}
