@@ -37,6 +37,7 @@ QUESTION_FILES = (
     REAL / "questions-round24.tsv",
     REAL / "questions-round25.tsv",
     REAL / "questions-round26.tsv",
+    REAL / "questions-round27.tsv",
 )
 
 
