@@ -863,3 +863,45 @@ def test_no_before_a_column_of_amounts_is_zero_unless_blanks_are_asked_for() -> 
     # a column that holds no 0 is not named for one
     films = [["Up", "2009"], ["Heat", ""]]
     assert ("number", (0.0,)) not in _user_entities("which films have no year", ["Film", "Year"], films)
+
+
+def test_a_year_inside_a_month_the_question_names_is_that_month_not_cells_that_write_the_year() -> None:
+    invoices = [
+        ["INV-2024-0701", "01-Jul-2024", "03-Jul-2024"],
+        ["INV-2024-0801", "01-Aug-2024", "05-Aug-2024"],
+    ]
+    header = ["Invoice No", "Issue date", "Paid on"]
+    linked = _user_entities("total invoiced in August 2024", header, invoices)
+    assert ("string", ("2024",)) not in linked
+    assert any(kind == "date" for kind, _ in linked)
+    # a year alone still links the cells that write it
+    assert ("string", ("2024",)) in _user_entities(
+        "which invoices are from 2024", ["Invoice No"], [["INV-2024-07"]]
+    )
+
+
+def test_a_word_of_a_column_named_in_full_or_the_rows_per_divides_by_is_no_cell() -> None:
+    callouts = [
+        ["Pillar", "9", "Walked off with team"],
+        ["Catbells", "6", "Walked off with team"],
+        ["Skiddaw", "12", "Airlifted"],
+    ]
+    header = ["Location", "Team deployed", "Outcome"]
+    question = "On average, how many team members were deployed per call-out?"
+    assert ("string", ("team",)) not in _user_entities(question, header, callouts)
+    assert ("string", ("team",)) in _user_entities("how many walked off with the team", header, callouts)
+    bookings = [["Booking.com", "3"], ["Direct", "4"], ["Booking.com", "2"]]
+    per = _user_entities("what's the average number of nights per booking", ["Channel", "Nights"], bookings)
+    assert per == []
+    assert ("string", ("booking",)) in _user_entities(
+        "how many came through booking", ["Channel", "Nights"], bookings
+    )
+    plans = [["Basis", "24 months"], ["Flex", "1 month"]]
+    assert _user_entities("What's the cheapest plan per month?", ["Plan", "Contract"], plans) == []
+
+
+def test_a_user_cells_parenthesised_detail_tells_two_places_apart() -> None:
+    places = [["Helvellyn (Striding Edge)", "6.5"], ["Helvellyn (Swirral Edge)", "3"], ["Pillar", "9"]]
+    linked = _user_entities("how many hours at helvellyn swirral edge", ["Location", "Hours"], places)
+    assert ("string", ("helvellyn swirral edge",)) in linked
+    assert ("string", ("helvellyn",)) not in linked

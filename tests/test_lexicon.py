@@ -37,6 +37,8 @@ def test_an_adjective_in_any_degree_names_what_it_measures():
     assert attribute_nouns("leaves") == ("departure",) == attribute_nouns("departing")
     assert attribute_nouns("arrived") == ("arrival",) and "value" in attribute_nouns("worth")
     assert attribute_nouns("left") == ()  # "how many are left" leaves nothing
+    assert "duration" in attribute_nouns("lasted") and attribute_nouns("last") == ()  # "the last booking"
+    assert "quote" in attribute_nouns("cheapest")
 
 
 @pytest.mark.parametrize(

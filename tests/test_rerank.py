@@ -1692,3 +1692,23 @@ def test_a_code_of_letters_and_digits_in_turn_does_not_name_a_users_rows():
 
     rows = [["S3E01", "The Long Way Back"], ["S3E02", "Salt and Iron"]]
     assert _key_column(Table.from_rows("t", ["Episode", "Title"], rows, value_rules="user")) == "title"
+
+
+def test_who_is_the_names_the_column_of_people_it_asks_for():
+    bookings = [["BH-1001", "Ben Carter", "2"], ["BH-1002", "S. Harper", "3"]]
+    header = ["Booking ref", "Customer", "Session"]
+    by_customer = '(filter_str_contain_any all_rows "ben carter" r.customer-string) (next v0) (hop v1 r.customer-string)'
+    by_ref = '(filter_str_contain_any all_rows "ben carter" r.customer-string) (next v0) (hop v1 r.booking_ref-string)'
+
+    def asked(question, program):
+        problem, env = _user_problem(question, bookings, header)
+        return [
+            n for n in get_world("wtq").rerank(problem, env, [(program, 1.0, [])])[0] if "final_asked" in n
+        ]
+
+    question = "Who was the customer on the booking right after Ben Carter's?"
+    assert asked(question, by_customer) == ["final_asked=True|last=hop"]
+    assert asked(question, by_ref) == ["final_asked=False|last=hop"]
+    # not "who had ...", and not a column of numbers: "who was the session ... with?" asks for a person
+    assert asked("who had more sessions, Ben Carter or S. Harper?", by_customer) == []
+    assert asked("who was the session after Ben Carter's with?", by_customer) == []

@@ -1367,3 +1367,16 @@ def test_a_signed_quantity_keeps_its_unit() -> None:
     assert glued.columns[1].views["number"] == (-6.0, 17.0)
     entities = annotate_question("how many flights were 30 minutes or more late?", table).entities
     assert ("number", (30.0,)) in [(e.kind, e.values) for e in entities]
+
+
+def test_zero_padded_codes_of_one_prefix_number_rows() -> None:
+    """A table-tennis draw's `M01`..`M16` were the numbers 1..16, and "which match lasted the longest" took the
+    last match; two digits padded with a zero number rows as three digits do."""
+    assert "number" not in user_column("M01", "M02", "M10", "M16")
+    assert numbers("Q1", "Q2", "Q4") == (1.0, 2.0, 4.0)  # unpadded: an order of its own
+
+
+def test_a_user_cell_keeps_its_parenthesised_detail_as_words() -> None:
+    views = user_column("Helvellyn (Striding Edge)", "Helvellyn (Swirral Edge)", "Pillar")
+    assert views["string"] == ("helvellyn striding edge", "helvellyn swirral edge", "pillar")
+    assert numbers("(1,200.00)", "300.00", "(45.50)") == (-1200.0, 300.0, -45.5)

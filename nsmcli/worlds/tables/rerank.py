@@ -277,6 +277,8 @@ def _is_value(word: str) -> bool:
 _HYPHENED_NUMBER = re.compile(r"\b[a-z]+-\d+")
 #: Words between "which"/"what" and the column it names; "name" too ("the name of the team" is the team).
 _ASKED_SKIP = frozenset("is was are were the a an did does do has have had s name".split())
+#: "who was the ...": the words after which "who" names the column it asks for.
+_WHO_IS_THE = (["is", "the"], ["was", "the"], ["are", "the"], ["were", "the"])
 #: A question that asks for these is a count ("what was the total number of games"), not a column.
 _COUNTING = frozenset({"number"})
 
@@ -302,23 +304,30 @@ _LISTING_SKIP = frozenset({"the", "all", "every", "each"})
 _ID_WORDS = frozenset({"id", "no", "nr", "number", "code", "ref"})
 
 
-def _asked_columns(words: Sequence[str], naming: dict[str, str], user: bool) -> set[str]:
+def _asked_columns(
+    words: Sequence[str], naming: dict[str, str], user: bool, texts: Collection[str] = ()
+) -> set[str]:
     """The columns the question asks for by name right after "which" or "what" ("which platform does ...",
-    "what was the average high ..."), or a listing's first word ("list the return IDs ..."): those whose
-    every word (`column_naming`) is among the next words (after "is the" and the like; three at most, up to
-    the next such word), plurals read as singulars, a word that identifies rows aside where no column names
-    them ("which return": `Return ID`); the last two on a user's table only (`user`), as WTQ's reranker was
-    fitted without. None when "which" or "what" is not the question's first wh-word, or when it asks for a
-    number of things ("the total number of games"; on a user's table only a first "number of" or a "total
-    number of" does: "which lot number" asks for `Lot`, "the tracking numbers of all parcels" for theirs)."""
+    "what was the average high ..."), or a listing's first word ("list the return IDs ..."), or "who is the"
+    ("who was the customer on ...") of a column of `texts`: those whose every word (`column_naming`) is among
+    the next words (after "is the" and the like; three at most, up to the next such word), plurals read as
+    singulars, a word that identifies rows aside where no column names them ("which return": `Return ID`);
+    the last three on a user's table only (`user`), as WTQ's reranker was fitted without. None when "which"
+    or "what" is not the question's first wh-word, or when it asks for a number of things ("the total number
+    of games"; on a user's table only a first "number of" or a "total number of" does: "which lot number" asks
+    for `Lot`, "the tracking numbers of all parcels" for theirs)."""
+    who = False
     if user and words and words[0] in _LISTING:
         rest = list(itertools.dropwhile(_LISTING_SKIP.__contains__, words[1:]))
     else:
-        first = next((w for w in words if w in _WH_WORDS), None)
-        if first not in ("which", "what"):  # "who is the player which scored": a relative "which"
+        first = next((i for i, w in enumerate(words) if w in _WH_WORDS), None)
+        if first is None:
             return set()
-        i = words.index(first)
-        rest = list(itertools.dropwhile(_ASKED_SKIP.__contains__, words[i + 1 :]))
+        # "who is the player which scored": a relative "which"; not "who had better attendance"
+        who = user and words[first] == "who" and words[first + 1 : first + 3] in _WHO_IS_THE
+        if words[first] not in ("which", "what") and not who:
+            return set()
+        rest = list(itertools.dropwhile(_ASKED_SKIP.__contains__, words[first + 1 :]))
     taken = list(itertools.takewhile(lambda w: w not in _ASKED_SKIP, rest[:3]))
     asked = {_stem(w) for w in taken}
     # "what is the (total) number of games" counts; on a user's table "which lot number" and "the tracking
@@ -332,7 +341,8 @@ def _asked_columns(words: Sequence[str], naming: dict[str, str], user: bool) -> 
         )
     ):
         return set()
-    named = {s: [_stem(p) for p in n.split("_") if p] for s, n in naming.items()}
+    # "who" asks for someone: a column of text (`texts`), not "who was the session ... with?" of `Session` 12
+    named = {s: [_stem(p) for p in n.split("_") if p] for s, n in naming.items() if not who or s in texts}
     out = {s for s, parts in named.items() if parts and set(parts) <= asked}
     if user and not out and not any("name" in parts for parts in named.values()):
         out = {
@@ -548,7 +558,8 @@ def rerank_features(
     columns = {c.slug: c for c in env.table.columns}
     read_columns: dict[str, _Compared] = {}
     said_bounds = bounds(_WORD.findall(_HYPHENED_NUMBER.sub(" ", text)), _is_value)
-    asked_columns = _asked_columns(words, naming, user) or (
+    texts = {c.slug for c in env.table.columns if set(c.views) == {"string"}}
+    asked_columns = _asked_columns(words, naming, user, texts) or (
         _when_columns(words, env.table) if user else set()
     )
     measured = measured_nouns(words)

@@ -380,10 +380,14 @@ def _string_entities(
             and tokens[max(0, i - 2) : i] == ["how", "many"]
             and (following in STOP_WORDS or not following.isalpha() or following.endswith("ed"))
         )
-        # "how many runners finished ..." counts rows, not a club `Harbour Runners` that holds the word
-        if not (user_readings and end == i + 1 and _names_a_column(best, index)) and not (
-            counted and not index.has_cell(best) and best.endswith("s")
-        ):
+        # a word naming a column ("which model is the cheapest?") is no cell that holds it; nor is "how many
+        # runners finished ..." a club `Harbour Runners`
+        no_cell = (
+            user_readings
+            and end == i + 1
+            and (_names_a_column(best, index) or _in_a_named_column(best, tokens, index))
+        )
+        if not no_cell and not (counted and not index.has_cell(best) and best.endswith("s")):
             out.append(Entity("string", (best,), i, end))
         i = end
     return out
@@ -404,6 +408,27 @@ def _names_a_column(word: str, index: _TableIndex) -> bool:
     if not index.piece_words.intersection(forms):
         return False
     return not any(contains_words(word, cell, grades=True) for cell in index.category_cells)
+
+
+def _divides_by(entity: Entity, tokens: list[str], index: _TableIndex) -> bool:
+    """Whether a string entity is the one word after "per", the rows an amount is divided by ("the average
+    nights per booking", "the cheapest plan per month"), rather than cells that hold it (`Booking.com`, `24
+    months`); a cell that is the word alone keeps it."""
+    return (
+        entity.end == entity.start + 1
+        and tokens[entity.start - 1 : entity.start] == ["per"]
+        and not index.has_cell(entity.values[0])
+    )
+
+
+def _in_a_named_column(word: str, tokens: list[str], index: _TableIndex) -> bool:
+    """Whether a single linked word is one word of a column's longer name whose every word the question
+    says ("how many team members were deployed" of `Team deployed`, not the outcome `Walked off with team`);
+    a cell that is the word alone keeps it."""
+    if index.has_cell(word):
+        return False
+    said = {form for t in tokens for form in (t, *inflections(t))}
+    return any(len(name) > 1 and word in name and said.issuperset(name) for name in index.names)
 
 
 def _inflected_ending(span: list[str], index: _TableIndex, linking: str) -> str | None:
@@ -1366,6 +1391,26 @@ def _outside(entities: list[Entity], spans: Sequence[Entity | textnum.Quantity])
     return [e for e in entities if not covered.intersection(range(e.start, e.end))]
 
 
+def _outside_longer_dates(
+    strings: list[Entity], quantities: list[Entity], index: _TableIndex
+) -> list[Entity]:
+    """The string entities but those inside a longer date of the question that some date cell agrees with:
+    "2024" of "invoiced in August 2024" is that month of a date column, not every cell that writes the year
+    (`03-Jul-2024`, `INV-2024-0701`)."""
+    dates = [
+        q
+        for q in quantities
+        if q.kind == "date" and any(d.admits(cell) for d in q.values for cell in index.dates)
+    ]
+
+    def inside_a_date(e: Entity) -> bool:
+        return any(
+            d.start <= e.start and e.end <= d.end and (e.start, e.end) != (d.start, d.end) for d in dates
+        )
+
+    return [e for e in strings if not inside_a_date(e)]
+
+
 def _with_times(
     tokens: list[str], strings: list[Entity], quantities: list[Entity]
 ) -> tuple[list[Entity], list[Entity]]:
@@ -1534,11 +1579,13 @@ def annotate_question(
         strings += _abbreviated_entities(tokens, strings, index)
         strings += _named_cell_entities(tokens, strings, table)
         strings = _left_out_missing(tokens, strings)
+        strings = [e for e in strings if not _divides_by(e, tokens, index)]
         quantities += _freezing_entities(tokens, strings, table)
         quantities += _half_entities(tokens, strings + quantities, table)
         quantities += _none_of_amount_entities(tokens, quantities, table)
         quantities = _in_table_units(quantities, tokens, index.header_power, index.plain_words)
         quantities = [q for q in quantities if not _in_column_name(tokens, q, table)]
+        strings = _outside_longer_dates(strings, quantities, index)
     found = strings + quantities
     found.sort(key=lambda e: (e.start, ENTITY_KINDS.index(e.kind)))
     entities: list[Entity] = []

@@ -27,9 +27,9 @@ ATTRIBUTES: dict[str, tuple[str, ...]] = {
     "fast": ("speed", "time", "pace"),
     "quick": ("speed", "time", "pace"),
     "slow": ("speed", "time", "pace"),
-    "expensive": ("price", "cost", "amount", "fee"),
-    "cheap": ("price", "cost", "amount", "fee"),
-    "costly": ("price", "cost", "amount", "fee"),
+    "expensive": ("price", "cost", "amount", "fee", "quote", "fare"),
+    "cheap": ("price", "cost", "amount", "fee", "quote", "fare"),
+    "costly": ("price", "cost", "amount", "fee", "quote", "fare"),
     # "the biggest order" is the one of the largest amount
     "big": ("size", "amount", "total", "value"),
     "large": ("size", "amount", "total", "value"),
@@ -85,6 +85,8 @@ VERBS: dict[str, tuple[str, ...]] = {
         ("leave", "leaves", "leaving", "depart", "departs", "departed", "departing"), ("departure",)
     ),
     **dict.fromkeys(("arrive", "arrives", "arrived", "arriving"), ("arrival",)),
+    # not "last": "the last booking" is the latest
+    **dict.fromkeys(("lasted", "lasts", "lasting"), ("duration", "length", "runtime")),
 }
 
 

@@ -1228,7 +1228,8 @@ def _may_be_codes(raw: Sequence[str], numbers: Sequence[float | None]) -> bool:
 
 def _codes_number_rows(cells: Sequence[str]) -> bool:
     """Whether cells are codes that number rows whatever the header says (`B101`, `B102`, ...; `R-2285`): one
-    letter prefix, and digits each different, all of one width of three or more, and no years (`FY2023`).
+    letter prefix, and digits each different, all of one width of three or more (or two, padded with a zero:
+    `M01`), and no years (`FY2023`).
     A booking's `B113` is no amount of 113 to sum; `Q1`-`Q4` and `P1`-`P5` keep their order."""
     found = []
     for cell in cells:  # a column of amounts fails at its first cell
@@ -1247,7 +1248,10 @@ def _codes_number_rows(cells: Sequence[str]) -> bool:
         return False
     widths = {len(d) for d in digits}
     years = all(len(d) == 4 and 1800 <= int(d) <= 2100 for d in digits)
-    return len(set(digits)) == len(digits) and len(widths) == 1 and widths.pop() >= 3 and not years
+    # two digits where they are padded with a zero (`M01` ... `M16`): a match's number, not a count
+    width = widths.pop() if len(widths) == 1 else 0
+    padded = width == 2 and any(d.startswith("0") for d in digits)
+    return len(set(digits)) == len(digits) and (width >= 3 or padded) and not years
 
 
 def is_digit_code(text: str) -> bool:
