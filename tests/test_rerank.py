@@ -1712,3 +1712,21 @@ def test_who_is_the_names_the_column_of_people_it_asks_for():
     # not "who had ...", and not a column of numbers: "who was the session ... with?" asks for a person
     assert asked("who had more sessions, Ben Carter or S. Harper?", by_customer) == []
     assert asked("who was the session after Ben Carter's with?", by_customer) == []
+
+
+def test_what_is_a_rows_possessive_asks_for_the_column_after_it():
+    splits = [["Ingrid Berg", "1133", "2:01:10"], ["Lucas Martin", "1140", "2:05:30"]]
+    header = ["Runner", "Bib", "Finish time"]
+    by_split = '(filter_str_contain_any all_rows "ingrid berg" r.runner-string) (hop v0 r.finish_time-string)'
+    by_bib = '(filter_str_contain_any all_rows "ingrid berg" r.runner-string) (hop v0 r.bib-string)'
+
+    def asked(question, program):
+        problem, env = _user_problem(question, splits, header)
+        return [
+            n for n in get_world("wtq").rerank(problem, env, [(program, 1.0, [])])[0] if "final_asked" in n
+        ]
+
+    assert asked("What was Ingrid Berg's finish time?", by_split) == ["final_asked=True|last=hop"]
+    assert asked("What was Ingrid Berg's finish time?", by_bib) == ["final_asked=False|last=hop"]
+    # the words right after "which" still come first: "which runner's finish time" asks for the runner
+    assert asked("which runner's finish time was fastest?", by_split) == ["final_asked=False|last=hop"]

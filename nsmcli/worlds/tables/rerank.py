@@ -277,6 +277,10 @@ def _is_value(word: str) -> bool:
 _HYPHENED_NUMBER = re.compile(r"\b[a-z]+-\d+")
 #: Words between "which"/"what" and the column it names; "name" too ("the name of the team" is the team).
 _ASKED_SKIP = frozenset("is was are were the a an did does do has have had s name".split())
+#: At most this many words name the row whose column "what is X's ..." asks for.
+_OWNER_WORDS = 5
+#: A possessive "'s" ("Ingrid Berg's split"), not the letter of a code ("sample S04").
+_POSSESSIVE = re.compile(r"\w['’]s\b")
 #: "who was the ...": the words after which "who" names the column it asks for.
 _WHO_IS_THE = (["is", "the"], ["was", "the"], ["are", "the"], ["were", "the"])
 #: A question that asks for these is a count ("what was the total number of games"), not a column.
@@ -305,17 +309,25 @@ _ID_WORDS = frozenset({"id", "no", "nr", "number", "code", "ref"})
 
 
 def _asked_columns(
-    words: Sequence[str], naming: dict[str, str], user: bool, texts: Collection[str] = ()
+    words: Sequence[str],
+    naming: dict[str, str],
+    user: bool,
+    texts: Collection[str] = (),
+    possessive: bool = False,
 ) -> set[str]:
     """The columns the question asks for by name right after "which" or "what" ("which platform does ...",
-    "what was the average high ..."), or a listing's first word ("list the return IDs ..."), or "who is the"
-    ("who was the customer on ...") of a column of `texts`: those whose every word (`column_naming`) is among
-    the next words (after "is the" and the like; three at most, up to the next such word), plurals read as
-    singulars, a word that identifies rows aside where no column names them ("which return": `Return ID`);
-    the last three on a user's table only (`user`), as WTQ's reranker was fitted without. None when "which"
-    or "what" is not the question's first wh-word, or when it asks for a number of things ("the total number
-    of games"; on a user's table only a first "number of" or a "total number of" does: "which lot number" asks
-    for `Lot`, "the tracking numbers of all parcels" for theirs)."""
+    "what was the average high ..."), or a listing's first word ("list the return IDs ..."): those whose every
+    word (`column_naming`) is among the next words (after "is the" and the like; three at most, up to the
+    next such word), plurals read as singulars, a word that identifies rows aside where no column names them
+    ("which return": `Return ID`). None when "which" or "what" is not the question's first wh-word, or when it
+    asks for a number of things ("the total number of games"; on a user's table only a first "number of" or a
+    "total number of" does: "which lot number" asks for `Lot`, "the tracking numbers of all parcels" for
+    theirs).
+
+    On a user's table only (`user`), as WTQ's reranker was fitted without: the listing and the identifier;
+    "who is the" of a column of `texts` ("who was the customer on ..."); and, for a question with a
+    `possessive` whose first words name no column, the words after the row's name ("what was Ingrid Berg's
+    finish time")."""
     who = False
     if user and words and words[0] in _LISTING:
         rest = list(itertools.dropwhile(_LISTING_SKIP.__contains__, words[1:]))
@@ -328,6 +340,19 @@ def _asked_columns(
         if words[first] not in ("which", "what") and not who:
             return set()
         rest = list(itertools.dropwhile(_ASKED_SKIP.__contains__, words[first + 1 :]))
+    # "who" asks for someone: a column of text (`texts`), not "who was the session ... with?" of `Session` 12
+    named = {s: [_stem(p) for p in n.split("_") if p] for s, n in naming.items() if not who or s in texts}
+    out = _named_next(rest, named, user)
+    if out is None:
+        return set()
+    if user and possessive and not out and "s" in rest[1:_OWNER_WORDS]:
+        out = _named_next(rest[rest.index("s") + 1 :], named, user) or set()
+    return out
+
+
+def _named_next(rest: Sequence[str], named: dict[str, list[str]], user: bool) -> set[str] | None:
+    """`_asked_columns` of the words after the wh-word or listing word: the columns (by slug, each with its
+    stemmed words in `named`) that the next words name; None where they ask for a number of things."""
     taken = list(itertools.takewhile(lambda w: w not in _ASKED_SKIP, rest[:3]))
     asked = {_stem(w) for w in taken}
     # "what is the (total) number of games" counts; on a user's table "which lot number" and "the tracking
@@ -340,9 +365,7 @@ def _asked_columns(
             if _stem(w) in _COUNTING
         )
     ):
-        return set()
-    # "who" asks for someone: a column of text (`texts`), not "who was the session ... with?" of `Session` 12
-    named = {s: [_stem(p) for p in n.split("_") if p] for s, n in naming.items() if not who or s in texts}
+        return None
     out = {s for s, parts in named.items() if parts and set(parts) <= asked}
     if user and not out and not any("name" in parts for parts in named.values()):
         out = {
@@ -559,7 +582,8 @@ def rerank_features(
     read_columns: dict[str, _Compared] = {}
     said_bounds = bounds(_WORD.findall(_HYPHENED_NUMBER.sub(" ", text)), _is_value)
     texts = {c.slug for c in env.table.columns if set(c.views) == {"string"}}
-    asked_columns = _asked_columns(words, naming, user, texts) or (
+    possessive = _POSSESSIVE.search(text) is not None
+    asked_columns = _asked_columns(words, naming, user, texts, possessive) or (
         _when_columns(words, env.table) if user else set()
     )
     measured = measured_nouns(words)
