@@ -1694,39 +1694,36 @@ def test_a_code_of_letters_and_digits_in_turn_does_not_name_a_users_rows():
     assert _key_column(Table.from_rows("t", ["Episode", "Title"], rows, value_rules="user")) == "title"
 
 
+def _final_asked(question, rows, header, program):
+    """The `final_asked` features of one program for a question over a user's table."""
+    problem, env = _user_problem(question, rows, header)
+    return [n for n in get_world("wtq").rerank(problem, env, [(program, 1.0, [])])[0] if "final_asked" in n]
+
+
 def test_who_is_the_names_the_column_of_people_it_asks_for():
     bookings = [["BH-1001", "Ben Carter", "2"], ["BH-1002", "S. Harper", "3"]]
     header = ["Booking ref", "Customer", "Session"]
     by_customer = '(filter_str_contain_any all_rows "ben carter" r.customer-string) (next v0) (hop v1 r.customer-string)'
     by_ref = '(filter_str_contain_any all_rows "ben carter" r.customer-string) (next v0) (hop v1 r.booking_ref-string)'
-
-    def asked(question, program):
-        problem, env = _user_problem(question, bookings, header)
-        return [
-            n for n in get_world("wtq").rerank(problem, env, [(program, 1.0, [])])[0] if "final_asked" in n
-        ]
-
     question = "Who was the customer on the booking right after Ben Carter's?"
-    assert asked(question, by_customer) == ["final_asked=True|last=hop"]
-    assert asked(question, by_ref) == ["final_asked=False|last=hop"]
+    assert _final_asked(question, bookings, header, by_customer) == ["final_asked=True|last=hop"]
+    assert _final_asked(question, bookings, header, by_ref) == ["final_asked=False|last=hop"]
     # not "who had ...", and not a column of numbers: "who was the session ... with?" asks for a person
-    assert asked("who had more sessions, Ben Carter or S. Harper?", by_customer) == []
-    assert asked("who was the session after Ben Carter's with?", by_customer) == []
+    for question in (
+        "who had more sessions, Ben Carter or S. Harper?",
+        "who was the session after Ben Carter's with?",
+    ):
+        assert _final_asked(question, bookings, header, by_customer) == [], question
 
 
 def test_what_is_a_rows_possessive_asks_for_the_column_after_it():
     splits = [["Ingrid Berg", "1133", "2:01:10"], ["Lucas Martin", "1140", "2:05:30"]]
     header = ["Runner", "Bib", "Finish time"]
-    by_split = '(filter_str_contain_any all_rows "ingrid berg" r.runner-string) (hop v0 r.finish_time-string)'
+    by_time = '(filter_str_contain_any all_rows "ingrid berg" r.runner-string) (hop v0 r.finish_time-string)'
     by_bib = '(filter_str_contain_any all_rows "ingrid berg" r.runner-string) (hop v0 r.bib-string)'
-
-    def asked(question, program):
-        problem, env = _user_problem(question, splits, header)
-        return [
-            n for n in get_world("wtq").rerank(problem, env, [(program, 1.0, [])])[0] if "final_asked" in n
-        ]
-
-    assert asked("What was Ingrid Berg's finish time?", by_split) == ["final_asked=True|last=hop"]
-    assert asked("What was Ingrid Berg's finish time?", by_bib) == ["final_asked=False|last=hop"]
+    question = "What was Ingrid Berg's finish time?"
+    assert _final_asked(question, splits, header, by_time) == ["final_asked=True|last=hop"]
+    assert _final_asked(question, splits, header, by_bib) == ["final_asked=False|last=hop"]
     # the words right after "which" still come first: "which runner's finish time" asks for the runner
-    assert asked("which runner's finish time was fastest?", by_split) == ["final_asked=False|last=hop"]
+    question = "which runner's finish time was fastest?"
+    assert _final_asked(question, splits, header, by_time) == ["final_asked=False|last=hop"]
