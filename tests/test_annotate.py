@@ -905,3 +905,13 @@ def test_a_user_cells_parenthesised_detail_tells_two_places_apart() -> None:
     linked = _user_entities("how many hours at helvellyn swirral edge", ["Location", "Hours"], places)
     assert ("string", ("helvellyn swirral edge",)) in linked
     assert ("string", ("helvellyn",)) not in linked
+
+
+def test_a_header_word_hyphened_to_a_stop_word_is_one_word() -> None:
+    regions = [["Capital", "48,210", "41,935"], ["Coast", "12,004", "13,110"]]
+    header = ["Region", "In-migration 2023", "Out-migration 2023"]
+    table = Table.from_rows("t", header, regions, value_rules="user")
+    match = annotate_question(
+        "What was the total in-migration summed over all regions in 2023?", table
+    ).column_match
+    assert match["r.in_migration_2023-number"] > match["r.out_migration_2023-number"]

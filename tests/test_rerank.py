@@ -1724,6 +1724,10 @@ def test_what_is_a_rows_possessive_asks_for_the_column_after_it():
     question = "What was Ingrid Berg's finish time?"
     assert _final_asked(question, splits, header, by_time) == ["final_asked=True|last=hop"]
     assert _final_asked(question, splits, header, by_bib) == ["final_asked=False|last=hop"]
+    # a name of digits and letters is read as the question's words are ("30K" is "30", "k")
+    by_split = '(filter_str_contain_any all_rows "ingrid berg" r.runner-string) (hop v0 r.30k-string)'
+    question = "What was Ingrid Berg's 30K split?"
+    assert _final_asked(question, splits, ["Runner", "Bib", "30K"], by_split) == ["final_asked=True|last=hop"]
     # the words right after "which" still come first: "which runner's finish time" asks for the runner
     question = "which runner's finish time was fastest?"
     assert _final_asked(question, splits, header, by_time) == ["final_asked=False|last=hop"]

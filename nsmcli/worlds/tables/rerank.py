@@ -341,7 +341,12 @@ def _asked_columns(
             return set()
         rest = list(itertools.dropwhile(_ASKED_SKIP.__contains__, words[first + 1 :]))
     # "who" asks for someone: a column of text (`texts`), not "who was the session ... with?" of `Session` 12
-    named = {s: [_stem(p) for p in n.split("_") if p] for s, n in naming.items() if not who or s in texts}
+    # a name's words as the question's are read: `30k` is "30", "k" ("Ingrid Berg's 30K split"), and `180s` "180"
+    named = {
+        s: [_stem(p) for p in _WORD.findall(n) if p != "s"]
+        for s, n in naming.items()
+        if not who or s in texts
+    }
     out = _named_next(rest, named, user)
     if out is None:
         return set()

@@ -254,6 +254,19 @@ def _user_name_pieces(slugs: list[str]) -> list[tuple[str, ...]]:
     return out
 
 
+#: A header's word joined to a stop word by a hyphen (`In-migration`, `On-time`, `Off-peak`).
+_HYPHENED = re.compile(r"\b([a-z]+)-([a-z]+)\b")
+
+
+def _stop_word_compounds(header: str) -> tuple[str, ...]:
+    """The hyphened words of a user's header that open with a stop word (`In-migration`, `Out-migration`),
+    each as one word: the stop word alone counts for no column, so `In-migration` and `Out-migration` would
+    both be just "migration" to the question's "in-migration"."""
+    return tuple(
+        f"{first}-{second}" for first, second in _HYPHENED.findall(header.lower()) if first in STOP_WORDS
+    )
+
+
 def table_index(table: Table) -> _TableIndex:
     """The (cached) annotation index of a table; the cache follows the table object's lifetime."""
     key = id(table)
@@ -271,7 +284,10 @@ def table_index(table: Table) -> _TableIndex:
     user = table.rules.user_question_readings
     if user:
         slugs = [c.slug for c in table.columns]
-        pieces_of = dict(zip(slugs, _user_name_pieces(slugs), strict=True))
+        pieces_of = {
+            c.slug: (*pieces, *_stop_word_compounds(c.header))
+            for c, pieces in zip(table.columns, _user_name_pieces(slugs), strict=True)
+        }
     else:
         pieces_of = {c.slug: column_name_pieces(c.slug) for c in table.columns}
     properties = [(name, pieces_of[column.slug]) for name, column, _kind in table.properties()]
