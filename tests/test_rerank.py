@@ -1731,3 +1731,15 @@ def test_what_is_a_rows_possessive_asks_for_the_column_after_it():
     # the words right after "which" still come first: "which runner's finish time" asks for the runner
     question = "which runner's finish time was fastest?"
     assert _final_asked(question, splits, header, by_time) == ["final_asked=False|last=hop"]
+
+
+def test_a_closing_request_names_the_column_to_show():
+    stays = [["HC-2412", "Robert Hughes", "2024-08-03"], ["HC-2413", "Hannah Schmidt", "2024-08-10"]]
+    header = ["Booking ref", "Guest", "Arrival"]
+    by_ref = "(filter_eq all_rows 2024-08-xx r.arrival-date) (hop v0 r.booking_ref-string)"
+    by_guest = "(filter_eq all_rows 2024-08-xx r.arrival-date) (hop v0 r.guest-string)"
+    question = "Which bookings arrive in August 2024? Give the booking refs."
+    assert _final_asked(question, stays, header, by_ref) == ["final_asked=True|last=hop"]
+    assert _final_asked(question, stays, header, by_guest) == ["final_asked=False|last=hop"]
+    question = "Which bookings arrive in August 2024? Just the guests please"
+    assert _final_asked(question, stays, header, by_guest) == ["final_asked=True|last=hop"]

@@ -279,6 +279,11 @@ _HYPHENED_NUMBER = re.compile(r"\b[a-z]+-\d+")
 _ASKED_SKIP = frozenset("is was are were the a an did does do has have had s name".split())
 #: At most this many words name the row whose column "what is X's ..." asks for.
 _OWNER_WORDS = 5
+#: A closing request for what to show, after a question or clause ("? Give me the timestamps").
+_REQUEST = re.compile(
+    r"[.?!,;:]\s*(?:please\s+)?(?:give|just|only|list|name|show)(?:\s+(?:me|us))?\s+(?:(?:the|its|their)\s+)?"
+    r"(?P<shown>[^.?!]*)"
+)
 #: A possessive "'s" ("Ingrid Berg's split"), not the letter of a code ("sample S04").
 _POSSESSIVE = re.compile(r"\w['’]s\b")
 #: "who was the ...": the words after which "who" names the column it asks for.
@@ -314,6 +319,7 @@ def _asked_columns(
     user: bool,
     texts: Collection[str] = (),
     possessive: bool = False,
+    request: Sequence[str] = (),
 ) -> set[str]:
     """The columns the question asks for by name right after "which" or "what" ("which platform does ...",
     "what was the average high ..."), or a listing's first word ("list the return IDs ..."): those whose every
@@ -327,7 +333,11 @@ def _asked_columns(
     On a user's table only (`user`), as WTQ's reranker was fitted without: the listing and the identifier;
     "who is the" of a column of `texts` ("who was the customer on ..."); and, for a question with a
     `possessive` whose first words name no column, the words after the row's name ("what was Ingrid Berg's
-    finish time")."""
+    finish time"); and first of all a closing `request`'s words ("... ? Give the booking refs.")."""
+    if user and request:
+        requested = _named_next(request, _name_words(naming), user)
+        if requested:
+            return requested
     who = False
     if user and words and words[0] in _LISTING:
         rest = list(itertools.dropwhile(_LISTING_SKIP.__contains__, words[1:]))
@@ -341,18 +351,26 @@ def _asked_columns(
             return set()
         rest = list(itertools.dropwhile(_ASKED_SKIP.__contains__, words[first + 1 :]))
     # "who" asks for someone: a column of text (`texts`), not "who was the session ... with?" of `Session` 12
-    # a name's words as the question's are read: `30k` is "30", "k" ("Ingrid Berg's 30K split"), and `180s` "180"
-    named = {
-        s: [_stem(p) for p in _WORD.findall(n) if p != "s"]
-        for s, n in naming.items()
-        if not who or s in texts
-    }
+    named = {s: words for s, words in _name_words(naming).items() if not who or s in texts}
     out = _named_next(rest, named, user)
     if out is None:
         return set()
     if user and possessive and not out and "s" in rest[1:_OWNER_WORDS]:
         out = _named_next(rest[rest.index("s") + 1 :], named, user) or set()
     return out
+
+
+def _name_words(naming: dict[str, str]) -> dict[str, list[str]]:
+    """Each column's name (`column_naming`) as the question's words are read, stemmed: `30k` is "30", "k"
+    ("Ingrid Berg's 30K split"), and `180s` "180"."""
+    return {s: [_stem(p) for p in _WORD.findall(n) if p != "s"] for s, n in naming.items()}
+
+
+def _request_words(text: str) -> list[str]:
+    """The words a question's closing request names what to show by ("... in August 2024? Give the booking
+    refs.", "... heaviest? Just the tracking number please"); none without one."""
+    found = _REQUEST.search(text)
+    return _WORD.findall(found["shown"]) if found else []
 
 
 def _named_next(rest: Sequence[str], named: dict[str, list[str]], user: bool) -> set[str] | None:
@@ -588,7 +606,7 @@ def rerank_features(
     said_bounds = bounds(_WORD.findall(_HYPHENED_NUMBER.sub(" ", text)), _is_value)
     texts = {c.slug for c in env.table.columns if set(c.views) == {"string"}}
     possessive = _POSSESSIVE.search(text) is not None
-    asked_columns = _asked_columns(words, naming, user, texts, possessive) or (
+    asked_columns = _asked_columns(words, naming, user, texts, possessive, _request_words(text)) or (
         _when_columns(words, env.table) if user else set()
     )
     measured = measured_nouns(words)
