@@ -874,6 +874,10 @@ def test_a_year_inside_a_month_the_question_names_is_that_month_not_cells_that_w
     linked = _user_entities("total invoiced in August 2024", header, invoices)
     assert ("string", ("2024",)) not in linked
     assert any(kind == "date" for kind, _ in linked)
+    # a whole cell keeps its link: a `Month` column's `August`
+    months = [["August", "2024-08-01", "120"], ["July", "2024-07-01", "90"]]
+    linked = _user_entities("total invoiced in August 2024", ["Month", "Issued", "Total"], months)
+    assert ("string", ("august",)) in linked
     # a year alone still links the cells that write it
     assert ("string", ("2024",)) in _user_entities(
         "which invoices are from 2024", ["Invoice No"], [["INV-2024-07"]]
@@ -896,15 +900,17 @@ def test_a_word_of_a_column_named_in_full_or_the_rows_per_divides_by_is_no_cell(
     assert ("string", ("booking",)) in _user_entities(
         "how many came through booking", ["Channel", "Nights"], bookings
     )
+    tickets = [["Adult ticket", "12.50"], ["Child ticket", "6.00"]]
+    assert ("string", ("adult",)) in _user_entities(
+        "what is the price per adult", ["Ticket", "Price"], tickets
+    )
+    staff = [["Ann", "Sales team", "120"], ["Bo", "Sales team", "220"], ["Cy", "Support", "115"]]
+    linked = _user_entities(
+        "what were the total sales of the people in sales?", ["Name", "Dept", "Total sales"], staff
+    )
+    assert ("string", ("sales",)) in linked
     plans = [["Basis", "24 months"], ["Flex", "1 month"]]
     assert _user_entities("What's the cheapest plan per month?", ["Plan", "Contract"], plans) == []
-
-
-def test_a_user_cells_parenthesised_detail_tells_two_places_apart() -> None:
-    places = [["Helvellyn (Striding Edge)", "6.5"], ["Helvellyn (Swirral Edge)", "3"], ["Pillar", "9"]]
-    linked = _user_entities("how many hours at helvellyn swirral edge", ["Location", "Hours"], places)
-    assert ("string", ("helvellyn swirral edge",)) in linked
-    assert ("string", ("helvellyn",)) not in linked
 
 
 def test_a_header_word_hyphened_to_a_stop_word_is_one_word() -> None:
@@ -915,3 +921,15 @@ def test_a_header_word_hyphened_to_a_stop_word_is_one_word() -> None:
         "What was the total in-migration summed over all regions in 2023?", table
     ).column_match
     assert match["r.in_migration_2023-number"] > match["r.out_migration_2023-number"]
+    stock = Table.from_rows(
+        "t", ["Store", "In-stock", "Out-of-stock"], [["Leeds", "4", "2"]], value_rules="user"
+    )
+    match = annotate_question("how many units were out-of-stock at Leeds", stock).column_match
+    assert match.get("r.out_of_stock-number", 0) > match.get("r.in_stock-number", 0)
+
+
+def test_the_word_after_which_names_the_rows_even_when_said_again_in_a_columns_name() -> None:
+    trees = [["ST-0114", "Tulip Tree", "410"], ["ST-0131", "Tulip Tree", "388"], ["ST-0140", "Oak", "300"]]
+    header = ["Tree ID", "Common name", "Girth"]
+    question = "Which tree has the biggest trunk girth? Just the tree ID please."
+    assert ("string", ("tree",)) not in _user_entities(question, header, trees)

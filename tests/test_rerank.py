@@ -1708,6 +1708,9 @@ def test_who_is_the_names_the_column_of_people_it_asks_for():
     question = "Who was the customer on the booking right after Ben Carter's?"
     assert _final_asked(question, bookings, header, by_customer) == ["final_asked=True|last=hop"]
     assert _final_asked(question, bookings, header, by_ref) == ["final_asked=False|last=hop"]
+    assert _final_asked("Who's the customer on booking BH-1002?", bookings, header, by_customer) == [
+        "final_asked=True|last=hop"
+    ]
     # not "who had ...", and not a column of numbers: "who was the session ... with?" asks for a person
     for question in (
         "who had more sessions, Ben Carter or S. Harper?",
@@ -1728,6 +1731,17 @@ def test_what_is_a_rows_possessive_asks_for_the_column_after_it():
     by_split = '(filter_str_contain_any all_rows "ingrid berg" r.runner-string) (hop v0 r.30k-string)'
     question = "What was Ingrid Berg's 30K split?"
     assert _final_asked(question, splits, ["Runner", "Bib", "30K"], by_split) == ["final_asked=True|last=hop"]
+    # "S" is a size, and a contraction is no possessive
+    sizes = [["Blue shirt", "4", "7"], ["Red shirt", "2", "9"]]
+    by_m = '(filter_str_contain_any all_rows "blue shirt" r.item-string) (hop v0 r.size_m-number)'
+    by_s = '(filter_str_contain_any all_rows "blue shirt" r.item-string) (hop v0 r.size_s-number)'
+    question = "What is the size M stock of the blue shirt?"
+    assert _final_asked(question, sizes, ["Item", "Size S", "Size M"], by_m) == ["final_asked=True|last=hop"]
+    assert _final_asked(question, sizes, ["Item", "Size S", "Size M"], by_s) == ["final_asked=False|last=hop"]
+    flights = [["BA 12", "09:10", "yes"], ["LH 3", "07:40", "no"]]
+    by_direct = "(argmin all_rows r.departs-number) (hop v0 r.direct-string)"
+    question = "What's the earliest one that's direct?"
+    assert _final_asked(question, flights, ["Flight", "Departs", "Direct"], by_direct) == []
     # the words right after "which" still come first: "which runner's finish time" asks for the runner
     question = "which runner's finish time was fastest?"
     assert _final_asked(question, splits, header, by_time) == ["final_asked=False|last=hop"]

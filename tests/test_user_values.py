@@ -1369,14 +1369,14 @@ def test_a_signed_quantity_keeps_its_unit() -> None:
     assert ("number", (30.0,)) in [(e.kind, e.values) for e in entities]
 
 
-def test_zero_padded_codes_of_one_prefix_number_rows() -> None:
+def test_zero_padded_codes_number_rows_unless_the_header_names_a_period() -> None:
     """A table-tennis draw's `M01`..`M16` were the numbers 1..16, and "which match lasted the longest" took the
-    last match; two digits padded with a zero number rows as three digits do."""
-    assert "number" not in user_column("M01", "M02", "M10", "M16")
-    assert numbers("Q1", "Q2", "Q4") == (1.0, 2.0, 4.0)  # unpadded: an order of its own
+    last match; two digits padded with a zero number rows as three digits do, but a week's `W03` is week 3."""
 
+    def views(header: str, *cells: str) -> dict[str, tuple]:
+        return Table.from_rows("t", [header], [[c] for c in cells], value_rules="user").columns[0].views
 
-def test_a_user_cell_keeps_its_parenthesised_detail_as_words() -> None:
-    views = user_column("Helvellyn (Striding Edge)", "Helvellyn (Swirral Edge)", "Pillar")
-    assert views["string"] == ("helvellyn striding edge", "helvellyn swirral edge", "pillar")
-    assert numbers("(1,200.00)", "300.00", "(45.50)") == (-1200.0, 300.0, -45.5)
+    assert "number" not in views("Match", "M01", "M02", "M10", "M16")
+    assert "number" not in views("Site", "TC-06", "TC-11", "TC-16")
+    assert views("Week", "W01", "W02", "W10")["number"] == (1.0, 2.0, 10.0)
+    assert views("Match", "M1", "M2", "M10")["number"] == (1.0, 2.0, 10.0)  # unpadded: an order of its own

@@ -284,10 +284,13 @@ _REQUEST = re.compile(
     r"[.?!,;:]\s*(?:please\s+)?(?:give|just|only|list|name|show)(?:\s+(?:me|us))?\s+(?:(?:the|its|their)\s+)?"
     r"(?P<shown>[^.?!]*)"
 )
-#: A possessive "'s" ("Ingrid Berg's split"), not the letter of a code ("sample S04").
-_POSSESSIVE = re.compile(r"\w['’]s\b")
+#: A possessive "'s" ("Ingrid Berg's split"), not the letter of a code ("sample S04") nor a contraction
+#: ("what's", "that's").
+_POSSESSIVE = re.compile(r"\b(?!(?:that|it|what|who|there|here|he|she|let|where|how|when)['’]s\b)\w+['’]s\b")
+#: A number's plural in a column's name (`180s`), read as the number.
+_PLURAL_NUMBER = re.compile(r"(\d)s\b")
 #: "who was the ...": the words after which "who" names the column it asks for.
-_WHO_IS_THE = (["is", "the"], ["was", "the"], ["are", "the"], ["were", "the"])
+_WHO_IS_THE = (["is", "the"], ["was", "the"], ["are", "the"], ["were", "the"], ["s", "the"])
 #: A question that asks for these is a count ("what was the total number of games"), not a column.
 _COUNTING = frozenset({"number"})
 
@@ -335,7 +338,7 @@ def _asked_columns(
     `possessive` whose first words name no column, the words after the row's name ("what was Ingrid Berg's
     finish time"); and first of all a closing `request`'s words ("... ? Give the booking refs.")."""
     if user and request:
-        requested = _named_next(request, _name_words(naming), user)
+        requested = _named_next(request, _name_words(naming, user), user)
         if requested:
             return requested
     who = False
@@ -351,19 +354,22 @@ def _asked_columns(
             return set()
         rest = list(itertools.dropwhile(_ASKED_SKIP.__contains__, words[first + 1 :]))
     # "who" asks for someone: a column of text (`texts`), not "who was the session ... with?" of `Session` 12
-    named = {s: words for s, words in _name_words(naming).items() if not who or s in texts}
-    out = _named_next(rest, named, user)
+    named = {s: words for s, words in _name_words(naming, user).items() if not who or s in texts}
+    out = _named_next(rest, named, user, identifiers=not who)
     if out is None:
         return set()
-    if user and possessive and not out and "s" in rest[1:_OWNER_WORDS]:
+    if user and possessive and not out and "s" in rest[1 : _OWNER_WORDS + 1]:
         out = _named_next(rest[rest.index("s") + 1 :], named, user) or set()
     return out
 
 
-def _name_words(naming: dict[str, str]) -> dict[str, list[str]]:
-    """Each column's name (`column_naming`) as the question's words are read, stemmed: `30k` is "30", "k"
-    ("Ingrid Berg's 30K split"), and `180s` "180"."""
-    return {s: [_stem(p) for p in _WORD.findall(n) if p != "s"] for s, n in naming.items()}
+def _name_words(naming: dict[str, str], user: bool) -> dict[str, list[str]]:
+    """Each column's name (`column_naming`) as its words, stemmed; on a user's table read as the question's
+    words are: `30k` is "30", "k" ("Ingrid Berg's 30K split"), and `180s` "180" (WTQ's reranker was fitted
+    with the slug's pieces)."""
+    if not user:
+        return {s: [_stem(p) for p in n.split("_") if p] for s, n in naming.items()}
+    return {s: [_stem(p) for p in _WORD.findall(_PLURAL_NUMBER.sub(r"\1", n))] for s, n in naming.items()}
 
 
 def _request_words(text: str) -> list[str]:
@@ -373,9 +379,12 @@ def _request_words(text: str) -> list[str]:
     return _WORD.findall(found["shown"]) if found else []
 
 
-def _named_next(rest: Sequence[str], named: dict[str, list[str]], user: bool) -> set[str] | None:
+def _named_next(
+    rest: Sequence[str], named: dict[str, list[str]], user: bool, identifiers: bool = True
+) -> set[str] | None:
     """`_asked_columns` of the words after the wh-word or listing word: the columns (by slug, each with its
-    stemmed words in `named`) that the next words name; None where they ask for a number of things."""
+    stemmed words in `named`) that the next words name, or with `identifiers` on a user's table the row's
+    identifier they name ("which return"); None where they ask for a number of things."""
     taken = list(itertools.takewhile(lambda w: w not in _ASKED_SKIP, rest[:3]))
     asked = {_stem(w) for w in taken}
     # "what is the (total) number of games" counts; on a user's table "which lot number" and "the tracking
@@ -390,7 +399,7 @@ def _named_next(rest: Sequence[str], named: dict[str, list[str]], user: bool) ->
     ):
         return None
     out = {s for s, parts in named.items() if parts and set(parts) <= asked}
-    if user and not out and not any("name" in parts for parts in named.values()):
+    if user and identifiers and not out and not any("name" in parts for parts in named.values()):
         out = {
             s
             for s, parts in named.items()

@@ -254,17 +254,15 @@ def _user_name_pieces(slugs: list[str]) -> list[tuple[str, ...]]:
     return out
 
 
-#: A header's word joined to a stop word by a hyphen (`In-migration`, `On-time`, `Off-peak`).
-_HYPHENED = re.compile(r"\b([a-z]+)-([a-z]+)\b")
+#: Words joined by hyphens in a header (`In-migration`, `On-time`, `Out-of-stock`).
+_HYPHENED = re.compile(r"\b[a-z]+(?:-[a-z]+)+\b")
 
 
 def _stop_word_compounds(header: str) -> tuple[str, ...]:
     """The hyphened words of a user's header that open with a stop word (`In-migration`, `Out-migration`),
     each as one word: the stop word alone counts for no column, so `In-migration` and `Out-migration` would
     both be just "migration" to the question's "in-migration"."""
-    return tuple(
-        f"{first}-{second}" for first, second in _HYPHENED.findall(header.lower()) if first in STOP_WORDS
-    )
+    return tuple(w for w in _HYPHENED.findall(header.lower()) if w.split("-", 1)[0] in STOP_WORDS)
 
 
 def table_index(table: Table) -> _TableIndex:
@@ -401,7 +399,7 @@ def _string_entities(
         no_cell = (
             user_readings
             and end == i + 1
-            and (_names_a_column(best, index) or _in_a_named_column(best, tokens, index))
+            and (_names_a_column(best, index) or _in_a_named_column(best, i, tokens, index))
         )
         if not no_cell and not (counted and not index.has_cell(best) and best.endswith("s")):
             out.append(Entity("string", (best,), i, end))
@@ -429,22 +427,37 @@ def _names_a_column(word: str, index: _TableIndex) -> bool:
 def _divides_by(entity: Entity, tokens: list[str], index: _TableIndex) -> bool:
     """Whether a string entity is the one word after "per", the rows an amount is divided by ("the average
     nights per booking", "the cheapest plan per month"), rather than cells that hold it (`Booking.com`, `24
-    months`); a cell that is the word alone keeps it."""
+    months`); a cell that is the word, or opens with it, keeps it ("the price per adult" of `Adult ticket`)."""
+    word = entity.values[0]
     return (
         entity.end == entity.start + 1
         and tokens[entity.start - 1 : entity.start] == ["per"]
-        and not index.has_cell(entity.values[0])
+        and not index.has_cell(word)
+        and f"\n{word} " not in f"\n{index.joined}"
     )
 
 
-def _in_a_named_column(word: str, tokens: list[str], index: _TableIndex) -> bool:
-    """Whether a single linked word is one word of a column's longer name whose every word the question
-    says ("how many team members were deployed" of `Team deployed`, not the outcome `Walked off with team`);
-    a cell that is the word alone keeps it."""
+def _in_a_named_column(word: str, at: int, tokens: list[str], index: _TableIndex) -> bool:
+    """Whether a single linked word (token `at`) is one word of a column's longer name whose every word the
+    question says ("how many team members were deployed" of `Team deployed`, not the outcome `Walked off with
+    team`); a cell that is the word alone keeps it, and so does a word the question says twice ("the total
+    sales of the people in sales") where this time is neither beside another word of the name ("the tree ID")
+    nor right after "which" or "what" ("which tree has the biggest girth?")."""
     if index.has_cell(word):
         return False
     said = {form for t in tokens for form in (t, *inflections(t))}
-    return any(len(name) > 1 and word in name and said.issuperset(name) for name in index.names)
+    names = [name for name in index.names if len(name) > 1 and word in name and said.issuperset(name)]
+    if not names:
+        return False
+    # said again, the other time may name the column: not where this time a word of the name is beside it
+    # ("the tree ID"), or it follows "which" ("which tree has ...")
+    forms = {word, *inflections(word)}
+    beside = {t for t in tokens[max(at - 1, 0) : at] + tokens[at + 1 : at + 2]}
+    return (
+        sum(t in forms for t in tokens) == 1
+        or any(beside & (set(name) - {word}) for name in names)
+        or tokens[at - 1 : at] in (["which"], ["what"])
+    )
 
 
 def _inflected_ending(span: list[str], index: _TableIndex, linking: str) -> str | None:
@@ -1412,7 +1425,7 @@ def _outside_longer_dates(
 ) -> list[Entity]:
     """The string entities but those inside a longer date of the question that some date cell agrees with:
     "2024" of "invoiced in August 2024" is that month of a date column, not every cell that writes the year
-    (`03-Jul-2024`, `INV-2024-0701`)."""
+    (`03-Jul-2024`, `INV-2024-0701`); a whole cell keeps its link (a `Month` column's `August`)."""
     dates = [
         q
         for q in quantities
@@ -1424,7 +1437,10 @@ def _outside_longer_dates(
             d.start <= e.start and e.end <= d.end and (e.start, e.end) != (d.start, d.end) for d in dates
         )
 
-    return [e for e in strings if not inside_a_date(e)]
+    def a_named_cell(e: Entity) -> bool:  # a month's name, not a day's number that some cell also is
+        return index.has_cell(e.values[0]) and any(c.isalpha() for c in e.values[0])
+
+    return [e for e in strings if not inside_a_date(e) or a_named_cell(e)]
 
 
 def _with_times(

@@ -369,6 +369,12 @@ _AMOUNT_HEADER = re.compile(
     r"income|charge|charges|fare|rent|spend|spent|payment|tax)\b",
     re.IGNORECASE,
 )
+#: A header naming a period, whose codes (`W01`, `M03`, `P12`) keep their order as numbers ("sales in week 3").
+_PERIOD_HEADER = re.compile(
+    r"\b(?:week|wk|month|mth|period|day|round|rd|stage|lap|leg|quarter|qtr|year|yr|season|term|semester|"
+    r"sprint|phase|episode|ep|chapter|level)s?\b",
+    re.IGNORECASE,
+)
 #: Digit groups joined by a hyphen or slash (`100-2041`): an article's number under an `Artikel-Nr.` header,
 #: which the number view reads as two numbers the way it reads a score; a range elsewhere (`2-4` players).
 _DIGIT_CODE = re.compile(r"\d+(?:[-/]\d+)+")
@@ -992,7 +998,7 @@ class UserRules(ValueRules):
                         and (_numbers_rows(numbered) or all(map(is_digit_code, numbered)))
                     )
                 )
-            ) or (not _AMOUNT_HEADER.search(header) and _codes_number_rows(numbered)):
+            ) or (not _AMOUNT_HEADER.search(header) and _codes_number_rows(numbered, header)):
                 views.pop("number")
                 views.pop("num2", None)
         if ("number" in views or "date" in views) and any(_MISSING.fullmatch(text.strip()) for text in raw):
@@ -1226,10 +1232,10 @@ def _may_be_codes(raw: Sequence[str], numbers: Sequence[float | None]) -> bool:
     return first is not None and _CODE_PARTS.fullmatch(first.strip()) is not None
 
 
-def _codes_number_rows(cells: Sequence[str]) -> bool:
+def _codes_number_rows(cells: Sequence[str], header: str = "") -> bool:
     """Whether cells are codes that number rows whatever the header says (`B101`, `B102`, ...; `R-2285`): one
-    letter prefix, and digits each different, all of one width of three or more (or two, padded with a zero:
-    `M01`), and no years (`FY2023`).
+    letter prefix, and digits each different, all of one width of three or more (or two padded with a zero,
+    `M01`, where the `header` names no period), and no years (`FY2023`).
     A booking's `B113` is no amount of 113 to sum; `Q1`-`Q4` and `P1`-`P5` keep their order."""
     found = []
     for cell in cells:  # a column of amounts fails at its first cell
@@ -1248,9 +1254,9 @@ def _codes_number_rows(cells: Sequence[str]) -> bool:
         return False
     widths = {len(d) for d in digits}
     years = all(len(d) == 4 and 1800 <= int(d) <= 2100 for d in digits)
-    # two digits where they are padded with a zero (`M01` ... `M16`): a match's number, not a count
     width = widths.pop() if len(widths) == 1 else 0
-    padded = width == 2 and any(d.startswith("0") for d in digits)
+    # two digits padded with a zero (`M01`, `TC-06`) number rows too, but not periods (`W01` of a `Week`)
+    padded = width == 2 and any(d.startswith("0") for d in digits) and not _PERIOD_HEADER.search(header)
     return len(set(digits)) == len(digits) and (width >= 3 or padded) and not years
 
 

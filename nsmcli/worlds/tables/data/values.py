@@ -37,19 +37,15 @@ def normalize(text: str) -> str:
     return _normalize_any(text)
 
 
-#: Final parenthesised details after some text (`Helvellyn (Swirral Edge)`).
-_FINAL_DETAILS = re.compile(r"(?<=\S)(?: \([^()]*\))+$")
-
-
 def normalize_user(text: str) -> str:
-    """`normalize` for a user's cell, which keeps a final "+" (the grade `A+`, `18+`, `C++`), and a final
-    parenthesised detail as its words (`Helvellyn (Swirral Edge)` and `Helvellyn (Striding Edge)` are two
-    places, "helvellyn swirral edge" one of them): the official normalisation drops both, as a footnote mark
-    and a detail of Wikipedia's tables."""
+    """`normalize` for a user's cell, which keeps a final "+" (the grade `A+`, `18+`, `C++`): the official
+    normalisation drops it as a footnote mark of Wikipedia's tables."""
     kept = text.rstrip()
     plus = len(kept) - len(kept.rstrip("+"))
-    base = normalize(_FINAL_DETAILS.sub(lambda m: re.sub(r"[()]", "", m[0]), kept[: len(kept) - plus]))
-    return base + "+" * plus if plus and base else base or normalize(text)
+    if not plus:
+        return normalize(text)
+    base = normalize(kept[:-plus])
+    return base + "+" * plus if base else normalize(text)
 
 
 def without_accents(text: str) -> str:
