@@ -316,6 +316,11 @@ _LISTING_SKIP = frozenset({"the", "all", "every", "each"})
 _ID_WORDS = frozenset({"id", "no", "nr", "number", "code", "ref"})
 
 
+def _first_wh_word(words: Sequence[str]) -> int | None:
+    """The position of a question's first wh-word ("which", "who", "when", ...), or None."""
+    return next((i for i, w in enumerate(words) if w in _WH_WORDS), None)
+
+
 def _asked_columns(
     words: Sequence[str],
     naming: dict[str, str],
@@ -345,7 +350,7 @@ def _asked_columns(
     if user and words and words[0] in _LISTING:
         rest = list(itertools.dropwhile(_LISTING_SKIP.__contains__, words[1:]))
     else:
-        first = next((i for i, w in enumerate(words) if w in _WH_WORDS), None)
+        first = _first_wh_word(words)
         if first is None:
             return set()
         # "who is the player which scored": a relative "which"; not "who had better attendance"
@@ -415,7 +420,7 @@ _AUXILIARIES = frozenset("did does do was were is are will has have had can coul
 def _when_columns(words: Sequence[str], table: Any) -> set[str]:
     """The columns a question asks for with "when", its first wh-word ("when did ETH first close above
     3,400?"): those of dates, and those of clock times (`14:35`)."""
-    first = next((i for i, w in enumerate(words) if w in _WH_WORDS), None)
+    first = _first_wh_word(words)
     # "when did ...", not "when alice scored the most, how many did bob score?"
     if (
         first is None
