@@ -342,8 +342,9 @@ def _asked_columns(
     "who is the" of a column of `texts` ("who was the customer on ..."); and, for a question with a
     `possessive` whose first words name no column, the words after the row's name ("what was Ingrid Berg's
     finish time"); and first of all a closing `request`'s words ("... ? Give the booking refs.")."""
+    name_words = _name_words(naming, user)
     if user and request:
-        requested = _named_next(request, _name_words(naming, user), user)
+        requested = _named_next(request, name_words, user)
         if requested:
             return requested
     who = False
@@ -359,7 +360,7 @@ def _asked_columns(
             return set()
         rest = list(itertools.dropwhile(_ASKED_SKIP.__contains__, words[first + 1 :]))
     # "who" asks for someone: a column of text (`texts`), not "who was the session ... with?" of `Session` 12
-    named = {s: words for s, words in _name_words(naming, user).items() if not who or s in texts}
+    named = {s: parts for s, parts in name_words.items() if not who or s in texts}
     out = _named_next(rest, named, user, identifiers=not who)
     if out is None:
         return set()

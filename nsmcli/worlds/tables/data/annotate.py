@@ -433,7 +433,7 @@ def _divides_by(entity: Entity, tokens: list[str], index: _TableIndex) -> bool:
         entity.end == entity.start + 1
         and tokens[entity.start - 1 : entity.start] == ["per"]
         and not index.has_cell(word)
-        and f"\n{word} " not in f"\n{index.joined}"
+        and not (index.joined.startswith(f"{word} ") or f"\n{word} " in index.joined)
     )
 
 
@@ -452,7 +452,7 @@ def _in_a_named_column(word: str, at: int, tokens: list[str], index: _TableIndex
     # said again, the other time may name the column: not where this time a word of the name is beside it
     # ("the tree ID"), or it follows "which" ("which tree has ...")
     forms = {word, *inflections(word)}
-    beside = {t for t in tokens[max(at - 1, 0) : at] + tokens[at + 1 : at + 2]}
+    beside = set(tokens[max(at - 1, 0) : at] + tokens[at + 1 : at + 2])
     return (
         sum(t in forms for t in tokens) == 1
         or any(beside & (set(name) - {word}) for name in names)
@@ -1420,6 +1420,14 @@ def _outside(entities: list[Entity], spans: Sequence[Entity | textnum.Quantity])
     return [e for e in entities if not covered.intersection(range(e.start, e.end))]
 
 
+def _inside_a_longer(entity: Entity, spans: Sequence[Entity]) -> bool:
+    """Whether `entity` lies inside one of `spans` that is longer than it (the "6" of a time "6 pm")."""
+    return any(
+        s.start <= entity.start and entity.end <= s.end and (entity.start, entity.end) != (s.start, s.end)
+        for s in spans
+    )
+
+
 def _outside_longer_dates(
     strings: list[Entity], quantities: list[Entity], index: _TableIndex
 ) -> list[Entity]:
@@ -1432,15 +1440,10 @@ def _outside_longer_dates(
         if q.kind == "date" and any(d.admits(cell) for d in q.values for cell in index.dates)
     ]
 
-    def inside_a_date(e: Entity) -> bool:
-        return any(
-            d.start <= e.start and e.end <= d.end and (e.start, e.end) != (d.start, d.end) for d in dates
-        )
-
     def a_named_cell(e: Entity) -> bool:  # a month's name, not a day's number that some cell also is
         return index.has_cell(e.values[0]) and any(c.isalpha() for c in e.values[0])
 
-    return [e for e in strings if not inside_a_date(e) or a_named_cell(e)]
+    return [e for e in strings if not _inside_a_longer(e, dates) or a_named_cell(e)]
 
 
 def _with_times(
@@ -1452,13 +1455,7 @@ def _with_times(
     times = [Entity("number", q.values, q.start, q.end) for q in textnum.find_times(tokens)]
     if not times:
         return strings, quantities
-
-    def inside_a_time(e: Entity) -> bool:
-        return any(
-            t.start <= e.start and e.end <= t.end and (e.start, e.end) != (t.start, t.end) for t in times
-        )
-
-    return [e for e in strings if not inside_a_time(e)], _outside(quantities, times) + times
+    return [e for e in strings if not _inside_a_longer(e, times)], _outside(quantities, times) + times
 
 
 def _race_time_entities(tokens: list[str], quantities: list[Entity], index: _TableIndex) -> list[Entity]:
