@@ -6,7 +6,7 @@
 `questions-round16.tsv`, `questions-round17.tsv`, `questions-round18.tsv`, `questions-round19.tsv`,
 `questions-round20.tsv`, `questions-round21.tsv`, `questions-round22.tsv`, `questions-round23.tsv`,
 `questions-round24.tsv`, `questions-round25.tsv`,
-`questions-round26.tsv`, `questions-round27.tsv`) from the tables with plain pandas, not nsm.
+`questions-round26.tsv`, `questions-round27.tsv`, `questions-round28.tsv`) from the tables with plain pandas, not nsm.
 
 The answers in the question file were written by hand; this script states each question once more as explicit
 pandas code over the table, read with its own parsing of money, accounting negatives, European decimals,
@@ -833,6 +833,7 @@ def main() -> int:
     import real_world_round25 as round25
     import real_world_round26 as round26
     import real_world_round27 as round27
+    import real_world_round28 as round28
 
     rounds = [("questions.tsv", by_table(REAL / "questions.tsv", [ANSWERS], [Path(__file__).read_text()]))]
     for name, package in (
@@ -862,6 +863,7 @@ def main() -> int:
         ("questions-round25.tsv", round25),
         ("questions-round26.tsv", round26),
         ("questions-round27.tsv", round27),
+        ("questions-round28.tsv", round28),
     ):
         writers = [module.ANSWERS for module in package.WRITERS]
         sources = [Path(module.__file__).read_text(encoding="utf-8") for module in package.WRITERS]

@@ -38,6 +38,7 @@ QUESTION_FILES = (
     REAL / "questions-round25.tsv",
     REAL / "questions-round26.tsv",
     REAL / "questions-round27.tsv",
+    REAL / "questions-round28.tsv",
 )
 
 
