@@ -334,6 +334,13 @@ def test_an_accounting_exports_trailing_minus_is_a_negative() -> None:
 def test_spreadsheet_errors_are_missing_and_a_numeric_month_is_a_date() -> None:
     assert numbers("#N/A", "12", "#DIV/0!", "#VALUE!") == (None, 12.0, None, None)  # "#DIV/0!" was 0
     assert [str(d) for d in dates("03/2024", "12/2023")] == ["2024-03-xx", "2023-12-xx"]
+    # a spreadsheet's `mmm-yy` is a month of a year; its `d-mmm` a day of a month
+    assert [str(d) for d in dates("Apr-24", "Sept-23", "Dec '99")] == [
+        "2024-04-xx",
+        "2023-09-xx",
+        "1999-12-xx",
+    ]
+    assert [str(d) for d in dates("24-Apr", "25-Apr")] == ["xxxx-04-24", "xxxx-04-25"]
     assert "date" not in user_column("3.2024", "1.5000")  # numbers with four decimals stay numbers
     assert "date" not in user_column("1/2500", "3/1000")  # odds
 
@@ -361,6 +368,7 @@ def test_questions_say_numbers_and_names_as_people_write_them() -> None:
         ("number", ("1500.0",)),
     ]
     assert entities("orders in 4/2024") == [("date", ("2024-04-xx",))]
+    assert ("date", ("2024-04-xx",)) in entities("orders in Apr-24")  # a spreadsheet's `mmm-yy`
     # thousands grouped by spaces are one number where the cells group them so (French and SI write them
     # so), with decimals in either convention; elsewhere two numbers side by side stay two
     spaced = Table.from_rows(
@@ -868,6 +876,34 @@ def test_a_header_symbol_is_a_word_of_the_column_name() -> None:
     assert [c.slug for c in wtq.columns] == ["change", "change_2", "trades"]
 
 
+def test_headers_alike_but_for_a_parenthesised_detail_keep_it_in_their_names() -> None:
+    header = ["Country", "CPI, annual % (2021)", "CPI, annual % (2022)", "Amount (GBP)"]
+    user = Table.from_rows("t", header, [["Chile", "4.52", "11.64", "3"]], value_rules="user")
+    # a detail that tells no header from another still goes, as a unit does
+    assert [c.slug for c in user.columns] == [
+        "country",
+        "cpi_annual_percent_2021",
+        "cpi_annual_percent_2022",
+        "amount",
+    ]
+    match = annotate_question("which country had the highest inflation (CPI) in 2022?", user).column_match
+    assert match["r.cpi_annual_percent_2022-number"] > match["r.cpi_annual_percent_2021-number"]
+    wtq = Table.from_rows("t", header, [["Chile", "4.52", "11.64", "3"]])
+    assert [c.slug for c in wtq.columns] == ["country", "cpi_annual", "cpi_annual_2", "amount"]
+
+
+def test_a_month_said_in_full_matches_its_abbreviation_in_a_header() -> None:
+    assert _matched_columns(
+        "bikes counted in April 2024", ["Site", "Mar 2024", "Apr 2024"], ["a", "1", "2"]
+    ) == {
+        "r.mar_2024",
+        "r.apr_2024",
+    }
+    table = Table.from_rows("t", ["Site", "Mar 2024", "Apr 2024"], [["a", "1", "2"]], value_rules="user")
+    match = annotate_question("bikes counted in April 2024", table).column_match
+    assert match["r.apr_2024-number"] > match["r.mar_2024-number"]
+
+
 def test_day_first_is_decided_per_column() -> None:
     # one cell with a first field over 12 makes the whole column day-first
     assert dates("15/03/2024", "01/02/2024") == (Date(2024, 3, 15), Date(2024, 2, 1))
@@ -1039,6 +1075,11 @@ def test_codes_in_an_identifier_column_are_not_amounts() -> None:
         5.0,
     )
     assert Table.from_rows("t", ["Delivery ID"], [["D-2401"]]).columns[0].views["number"] == (2401.0,)  # WTQ
+    # a code with a letter after its digits (a refund's `SK-2510R`) is a code too, so the column stays codes
+    lessons = Table.from_rows(
+        "t", ["Lesson Ref"], [["SK-2510"], ["SK-2510R"], ["SK-2511"]], value_rules="user"
+    )
+    assert sorted(lessons.columns[0].views) == ["string"]
     # digit groups joined by a hyphen are an article's number, not 100 and 2041 (as a score's 3-1 would be)
     articles = Table.from_rows(
         "t", ["Artikel-Nr.", "Bestand"], [["100-2041", "980"], ["900-0120", "12"]], value_rules="user"

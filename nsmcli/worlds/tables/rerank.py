@@ -600,6 +600,8 @@ def rerank_features(
     user = user_matching(env.table)
     if user:  # WTQ's reranker was fitted without
         word_set |= _adverbs_read(words) | _abbreviations_read(words, env.table)
+        # a header's symbol is a word of its slug ("(% of GDP)": percent_of_gdp), so the question's is too
+        word_set |= {word for symbol, word in env.table.rules.header_symbols.items() if symbol in text}
     naming = column_naming(env.table)
     named_columns = {slug for slug, name in naming.items() if _words_named(name, word_set)}
     opening = next((t for t in question.tokens if t in _ASKING or t == "how"), "none")

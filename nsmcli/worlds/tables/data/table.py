@@ -11,6 +11,7 @@ WikiSQL data, the user rules for people's own files; the table records which, so
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -139,7 +140,7 @@ class Table:
         for i, row in enumerate(rows):
             if len(row) != width:
                 raise DataError(f"table {table_id}: row {i + 1} has {len(row)} cells, the header has {width}")
-        slugs = _unique_slugs(header, rules.header_symbols, rules.header_names)
+        slugs = _unique_slugs(header, rules.header_symbols, rules.header_names, rules.header_details)
         columns = []
         with gc_paused():
             raws = [
@@ -183,23 +184,47 @@ def _plain_number(text: str) -> float | None:
 
 
 def _unique_slugs(
-    header: Sequence[str], symbols: Mapping[str, str] | None = None, names: Mapping[str, str] | None = None
+    header: Sequence[str],
+    symbols: Mapping[str, str] | None = None,
+    names: Mapping[str, str] | None = None,
+    details: bool = False,
 ) -> list[str]:
     """Lower-case, underscore-joined column slugs (WTQ's `fb:row.row.year_built` style), made unique; each of
     `symbols` in a header becomes its word ("% Change" -> `percent_change`), and a whole header of `names`
-    its words (`+/-` -> `plus_minus`)."""
-    slugs: list[str] = []
-    seen: set[str] = set()
-    for j, head in enumerate(header):
+    its words (`+/-` -> `plus_minus`). With `details`, headers alike but for a parenthesised detail keep it
+    (`cpi_annual_percent_2021`, not `cpi_annual_percent_3`)."""
+    texts = []
+    for head in header:
         text = str(head)
         text = (names or {}).get(text.strip(), text)
         if re.search(r"[^\W_]", text):  # a header of symbols alone ("#") keeps the plain name
             for symbol, word in (symbols or {}).items():
                 text = text.replace(symbol, f" {word} ")
-        base = re.sub(r"[^0-9a-z]+", "_", normalize(text)).strip("_") or f"column_{j + 1}"
+        texts.append(text)
+    bases = [_slug_text(text) for text in texts]
+    if details:
+        shared = {base for base, n in Counter(bases).items() if n > 1 and base}
+        bases = [
+            _slug_text(_PARENTHESES.sub(" ", t)) if b in shared else b
+            for t, b in zip(texts, bases, strict=True)
+        ]
+    slugs: list[str] = []
+    seen: set[str] = set()
+    # with details, a counter makes no slug that a later header's detail spells (`score_2` of "Score (2)")
+    taken = set(bases) if details else set()
+    for j, base in enumerate(bases):
+        base = base or f"column_{j + 1}"
         slug, k = base, 2
-        while slug in seen:
+        while slug in seen or (slug != base and slug in taken):
             slug, k = f"{base}_{k}", k + 1
         seen.add(slug)
         slugs.append(slug)
     return slugs
+
+
+#: The round brackets of a header's detail, opened so that `normalize` keeps what they hold.
+_PARENTHESES = re.compile(r"[()]")
+
+
+def _slug_text(text: str) -> str:
+    return re.sub(r"[^0-9a-z]+", "_", normalize(text)).strip("_")

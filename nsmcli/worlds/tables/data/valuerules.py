@@ -89,6 +89,9 @@ class ValueRules:
     #: How a header's words and a question's words meet in the column-question match beyond equality
     #: (None: only equal words match, as in WTQ's data).
     header_words: ClassVar[HeaderWords | None] = None
+    #: Whether a header's parenthesised detail stays in its slug where it alone tells the header from
+    #: another (`CPI, annual % (2021)` beside `(2022)`); the WTQ rules drop details, as WTQ's own data.
+    header_details: ClassVar[bool] = False
 
     def cell_values(self, raw: Sequence[str]) -> list[CellValues]:
         """The values of every cell of one column (a column at a time: some rules look at all cells)."""
@@ -353,8 +356,9 @@ _SEP = "\x00"
 FILLED_TYPED_FRACTION = 0.5
 #: ... and at least this many of them: one "see row 4" in an empty `Comment` column makes no number column.
 MIN_FILLED_TYPED = 3
-#: A code of letters and digits, one word (`D-2401`, `R10418`, `INV-0042/B`): an identifier, not an amount.
-_CODE = re.compile(r"[A-Za-z]+[-_#/]?\d+(?:[-_/][A-Za-z0-9]+)*")
+#: A code of letters and digits, one word (`D-2401`, `R10418`, `INV-0042/B`, a refund's `SK-2510R`): an
+#: identifier, not an amount.
+_CODE = re.compile(r"[A-Za-z]+[-_#/]?\d+[A-Za-z]?(?:[-_/][A-Za-z0-9]+)*")
 #: A code of letters and digits alone (`B101`, `R-2285`), in its two parts.
 _CODE_PARTS = re.compile(r"(?P<letters>[A-Za-z]+)(?P<joint>[-_#/]?)(?P<digits>\d+)")
 #: Currencies written with letters before the amount, as they are joined to it (`R150`, `RM120`, `Rs500`,
@@ -442,6 +446,21 @@ def _digits_value(digits: str, european: bool, exponent: int) -> float | None:
             return None
         plain = re.sub(_GROUP, "", digits)
     return float(f"{plain}e{exponent}")
+
+
+#: A month and a two-digit year joined by a hyphen or an apostrophe (`Apr-24`, `Apr '24`): a spreadsheet's
+#: `mmm-yy`, April 2024; a day of April is written `24-Apr` (`d-mmm`).
+_MONTH_SHORT_YEAR = re.compile(
+    rf"\s*(?P<month>{_MONTH_WORDS})\.?(?:-|\s*['’]|-')(?P<year>\d{{2}})\s*", re.IGNORECASE
+)
+
+
+def _short_month_year(text: str) -> Date | None:
+    """The month a `_MONTH_SHORT_YEAR` text states (`Apr-24`: April 2024), else None."""
+    m = _MONTH_SHORT_YEAR.fullmatch(text)
+    if m is None:
+        return None
+    return textnum.make_date(_full_year(int(m["year"])), textnum.MONTHS[m["month"].lower()], -1)
 
 
 def _month_name_date(text: str) -> Date | None:
@@ -644,6 +663,18 @@ class HeaderWords:
         "gls": "goal",
         "hrs": "hour",
         "inn": "inning",
+        "jan": "january",
+        "feb": "february",
+        "mar": "march",
+        "apr": "april",
+        "jun": "june",
+        "jul": "july",
+        "aug": "august",
+        "sep": "september",
+        "sept": "september",
+        "oct": "october",
+        "nov": "november",
+        "dec": "december",
         "max": "maximum",
         "mdns": "maiden",
         "mgr": "manager",
@@ -749,6 +780,7 @@ class UserRules(ValueRules):
     header_symbols = {"%": "percent", "#": "number"}
     header_names = {"+/-": "plus minus", "±": "plus minus"}
     header_words = HeaderWords()
+    header_details = True
 
     def __init__(
         self, european_default: bool = False, day_first: bool = False, space_grouped: bool = False
@@ -907,6 +939,11 @@ class UserRules(ValueRules):
                     out.append(textnum.Quantity("DATE", i, i + 3, (date,)))
                     skip_to = i + 3
                     continue
+            if _MONTH_SHORT_YEAR.fullmatch(token):  # "in Apr-24", as a cell's `Apr-24`
+                date = _short_month_year(token)
+                if date is not None:
+                    out.append(textnum.Quantity("DATE", i, i + 1, (date,)))
+                continue
             if _NUMERIC_MONTH_YEAR.fullmatch(token):  # "in 4/2024"
                 date = _month_year(token)
                 if date is not None:
@@ -1164,6 +1201,8 @@ class UserRules(ValueRules):
             return textnum.parse_cell_date(raw.strip())
         if _NUMERIC_MONTH_YEAR.fullmatch(raw):
             return _month_year(raw)
+        if _MONTH_SHORT_YEAR.fullmatch(raw):
+            return _short_month_year(raw)
         date = _month_name_date(raw)
         if date is not None or _MONEY_OR_PERCENT.search(raw):  # the tagger's dates hold no such token
             return date
