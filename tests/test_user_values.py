@@ -294,6 +294,8 @@ def test_quantities_with_mixed_units_are_one_number_in_the_columns_smallest_unit
     assert numbers("3 days", "12 hours", "1 week") == (72.0, 12.0, 168.0)
     assert numbers("2m 35s", "58s", "1m 02s") == (155.0, 58.0, 62.0)
     assert numbers("PT2H30M", "PT45M", "PT1H") == (150.0, 45.0, 60.0)  # ISO 8601 durations
+    assert numbers("2h", "90 min", "1h30", "2 h 05") == (120.0, 90.0, 90.0, 125.0)  # minutes after hours
+    assert numbers("1h75", "2h") == (1.0, 2.0)  # no 75 minutes: not read as a duration
     assert numbers("5 ft 11 in", "6 ft", "5'9\"") == (71.0, 72.0, 69.0)
     assert numbers("1.2 km", "800 m", "1,500 m") == (1200.0, 800.0, 1500.0)  # "m" is metres beside km
     assert numbers("1.5 GB", "800 MB") == (1500.0, 800.0)
@@ -1337,6 +1339,13 @@ def test_a_question_word_matches_the_header_of_what_it_measures() -> None:
         return set(annotate_question(question, table).column_match)
 
     assert "r.age-number" in matched("who is the oldest?")
+    assert _matched_columns("who is the oldest player?", ["Player", "DOB"], ["a", "03/11/2015"]) == {
+        "r.player",
+        "r.dob",
+    }
+    assert "r.ref" in _matched_columns(
+        "the reference of the deepest pothole", ["Ref", "Street"], ["PH-1", "a"]
+    )
     assert "r.mass-number" in matched("which sample is the heaviest?")
     assert "r.mass-number" in matched("how much does it weigh?")
     assert "r.high-number" in matched("what was the hottest day?")

@@ -114,6 +114,11 @@ _US_THOUSANDS = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?")
 _LETTER_OR_MARK = re.compile(r"[a-zA-Z\"'″′]")
 
 
+#: Two digits without a unit after hours (`1h30`, `2 h 05`), the minutes, as a French or German export writes.
+_MINUTES_AFTER_HOURS = re.compile(r"\s*([0-5]\d)\s*")
+_HOUR_WORDS = frozenset({"h", "hr", "hrs", "hour", "hours"})
+
+
 def _parts(cell: str, european: bool) -> list[tuple[float, str]] | None:
     """A cell's (number, unit word) parts, or None when the cell is anything else. A sign before the first
     part is the whole quantity's ("-6 min", "+1h 20m": a flight early or late)."""
@@ -131,6 +136,9 @@ def _parts(cell: str, european: bool) -> list[tuple[float, str]] | None:
     while at < len(cell):
         m = _PART.match(cell, at)
         if m is None or m.end() == at:
+            minutes = _MINUTES_AFTER_HOURS.fullmatch(cell, at)
+            if minutes and parts and parts[-1][1] in _HOUR_WORDS:  # "1h30": an hour and 30 minutes
+                return [*parts, (float(minutes[1]), "min")]
             return None
         digits = m["n"]
         if "," in digits:
