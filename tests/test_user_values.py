@@ -343,6 +343,11 @@ def test_spreadsheet_errors_are_missing_and_a_numeric_month_is_a_date() -> None:
         "1999-12-xx",
     ]
     assert [str(d) for d in dates("24-Apr", "25-Apr")] == ["xxxx-04-24", "xxxx-04-25"]
+    # bare numbers of which only some read as years are no years: a peak's height of 2850 beside 3020 m
+    assert "date" not in user_column("2850", "3020", "1999", "2010")
+    assert "date" in user_column("2019", "2020", "2021", "")
+    # nor digit groups of which only some read as dates (a player's kills/deaths/assists)
+    assert "date" not in user_column("5/12/18", "13/19/15", "6/11/19")
     assert "date" not in user_column("3.2024", "1.5000")  # numbers with four decimals stay numbers
     assert "date" not in user_column("1/2500", "3/1000")  # odds
 
@@ -370,6 +375,9 @@ def test_questions_say_numbers_and_names_as_people_write_them() -> None:
         ("number", ("1500.0",)),
     ]
     assert entities("orders in 4/2024") == [("date", ("2024-04-xx",))]
+    # four digits are a year where a year is likely or the table dates one, else the number they are
+    assert entities("orders in 2023") == [("date", ("2023-xx-xx",))]
+    assert entities("orders of more than 1000 units") == [("number", ("1000.0",))]
     assert ("date", ("2024-04-xx",)) in entities("orders in Apr-24")  # a spreadsheet's `mmm-yy`
     # thousands grouped by spaces are one number where the cells group them so (French and SI write them
     # so), with decimals in either convention; elsewhere two numbers side by side stay two

@@ -1405,6 +1405,23 @@ def _in_table_units(
     return out
 
 
+#: The years a bare four-digit number of a user's question may name where no date of the table has it.
+_LIKELY_YEARS = range(1800, 2101)
+
+
+def _as_number_unless_a_year(entity: Entity, tokens: Sequence[str], index: _TableIndex) -> Entity:
+    """A bare four-digit number that CoreNLP's reading makes a year ("over 1000 ppm", "above 3020 m") as the
+    number it is, unless it is a likely year or the year of a date in the table (a history's 1066)."""
+    if entity.kind != "date" or entity.end - entity.start != 1 or not tokens[entity.start].isdigit():
+        return entity
+    date = entity.values[0]
+    if not isinstance(date, Date) or (date.month, date.day) != (-1, -1) or date.year in _LIKELY_YEARS:
+        return entity
+    if any(d.year == date.year for d in index.dates):
+        return entity
+    return Entity("number", (float(date.year),), entity.start, entity.end)
+
+
 def _with_rules_values(own: list[textnum.Quantity], quantities: list[Entity]) -> list[Entity]:
     """The quantity entities with the rules' own question readings in place of what the shared reading
     made of their spans ("15/03/2024" day first, "18k" as 18,000)."""
@@ -1574,6 +1591,7 @@ def annotate_question(
     quantities = _quantity_entities(cased, ordinals=ordinals, number_kinds=number_kinds)
     if table.rules.user_question_readings:
         quantities = _with_rules_values(table.rules.question_values(cased), quantities)
+        quantities = [_as_number_unless_a_year(e, tokens, index) for e in quantities]
         strings, quantities = _with_times(tokens, strings, quantities)
         quantities += _race_time_entities(tokens, quantities, index)
         # "over 2 hours" of a column in minutes: 120; a number the shared reading made of the span stays

@@ -1007,6 +1007,10 @@ class UserRules(ValueRules):
         numbers number rows (`_numbers_rows`) or are digit groups (`100-2041`): codes and order numbers are
         no amounts to sum or compare, and a question that names one links its cell.
 
+        A column whose cells of one shape are dates only in part has no date view: bare numbers of which some
+        are years and some not (a peak's `Top (m)`: 2850 beside 3020), or digit groups of which some are dates
+        and some not (a player's `K/D/A`, `5/12/18` beside `13/19/15`) count something else.
+
         Blank cells are missing values, so a column also has a typed view when half of its filled cells
         (three at least) have one: a `Snowfall` column blank on most days is still a column of numbers,
         while notes that mention a number now and then ("6 x 800m") are not."""
@@ -1020,6 +1024,8 @@ class UserRules(ValueRules):
                 none = (None,) * len(raw)
                 typed = {"number": quantity.values, "num2": none, "date": none}
                 views = _views(views["string"], typed, min_typed_fraction)
+        if "date" in views and _dates_in_part(raw, views["date"]):
+            del views["date"]
         identifier = names_identifier(header)
         if "date" in views and identifier:
             # only years made of bare numbers go: a `Ref date` column keeps its dates
@@ -1258,6 +1264,22 @@ def states_money(text: str) -> bool:
     """Whether a cell writes money: with a currency (`£45.00`, `-$3`, `12,50 €`, `EUR 12`) or in an
     accounting's parentheses (`(120.00)`)."""
     return _MONEY_TOKEN.search(text) is not None or _ACCOUNTING.fullmatch(text) is not None
+
+
+_SHORT_DIGIT_GROUPS = re.compile(r"\d{1,2}([/-])\d{1,2}\1\d{1,2}")
+
+
+def _dates_in_part(raw: Sequence[str], dates: Sequence[Date | None]) -> bool:
+    """Whether some cells of one shape read as dates and others of that shape do not: bare whole numbers
+    (years or not), or three groups of one or two digits (`5/12/18`). A date with a four-digit year that
+    contradicts its column (`03/17/2024` among day-first dates) is a slip, not another kind of column."""
+    read: dict[str, set[bool]] = {"bare": set(), "groups": set()}
+    for text, date in zip(raw, dates, strict=True):
+        text = text.strip()
+        shape = "bare" if text.isdigit() else "groups" if _SHORT_DIGIT_GROUPS.fullmatch(text) else None
+        if shape is not None:
+            read[shape].add(date is not None)
+    return any(len(found) == 2 for found in read.values())
 
 
 def is_code(text: str) -> bool:
