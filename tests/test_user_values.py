@@ -214,6 +214,13 @@ def test_race_times_are_seconds_so_the_fastest_is_the_least() -> None:
     in the column; plain seconds in the same column compare with it; "10:30" stays a time of day."""
     assert numbers("1:23.45", "59.90", "1:02:03.4", "1:22.98") == (83.45, 59.9, 3723.4, 82.98)
     assert numbers("10:30", "18:05") == (10.5, 18.0 + 5 / 60)
+    # and the column is in seconds, so a question's clock is too: "under 1:05" is 65 s, not five past one
+    heats = Table.from_rows(
+        "t", ["Swimmer", "Heat Time"], [["a", "58.91"], ["b", "1:03.90"]], value_rules="user"
+    )
+    assert heats.quantity_unit(heats.columns[1]).name == "second"
+    entities = annotate_question("who swam under 1:05?", heats).entities
+    assert ("number", (65.0,)) in [(e.kind, e.values) for e in entities]
 
 
 def test_a_column_of_times_with_tenths_is_race_times_in_seconds() -> None:

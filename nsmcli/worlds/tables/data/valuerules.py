@@ -575,13 +575,22 @@ def race_seconds(text: str) -> float | None:
     return None if race is None else _race_seconds_of(race)
 
 
+_PLAIN_SECONDS = re.compile(r"\s*\d{1,2}\.\d+\s*")
+
+
+def _under_a_minute(text: str) -> float | None:
+    """The seconds of a race's time under a minute written without a clock (`58.91`), or None."""
+    return float(text) if _PLAIN_SECONDS.fullmatch(text) and float(text) < 60 else None
+
+
 def _race_seconds(raw: Sequence[str]) -> units.UnitReading | None:
     """A race's column of times (`_is_race_column`) in seconds, as the number view reads them, so that "under
     23 minutes" is 1380 of them; None for any other column, or one with another cell with a digit."""
     timed = [text for text in dict.fromkeys(raw) if _ANY_DIGIT.search(text)]
     if not _is_race_column([text for text in timed if _CLOCK_SHAPE.match(text)]):
         return None
-    seconds = {text: race_seconds(text) for text in timed}
+    # a swimmer's sub-minute `58.91` beside `1:03.90` is its seconds
+    seconds = {text: race_seconds(text) if ":" in text else _under_a_minute(text) for text in timed}
     if None in seconds.values():
         return None
     return units.UnitReading(units.UNITS["s"][0], tuple(seconds.get(text) for text in raw), converted=False)
