@@ -1445,3 +1445,18 @@ def test_zero_padded_codes_number_rows_unless_the_header_names_a_period() -> Non
     assert "number" not in views("Site", "TC-06", "TC-11", "TC-16")
     assert views("Week", "W01", "W02", "W10")["number"] == (1.0, 2.0, 10.0)
     assert views("Match", "M1", "M2", "M10")["number"] == (1.0, 2.0, 10.0)  # unpadded: an order of its own
+
+
+def test_the_balance_after_a_transaction_is_that_rows_running_balance() -> None:
+    ledger = Table.from_rows(
+        "t",
+        ["Date", "Description", "Amount", "Balance"],
+        [["2024-05-01", "Gym", "-40.00", "960.00"], ["2024-05-02", "Salary", "2000.00", "2960.00"]],
+        value_rules="user",
+    )
+    # "after" reads as the next row (`next`): the model reads "at", which the row's own balance is
+    assert annotate_question("what was the balance after the gym payment?", ledger).tokens[4] == "at"
+    # elsewhere "after" keeps its word
+    assert "after" in annotate_question("what came after the gym payment?", ledger).tokens
+    plain = Table.from_rows("t", ["Item", "Total"], [["a", "1"]], value_rules="user")
+    assert "after" in annotate_question("the balance after item a", plain).tokens

@@ -1310,6 +1310,17 @@ def is_signed(column: Column) -> bool:
     return any(v < 0 for v in numbers) and any(v > 0 for v in numbers)
 
 
+def _balance_at(tokens: list[str], table: Table) -> list[str]:
+    """A ledger's "the balance after the Figma payment" as "the balance at" it: the running balance a row
+    states is the one after its own transaction, not the next row's (which "after" reads as, `next`)."""
+    if not any("balance" in c.slug.split("_") for c in table.columns):
+        return tokens
+    return [
+        "at" if token == "after" and i and tokens[i - 1] == "balance" else token
+        for i, token in enumerate(tokens)
+    ]
+
+
 def names_balance(table: Table) -> bool:
     """Whether a column's name says deficit or surplus (`Budget deficit ($bn)`): there "a deficit" is the
     column's values, not a sign (`textnum.BALANCE_WORDS`)."""
@@ -1576,6 +1587,8 @@ def annotate_question(
     check_linking(linking)
     tokens = tokenize(text)
     index = table_index(table)
+    if table.rules.user_question_readings:
+        tokens = _balance_at(tokens, table)
     number_kinds = table.rules.question_number_kinds
     # "&" for "and" on user tables only: WTQ's data, and the models trained on it, keep MAPO's linking
     strings = _string_entities(tokens, index, linking, user_readings=table.rules.user_question_readings)
