@@ -350,11 +350,14 @@ def test_spreadsheet_errors_are_missing_and_a_numeric_month_is_a_date() -> None:
         "1999-12-xx",
     ]
     assert [str(d) for d in dates("24-Apr", "25-Apr")] == ["xxxx-04-24", "xxxx-04-25"]
+    assert "number" not in user_column("Apr-24", "May-24")
+    # a week's dates written month first stay days: a month with four numbers is no month of four years
+    assert [str(d) for d in dates("Jan-05", "Jan-12", "Jan-19", "Jan-26")][:2] == ["xxxx-01-05", "xxxx-01-12"]
     # bare numbers of which only some read as years are no years: a peak's height of 2850 beside 3020 m
-    assert "date" not in user_column("2850", "3020", "1999", "2010")
-    assert "date" in user_column("2019", "2020", "2021", "")
+    assert "date" not in user_column("2850", "3020", "1999", "2010", "3100")
+    assert "date" in user_column("2019", "2020", "2021", "", "0")  # one slip is no other kind of column
     # nor digit groups of which only some read as dates (a player's kills/deaths/assists)
-    assert "date" not in user_column("5/12/18", "13/19/15", "6/11/19")
+    assert "date" not in user_column("5/12/18", "13/19/15", "6/11/19", "15/21/18")
     assert "date" not in user_column("3.2024", "1.5000")  # numbers with four decimals stay numbers
     assert "date" not in user_column("1/2500", "3/1000")  # odds
 
@@ -385,7 +388,12 @@ def test_questions_say_numbers_and_names_as_people_write_them() -> None:
     # four digits are a year where a year is likely or the table dates one, else the number they are
     assert entities("orders in 2023") == [("date", ("2023-xx-xx",))]
     assert entities("orders of more than 1000 units") == [("number", ("1000.0",))]
-    assert ("date", ("2024-04-xx",)) in entities("orders in Apr-24")  # a spreadsheet's `mmm-yy`
+    # a spreadsheet's `mmm-yy` is a month of a year only where the table holds months ("Dec-31" may be a day)
+    assert ("date", ("2024-04-xx",)) not in entities("orders in Apr-24")
+    months = Table.from_rows("t", ["Month", "Orders"], [["Mar-24", "3"], ["Apr-24", "4"]], value_rules="user")
+    assert ("date", ("2024-04-xx",)) in [
+        (e.kind, tuple(map(str, e.values))) for e in annotate_question("orders in Apr-24", months).entities
+    ]
     # thousands grouped by spaces are one number where the cells group them so (French and SI write them
     # so), with decimals in either convention; elsewhere two numbers side by side stay two
     spaced = Table.from_rows(
@@ -1354,10 +1362,6 @@ def test_a_question_word_matches_the_header_of_what_it_measures() -> None:
         return set(annotate_question(question, table).column_match)
 
     assert "r.age-number" in matched("who is the oldest?")
-    assert _matched_columns("who is the oldest player?", ["Player", "DOB"], ["a", "03/11/2015"]) == {
-        "r.player",
-        "r.dob",
-    }
     assert "r.ref" in _matched_columns(
         "the reference of the deepest pothole", ["Ref", "Street"], ["PH-1", "a"]
     )
@@ -1458,5 +1462,6 @@ def test_the_balance_after_a_transaction_is_that_rows_running_balance() -> None:
     assert annotate_question("what was the balance after the gym payment?", ledger).tokens[4] == "at"
     # elsewhere "after" keeps its word
     assert "after" in annotate_question("what came after the gym payment?", ledger).tokens
+    assert "after" in annotate_question("the balance after 2015", ledger).tokens  # a bound
     plain = Table.from_rows("t", ["Item", "Total"], [["a", "1"]], value_rules="user")
     assert "after" in annotate_question("the balance after item a", plain).tokens

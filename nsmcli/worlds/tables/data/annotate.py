@@ -1316,9 +1316,16 @@ def _balance_at(tokens: list[str], table: Table) -> list[str]:
     if not any("balance" in c.slug.split("_") for c in table.columns):
         return tokens
     return [
-        "at" if token == "after" and i and tokens[i - 1] == "balance" else token
+        "at"
+        if token == "after" and i and tokens[i - 1] == "balance" and not _dated(tokens[i + 1 : i + 2])
+        else token
         for i, token in enumerate(tokens)
     ]
+
+
+def _dated(words: Sequence[str]) -> bool:
+    """Whether a question's next word is a number or a month: "the balance after 2015" is a bound."""
+    return bool(words) and (any(c.isdigit() for c in words[0]) or words[0] in textnum.MONTHS)
 
 
 def names_balance(table: Table) -> bool:
@@ -1416,21 +1423,41 @@ def _in_table_units(
     return out
 
 
-#: The years a bare four-digit number of a user's question may name where no date of the table has it.
+#: The years a bare four-digit number of a user's question may name whatever the table's dates, and how far
+#: around the table's own years a year may lie (a history's "before 1760" of dates from 1750 to 1790).
 _LIKELY_YEARS = range(1800, 2101)
+_YEARS_AROUND = 50
 
 
 def _as_number_unless_a_year(entity: Entity, tokens: Sequence[str], index: _TableIndex) -> Entity:
     """A bare four-digit number that CoreNLP's reading makes a year ("over 1000 ppm", "above 3020 m") as the
-    number it is, unless it is a likely year or the year of a date in the table (a history's 1066)."""
+    number it is, unless it is a likely year or near the years of the table's dates (a history's 1066)."""
     if entity.kind != "date" or entity.end - entity.start != 1 or not tokens[entity.start].isdigit():
         return entity
     date = entity.values[0]
     if not isinstance(date, Date) or (date.month, date.day) != (-1, -1) or date.year in _LIKELY_YEARS:
         return entity
-    if any(d.year == date.year for d in index.dates):
+    years = [d.year for d in index.dates if d.year != -1]
+    if years and min(years) - _YEARS_AROUND <= date.year <= max(years) + _YEARS_AROUND:
         return entity
     return Entity("number", (float(date.year),), entity.start, entity.end)
+
+
+#: A month and two digits as one token ("apr-24", "dec-31").
+_MONTH_DASH_DIGITS = re.compile(r"[a-z]+\.?-'?\d{2}")
+
+
+def _unheld_month_year(entity: Entity, tokens: Sequence[str], index: _TableIndex) -> bool:
+    """Whether a question's "Apr-24" was read as April 2024 where the table holds no such month: then it may
+    be a day ("Dec-31" of daily dates), and the cells it names link it as text."""
+    if (
+        entity.kind != "date"
+        or entity.end - entity.start != 1
+        or not _MONTH_DASH_DIGITS.fullmatch(tokens[entity.start])
+    ):
+        return False
+    date = entity.values[0]
+    return not any(d.year == date.year and d.month == date.month and d.day == -1 for d in index.dates)
 
 
 def _with_rules_values(own: list[textnum.Quantity], quantities: list[Entity]) -> list[Entity]:
@@ -1605,6 +1632,7 @@ def annotate_question(
     if table.rules.user_question_readings:
         quantities = _with_rules_values(table.rules.question_values(cased), quantities)
         quantities = [_as_number_unless_a_year(e, tokens, index) for e in quantities]
+        quantities = [e for e in quantities if not _unheld_month_year(e, tokens, index)]
         strings, quantities = _with_times(tokens, strings, quantities)
         quantities += _race_time_entities(tokens, quantities, index)
         # "over 2 hours" of a column in minutes: 120; a number the shared reading made of the span stays

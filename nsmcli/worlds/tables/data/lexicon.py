@@ -12,8 +12,8 @@ from nsmcli.worlds.tables.data.textnum import WEEKDAY_FORMS
 #: so that "the oldest respondent" matches `Age`. Keys are base forms; values are singular and written
 #: out, the common form of `valuerules.HeaderWords.word`.
 ATTRIBUTES: dict[str, tuple[str, ...]] = {
-    "old": ("age", "birth"),
-    "young": ("age", "birth"),
+    "old": ("age",),
+    "young": ("age",),
     "long": ("length", "duration", "runtime", "distance"),
     "short": ("length", "duration", "height", "runtime", "distance"),
     "tall": ("height",),

@@ -117,6 +117,7 @@ _LETTER_OR_MARK = re.compile(r"[a-zA-Z\"'″′]")
 #: Two digits without a unit after hours (`1h30`, `2 h 05`), the minutes, as a French or German export writes.
 _MINUTES_AFTER_HOURS = re.compile(r"\s*([0-5]\d)\s*")
 _HOUR_WORDS = frozenset({"h", "hr", "hrs", "hour", "hours"})
+_ONE_DIGIT_HOURS = re.compile(r"\s*[1-9]\s*[a-zA-Z]")
 
 
 def _parts(cell: str, european: bool) -> list[tuple[float, str]] | None:
@@ -137,7 +138,8 @@ def _parts(cell: str, european: bool) -> list[tuple[float, str]] | None:
         m = _PART.match(cell, at)
         if m is None or m.end() == at:
             minutes = _MINUTES_AFTER_HOURS.fullmatch(cell, at)
-            if minutes and parts and parts[-1][1] in _HOUR_WORDS:  # "1h30": an hour and 30 minutes
+            # "1h30": an hour and 30 minutes; "08h30" and "14h15" are a French clock's times of day
+            if minutes and len(parts) == 1 and parts[0][1] in _HOUR_WORDS and _ONE_DIGIT_HOURS.match(cell):
                 return [*parts, (float(minutes[1]), "min")]
             return None
         digits = m["n"]

@@ -357,8 +357,8 @@ FILLED_TYPED_FRACTION = 0.5
 #: ... and at least this many of them: one "see row 4" in an empty `Comment` column makes no number column.
 MIN_FILLED_TYPED = 3
 #: A code of letters and digits, one word (`D-2401`, `R10418`, `INV-0042/B`, a refund's `SK-2510R`): an
-#: identifier, not an amount.
-_CODE = re.compile(r"[A-Za-z]+[-_#/]?\d+[A-Za-z]?(?:[-_/][A-Za-z0-9]+)*")
+#: identifier, not an amount; a letter after the digits is no magnitude (`EUR100k`, `R150m` are amounts).
+_CODE = re.compile(r"[A-Za-z]+[-_#/]?\d+(?:[AC-JLN-Zac-jln-z](?![A-Za-z]))?(?:[-_/][A-Za-z0-9]+)*")
 #: A code of letters and digits alone (`B101`, `R-2285`), in its two parts.
 _CODE_PARTS = re.compile(r"(?P<letters>[A-Za-z]+)(?P<joint>[-_#/]?)(?P<digits>\d+)")
 #: Currencies written with letters before the amount, as they are joined to it (`R150`, `RM120`, `Rs500`,
@@ -455,6 +455,18 @@ _MONTH_SHORT_YEAR = re.compile(
 )
 
 
+def _month_years(raw: Sequence[str]) -> bool:
+    """Whether a column's `Mmm-NN` cells are months of years (`Apr-24`, `May-24`: a spreadsheet's `mmm-yy`):
+    no month comes with more than three numbers (three years), where a week's or a day's dates (`Jan-05`,
+    `Jan-12`, `Jan-19`, `Jan-26`) give a month one number each."""
+    numbers: dict[str, set[str]] = {}
+    for text in raw:
+        m = _MONTH_SHORT_YEAR.fullmatch(text)
+        if m:
+            numbers.setdefault(m["month"].lower()[:3], set()).add(m["year"])
+    return bool(numbers) and max(map(len, numbers.values())) <= 3
+
+
 def _short_month_year(text: str) -> Date | None:
     """The month a `_MONTH_SHORT_YEAR` text states (`Apr-24`: April 2024), else None."""
     m = _MONTH_SHORT_YEAR.fullmatch(text)
@@ -530,6 +542,8 @@ class ColumnLayout:
     times: bool = True
     #: `00:25:12.3` is a race's time in seconds, and so is `00:26:00` beside it (`_is_race_column`)
     race: bool = False
+    #: `Apr-24` is April 2024 (`_month_years`), not the 24th of April
+    month_years: bool = False
 
     @classmethod
     def infer(cls, raw: Sequence[str], european_default: bool = False) -> ColumnLayout:
@@ -545,7 +559,7 @@ class ColumnLayout:
         race = _is_race_column(shaped)
         times = not race and all(UserRules.clock(text) is not None for text in shaped)
         european = eu > us if eu != us else european_default
-        return cls(european=european, day_first=day_first, times=times, race=race)
+        return cls(european, day_first, times, race, _month_years(raw))
 
 
 #: A race's time: minutes and seconds, with hours before them and tenths after them or not (`00:25:12.3`,
@@ -1136,7 +1150,7 @@ class UserRules(ValueRules):
         if not raw.strip() or _SPREADSHEET_ERROR.fullmatch(raw):
             return CellValues(string)
         date = self.date(raw, layout)
-        if date is not None and date.day != -1:
+        if date is not None and (date.day != -1 or (layout.month_years and _MONTH_SHORT_YEAR.fullmatch(raw))):
             clock = _CLOCK_OF_DATETIME.search(raw)
             return CellValues(string, textnum.match_hours(clock) if clock else None, date=date)
         pace = _PACE.fullmatch(raw)
@@ -1218,7 +1232,7 @@ class UserRules(ValueRules):
             return textnum.parse_cell_date(raw.strip())
         if _NUMERIC_MONTH_YEAR.fullmatch(raw):
             return _month_year(raw)
-        if _MONTH_SHORT_YEAR.fullmatch(raw):
+        if layout.month_years and _MONTH_SHORT_YEAR.fullmatch(raw):
             return _short_month_year(raw)
         date = _month_name_date(raw)
         if date is not None or _MONEY_OR_PERCENT.search(raw):  # the tagger's dates hold no such token
@@ -1280,15 +1294,17 @@ _SHORT_DIGIT_GROUPS = re.compile(r"\d{1,2}([/-])\d{1,2}\1\d{1,2}")
 
 def _dates_in_part(raw: Sequence[str], dates: Sequence[Date | None]) -> bool:
     """Whether some cells of one shape read as dates and others of that shape do not: bare whole numbers
-    (years or not), or three groups of one or two digits (`5/12/18`). A date with a four-digit year that
-    contradicts its column (`03/17/2024` among day-first dates) is a slip, not another kind of column."""
-    read: dict[str, set[bool]] = {"bare": set(), "groups": set()}
+    (years or not), or three groups of one or two digits (`5/12/18`), two of them at least and a fifth: one cell
+    that is no date (`03/17/2024` among day-first dates, a `0` among years) is a slip, not another kind of
+    column."""
+    read = {"bare": [0, 0], "groups": [0, 0]}  # cells of the shape, and those of them no date
     for text, date in zip(raw, dates, strict=True):
         text = text.strip()
         shape = "bare" if text.isdigit() else "groups" if _SHORT_DIGIT_GROUPS.fullmatch(text) else None
         if shape is not None:
-            read[shape].add(date is not None)
-    return any(len(found) == 2 for found in read.values())
+            read[shape][0] += 1
+            read[shape][1] += date is None
+    return any(missed >= 2 and missed * 5 >= total for total, missed in read.values())
 
 
 def is_code(text: str) -> bool:
