@@ -114,7 +114,11 @@ EUROPEAN_CELLS = ("48.215,70", "1,5", "3.104", "1.234.567", "€0,99", "12,345.6
 def _column_views_cell_by_cell(raw, fraction, european_default=False):
     # the user rules' share over filled cells applies to both readings alike
     fraction = valuerules.filled_typed_fraction(raw, fraction)
-    return valuerules.ValueRules.column_views(UserRules(european_default), raw, fraction)
+    views = valuerules.ValueRules.column_views(UserRules(european_default), raw, fraction)
+    # the column-wide rule after the reading, for both alike: dates read in part are none
+    if "date" in views and valuerules._dates_in_part(raw, views["date"]):
+        del views["date"]
+    return views
 
 
 @CHECK
