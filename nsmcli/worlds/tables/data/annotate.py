@@ -33,6 +33,7 @@ from nsmcli.worlds.tables.data.valuerules import (
     number_noun,
     race_seconds,
     said_power,
+    short_month_year,
     states_money,
 )
 from nsmcli.worlds.tables.data.values import Date, contains_words, normalize, normalize_user, without_accents
@@ -1443,17 +1444,13 @@ def _as_number_unless_a_year(entity: Entity, tokens: Sequence[str], index: _Tabl
     return Entity("number", (float(date.year),), entity.start, entity.end)
 
 
-#: A month and two digits as one token ("apr-24", "dec-31").
-_MONTH_DASH_DIGITS = re.compile(r"[a-z]+\.?-'?\d{2}")
-
-
 def _unheld_month_year(entity: Entity, tokens: Sequence[str], index: _TableIndex) -> bool:
     """Whether a question's "Apr-24" was read as April 2024 where the table holds no such month: then it may
     be a day ("Dec-31" of daily dates), and the cells it names link it as text."""
     if (
         entity.kind != "date"
         or entity.end - entity.start != 1
-        or not _MONTH_DASH_DIGITS.fullmatch(tokens[entity.start])
+        or short_month_year(tokens[entity.start]) is None
     ):
         return False
     date = entity.values[0]

@@ -460,15 +460,16 @@ def _month_years(raw: Sequence[str]) -> bool:
     no month comes with more than three numbers (three years), where a week's or a day's dates (`Jan-05`,
     `Jan-12`, `Jan-19`, `Jan-26`) give a month one number each."""
     numbers: dict[str, set[str]] = {}
-    for text in raw:
+    for text in dict.fromkeys(raw):  # each distinct cell once: every column of a user's table is laid out
         m = _MONTH_SHORT_YEAR.fullmatch(text)
         if m:
             numbers.setdefault(m["month"].lower()[:3], set()).add(m["year"])
     return bool(numbers) and max(map(len, numbers.values())) <= 3
 
 
-def _short_month_year(text: str) -> Date | None:
-    """The month a `_MONTH_SHORT_YEAR` text states (`Apr-24`: April 2024), else None."""
+def short_month_year(text: str) -> Date | None:
+    """The month a `_MONTH_SHORT_YEAR` text states (`Apr-24`: April 2024), else None: a cell's where its
+    column is months of years (`_month_years`), a question's token where the table holds that month."""
     m = _MONTH_SHORT_YEAR.fullmatch(text)
     if m is None:
         return None
@@ -965,7 +966,7 @@ class UserRules(ValueRules):
                     skip_to = i + 3
                     continue
             if _MONTH_SHORT_YEAR.fullmatch(token):  # "in Apr-24", as a cell's `Apr-24`
-                date = _short_month_year(token)
+                date = short_month_year(token)
                 if date is not None:
                     out.append(textnum.Quantity("DATE", i, i + 1, (date,)))
                 continue
@@ -1233,7 +1234,7 @@ class UserRules(ValueRules):
         if _NUMERIC_MONTH_YEAR.fullmatch(raw):
             return _month_year(raw)
         if layout.month_years and _MONTH_SHORT_YEAR.fullmatch(raw):
-            return _short_month_year(raw)
+            return short_month_year(raw)
         date = _month_name_date(raw)
         if date is not None or _MONEY_OR_PERCENT.search(raw):  # the tagger's dates hold no such token
             return date
